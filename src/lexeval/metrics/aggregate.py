@@ -1,0 +1,116 @@
+"""Corpus-level summary of many :class:`~lexeval.metrics.base.MetricResult` objects.
+
+>>> from lexeval.metrics.base import MetricResult
+>>> rs = [MetricResult(s, {"counts": {"overlap": o, "reference": 4, "output": 2}})
+...       for s, o in [(0.5, 2), (0.25, 1)]]
+>>> agg = aggregate(rs, n_boot=200)
+>>> agg.mean, agg.micro_recall, agg.micro_precision, agg.seed
+(0.375, 0.375, 0.75, 12345)
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from lexeval.metrics.base import MetricResult, fmeasure
+
+__all__ = ["AggregateResult", "aggregate"]
+
+
+@dataclass(frozen=True)
+class AggregateResult:
+    """Mean score, pooled (micro) precision/recall/F when every result has ``counts``, and a
+    percentile bootstrap confidence interval of the mean with its recorded seed."""
+
+    n: int
+    mean: float
+    ci_low: float
+    ci_high: float
+    confidence: float
+    n_boot: int
+    seed: int
+    micro_precision: float | None = None
+    micro_recall: float | None = None
+    micro_fmeasure: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain, JSON-ready dict."""
+        return asdict(self)
+
+
+def aggregate(
+    results: Iterable[MetricResult],
+    *,
+    seed: int = 12345,
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+) -> AggregateResult:
+    """Summarise ``results``: mean, micro P/R/F from ``info["counts"]``, bootstrap CI.
+
+    The bootstrap resamples the scores ``n_boot`` times with ``numpy.random.default_rng(seed)``
+    (scipy's percentile bootstrap); one result gives a zero-width interval. An empty list
+    raises ValueError.
+
+    >>> aggregate([MetricResult(1.0)]).ci_low
+    1.0
+    """
+    items = list(results)
+    for r in items:
+        if not isinstance(r, MetricResult):
+            raise TypeError(f"results must hold MetricResult, not {type(r).__name__}")
+    if not items:
+        raise ValueError("results is empty")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be int, not {type(seed).__name__}")
+    if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 1:
+        raise ValueError(f"n_boot must be a positive int, not {n_boot!r}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be between 0 and 1, not {confidence!r}")
+    import numpy as np
+
+    scores = np.array([float(r.score) for r in items], dtype=float)
+    mean = float(scores.mean())
+    if len(items) == 1 or bool(np.all(scores == scores[0])):
+        low = high = mean
+    else:
+        from scipy import stats
+
+        kwargs: dict[str, Any] = {
+            "n_resamples": n_boot,
+            "confidence_level": confidence,
+            "method": "percentile",
+            "vectorized": True,
+        }
+        rng = np.random.default_rng(seed)
+        if "rng" in inspect.signature(stats.bootstrap).parameters:
+            kwargs["rng"] = rng
+        else:  # scipy < 1.15
+            kwargs["random_state"] = rng
+        res = stats.bootstrap((scores,), np.mean, **kwargs)
+        low = float(res.confidence_interval.low)
+        high = float(res.confidence_interval.high)
+
+    micro_p = micro_r = micro_f = None
+    counts = [r.info.get("counts") for r in items]
+    if all(isinstance(c, dict) for c in counts):
+        overlap = sum(int(c["overlap"]) for c in counts if c is not None)
+        ref = sum(int(c["reference"]) for c in counts if c is not None)
+        out = sum(int(c["output"]) for c in counts if c is not None)
+        micro_p = overlap / out if out else 0.0
+        micro_r = overlap / ref if ref else 0.0
+        micro_f = fmeasure(micro_p, micro_r)
+    return AggregateResult(
+        n=len(items),
+        mean=mean,
+        ci_low=low,
+        ci_high=high,
+        confidence=confidence,
+        n_boot=n_boot,
+        seed=seed,
+        micro_precision=micro_p,
+        micro_recall=micro_r,
+        micro_fmeasure=micro_f,
+    )

@@ -1,0 +1,257 @@
+"""The metric protocol: :class:`MetricResult`, :class:`Metric`, the shared base class and the
+registry (:func:`get_metric`, :func:`list_metrics`).
+
+Every metric is configured in its constructor and measures one pair per call::
+
+    metric.measure(input, output) -> MetricResult
+
+``input`` is the reference (a ``str``, or a list of ``str`` meaning several references: the
+best one is reported, like rouge-score's ``score_multi``); ``output`` is the text under
+evaluation.
+
+>>> r = MetricResult(0.5, {"precision": 1.0})
+>>> r.to_dict()
+{'score': 0.5, 'info': {'precision': 1.0}}
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from lexeval.normalize import Normalizer
+
+__all__ = [
+    "BaseMetric",
+    "Metric",
+    "MetricResult",
+    "fmeasure",
+    "get_metric",
+    "list_metrics",
+    "register_metric",
+]
+
+
+@dataclass(frozen=True)
+class MetricResult:
+    """One measurement: ``score`` (0..1 times the metric's ``scale``) and ``info`` (evidence).
+
+    ``info`` may hold ``counts`` (``overlap``, ``reference``, ``output``) that
+    :func:`lexeval.metrics.aggregate` pools into micro precision, recall and F.
+
+    >>> MetricResult(1.0).info
+    {}
+    """
+
+    score: float
+    info: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain, JSON-ready dict: ``{"score": ..., "info": {...}}``."""
+        return {"score": self.score, "info": dict(self.info)}
+
+
+@runtime_checkable
+class Metric(Protocol):
+    """What every lexeval metric offers."""
+
+    name: str
+
+    @property
+    def signature(self) -> str:
+        """Every setting that changes results, in one stable string."""
+        ...
+
+    def measure(self, input: str | Sequence[str], output: str) -> MetricResult:
+        """Score ``output`` against the reference(s) ``input``."""
+        ...
+
+    def measure_many(
+        self,
+        inputs: Iterable[str | Sequence[str]],
+        outputs: Iterable[str],
+        progress: bool = False,
+    ) -> list[MetricResult]:
+        """Score a batch of pairs."""
+        ...
+
+
+def fmeasure(precision: float, recall: float) -> float:
+    """The harmonic mean, 0.0 when both are 0 (rouge-score's formula, bit for bit).
+
+    >>> fmeasure(0.5, 1.0)
+    0.6666666666666666
+    >>> fmeasure(0.0, 0.0)
+    0.0
+    """
+    if precision + recall > 0:
+        return 2 * precision * recall / (precision + recall)
+    return 0.0
+
+
+def check_text(value: object, name: str) -> str:
+    """``value`` if it is a ``str``; otherwise a TypeError naming the argument."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be str, not {type(value).__name__}")
+    return value
+
+
+def check_references(value: object, name: str = "input") -> list[str]:
+    """One reference or a non-empty list of them, as a list; TypeError/ValueError otherwise."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        if not value:
+            raise ValueError(f"{name} must hold at least one reference")
+        for item in value:
+            if not isinstance(item, str):
+                raise TypeError(
+                    f"{name} must be str or a list of str, found {type(item).__name__} in it"
+                )
+        return list(value)
+    raise TypeError(f"{name} must be str or a list of str, not {type(value).__name__}")
+
+
+def check_scale(scale: object) -> float:
+    """A positive finite ``scale``."""
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)):
+        raise TypeError(f"scale must be a number, not {type(scale).__name__}")
+    if not (0 < float(scale) < float("inf")):
+        raise ValueError(f"scale must be positive and finite, not {scale!r}")
+    return float(scale)
+
+
+def resolve_normalizer(normalizer: Normalizer | str | None, default: str) -> Normalizer:
+    """A :class:`~lexeval.normalize.Normalizer` from an instance, a preset name or None."""
+    from lexeval.normalize import Normalizer
+
+    if normalizer is None:
+        return Normalizer(preset=default)
+    if isinstance(normalizer, str):
+        return Normalizer(preset=normalizer)
+    if isinstance(normalizer, Normalizer):
+        return normalizer
+    raise TypeError(
+        f"normalizer must be a Normalizer, a preset name or None, not {type(normalizer).__name__}"
+    )
+
+
+class BaseMetric(ABC):
+    """Shared behaviour: argument checks, best-of-references, ``scale``, batches.
+
+    Subclasses implement :meth:`_measure_one` (one reference, unscaled score).
+    """
+
+    name: str = "metric"
+
+    def __init__(self, *, scale: float = 1.0) -> None:
+        self.scale = check_scale(scale)
+
+    @property
+    @abstractmethod
+    def signature(self) -> str:
+        """Every setting that changes results, in one stable string."""
+
+    @abstractmethod
+    def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
+        """Unscaled score and info for one reference."""
+
+    def _measure_refs(self, references: list[str], output: str) -> tuple[float, dict[str, Any]]:
+        best: tuple[float, dict[str, Any]] | None = None
+        best_index = 0
+        for i, ref in enumerate(references):
+            score, info = self._measure_one(ref, output)
+            if best is None or score > best[0]:
+                best, best_index = (score, info), i
+        assert best is not None
+        if len(references) > 1:
+            best[1]["reference_index"] = best_index
+        return best
+
+    def measure(self, input: str | Sequence[str], output: str) -> MetricResult:
+        """Score ``output`` against ``input`` (one reference or a list: the best is kept)."""
+        references = check_references(input, "input")
+        check_text(output, "output")
+        score, info = self._measure_refs(references, output)
+        return MetricResult(score * self.scale if self.scale != 1.0 else score, info)
+
+    def measure_many(
+        self,
+        inputs: Iterable[str | Sequence[str]],
+        outputs: Iterable[str],
+        progress: bool = False,
+    ) -> list[MetricResult]:
+        """Score pairs in order; ``progress=True`` shows a rich progress bar.
+
+        ``inputs`` and ``outputs`` must have the same length (ValueError otherwise).
+        """
+        if isinstance(inputs, str) or isinstance(outputs, str):
+            raise TypeError("inputs and outputs must be sequences of texts, not str")
+        ins = list(inputs)
+        outs = list(outputs)
+        if len(ins) != len(outs):
+            raise ValueError(f"{len(ins)} inputs but {len(outs)} outputs")
+        pairs: Iterable[tuple[str | Sequence[str], str]] = zip(ins, outs, strict=True)
+        if progress:
+            from rich.progress import track
+
+            pairs = track(pairs, total=len(ins), description=f"{self.name}")
+        return [self.measure(i, o) for i, o in pairs]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.signature}>"
+
+
+# --------------------------------------------------------------------------------------------
+# registry
+# --------------------------------------------------------------------------------------------
+
+_REGISTRY: dict[str, Callable[..., BaseMetric]] = {}
+_ALIASES: dict[str, str] = {}
+_ROUGE_N = re.compile(r"rouge([1-9][0-9]*)")
+
+
+def register_metric(name: str, factory: Callable[..., BaseMetric], *aliases: str) -> None:
+    """Make ``factory`` available as ``get_metric(name)`` (and under ``aliases``)."""
+    _REGISTRY[name] = factory
+    for alias in aliases:
+        _ALIASES[alias] = name
+
+
+def get_metric(name: str, **options: Any) -> BaseMetric:
+    """A metric by name, configured with ``options``.
+
+    ``rougeN`` works for any positive ``N`` (``"rouge3"``).
+
+    >>> get_metric("rouge2", compat="rouge-score").name
+    'rouge2'
+    >>> get_metric("token_f1", variant="squad").measure("Denver Broncos", "the Broncos").score
+    0.6666666666666666
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be str, not {type(name).__name__}")
+    from lexeval.metrics import _load_all
+
+    _load_all()
+    key = _ALIASES.get(name, name)
+    if key in _REGISTRY:
+        return _REGISTRY[key](**options)
+    if _ROUGE_N.fullmatch(key):
+        return _REGISTRY["rougeN"](key, **options)
+    raise ValueError(f"unknown metric {name!r}; known: {', '.join(list_metrics())}")
+
+
+def list_metrics() -> list[str]:
+    """The registered metric names (``rougeN`` stands for any ``rouge<n>``).
+
+    >>> list_metrics()
+    ['keyword_coverage', 'rouge1', 'rouge2', 'rougeL', 'rougeLsum', 'rougeN', 'token_f1']
+    """
+    from lexeval.metrics import _load_all
+
+    _load_all()
+    return sorted(_REGISTRY)

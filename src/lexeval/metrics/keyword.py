@@ -1,0 +1,248 @@
+"""Keyword coverage: the share of the reference's keywords that the output contains.
+
+* default: keywords from the lexeval normalizer (preset ``"default"``: lemmas, stopwords
+  removed, compound terms as one key), matched exactly, optionally fuzzily (rapidfuzz);
+* ``compat="mastra"``: ``@mastra/evals`` ``KeywordCoverageMetric`` exactly;
+* ``compat="mastra-scorer"``: ``@mastra/evals`` ``createKeywordCoverageScorer`` exactly.
+
+>>> m = KeywordCoverageMetric(compat="mastra")
+>>> r = m.measure("The quick brown fox jumps over the lazy dog",
+...               "A quick brown fox jumped over a lazy dog")
+>>> r.score, r.info["matchedKeywords"], r.info["totalKeywords"], r.info["missing"]
+(0.8333333333333334, 5, 6, ['jumps'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from lexeval.compat import mastra_keyword_coverage
+from lexeval.metrics.base import (
+    BaseMetric,
+    MetricResult,
+    check_scale,
+    check_text,
+    fmeasure,
+    register_metric,
+    resolve_normalizer,
+)
+
+if TYPE_CHECKING:
+    from lexeval.normalize import Normalizer
+
+__all__ = ["KeywordCoverageMetric"]
+
+Compat = Literal["mastra", "mastra-scorer"]
+
+
+def _contains_phrase(tokens: Sequence[str], phrase: Sequence[str]) -> bool:
+    k = len(phrase)
+    first = phrase[0]
+    for i in range(len(tokens) - k + 1):
+        if tokens[i] == first and list(tokens[i : i + k]) == list(phrase):
+            return True
+    return False
+
+
+class KeywordCoverageMetric(BaseMetric):
+    """Keyword coverage; ``info`` holds Mastra's ``matchedKeywords`` and ``totalKeywords``,
+    the ``matched`` and ``missing`` keywords, both keyword lists, ``precision`` (share of the
+    output's keywords found in the reference), ``recall`` (the coverage), ``fmeasure`` and
+    ``counts``.
+
+    Options: ``keywords=[...]`` gives the expected keywords instead of extracting them from
+    ``input`` (which is then ignored); ``fuzzy=True`` also accepts an output keyword whose
+    rapidfuzz ratio with a missing keyword is at least ``fuzzy_threshold`` (keywords of at
+    least ``fuzzy_min_length`` characters only).
+
+    Empty inputs: in compat modes Mastra's rules (metric: 1.0 when both texts are ``""``, else
+    0.0 when the input has no keyword; scorer: 1.0 when the input has no keyword). Default
+    mode: when the input has no keyword, 1.0 if the output has none either, else 0.0.
+    """
+
+    name = "keyword_coverage"
+
+    def __init__(
+        self,
+        *,
+        compat: Compat | None = None,
+        normalizer: Normalizer | str | None = None,
+        keywords: Sequence[str] | None = None,
+        fuzzy: bool = False,
+        fuzzy_threshold: float = 85.0,
+        fuzzy_min_length: int = 5,
+        scale: float = 1.0,
+    ) -> None:
+        super().__init__(scale=check_scale(scale))
+        if compat not in (None, "mastra", "mastra-scorer"):
+            raise ValueError(f"compat must be None, 'mastra' or 'mastra-scorer', not {compat!r}")
+        if not isinstance(fuzzy, bool):
+            raise TypeError(f"fuzzy must be bool, not {type(fuzzy).__name__}")
+        self.compat = compat
+        self.fuzzy = fuzzy
+        self.fuzzy_threshold = float(fuzzy_threshold)
+        self.fuzzy_min_length = int(fuzzy_min_length)
+        if compat is not None:
+            if normalizer is not None:
+                raise ValueError(f"normalizer cannot be combined with compat={compat!r}")
+            if fuzzy:
+                raise ValueError(f"fuzzy cannot be combined with compat={compat!r}")
+            self.normalizer: Normalizer | None = None
+        else:
+            self.normalizer = resolve_normalizer(normalizer, "default")
+        if keywords is not None:
+            if isinstance(keywords, str) or not isinstance(keywords, Sequence):
+                raise TypeError("keywords must be a list of str")
+            for k in keywords:
+                check_text(k, "keywords")
+        self.keywords: tuple[str, ...] | None = None if keywords is None else tuple(keywords)
+
+    @property
+    def signature(self) -> str:
+        parts = [self.name, f"mode:{self.compat or 'default'}"]
+        if self.fuzzy:
+            parts.append(f"fuzzy:ratio>={self.fuzzy_threshold:g},len>={self.fuzzy_min_length}")
+        else:
+            parts.append("fuzzy:no")
+        if self.keywords is not None:
+            parts.append(f"keywords:{len(self.keywords)}")
+        if self.scale != 1.0:
+            parts.append(f"scale:{self.scale:g}")
+        if self.normalizer is None:
+            parts.append("norm:mastra-keyword-extractor-0.0.28")
+        else:
+            parts.append(self.normalizer.signature)
+        return "|".join(parts)
+
+    # ---- public extras ----------------------------------------------------------------------
+    def measure_keywords(self, keywords: Sequence[str], output: str) -> MetricResult:
+        """Coverage of an explicit list of expected ``keywords`` in ``output``.
+
+        >>> m = KeywordCoverageMetric(compat="mastra")
+        >>> m.measure_keywords(["React", "hooks", "state"], "React state and props").info["missing"]
+        ['hooks']
+        """
+        if isinstance(keywords, str) or not isinstance(keywords, (list, tuple)):
+            raise TypeError("keywords must be a list of str")
+        for k in keywords:
+            check_text(k, "keywords")
+        check_text(output, "output")
+        score, info = self._explicit(list(keywords), output)
+        return MetricResult(score * self.scale if self.scale != 1.0 else score, info)
+
+    # ---- scoring ----------------------------------------------------------------------------
+    def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
+        if self.keywords is not None:
+            return self._explicit(list(self.keywords), output)
+        if self.compat is not None:
+            mode: Literal["metric", "scorer"] = "metric" if self.compat == "mastra" else "scorer"
+            score, _, _, ref_kw, out_kw = mastra_keyword_coverage(reference, output, mode=mode)
+            out_set = set(out_kw)
+            hit = [k for k in ref_kw if k in out_set]
+            return score, self._info(ref_kw, out_kw, hit, set(hit))
+        assert self.normalizer is not None
+        ref_kw = self.normalizer.keywords(reference)
+        out_kw = self.normalizer.keywords(output)
+        return self._cover([(k, (k,)) for k in ref_kw], out_kw, out_kw, both_empty_is_one=True)
+
+    def _explicit(self, keywords: list[str], output: str) -> tuple[float, dict[str, Any]]:
+        if self.compat is not None:
+            from lexeval.compat import mastra_keywords
+
+            expected: list[tuple[str, tuple[str, ...]]] = []
+            for k in keywords:
+                keys = tuple(mastra_keywords(k))
+                if keys:
+                    expected.append((" ".join(keys), keys))
+            out_kw = mastra_keywords(output)
+            out_tokens: Sequence[str] = out_kw
+        else:
+            assert self.normalizer is not None
+            expected = []
+            for k in keywords:
+                keys = tuple(self.normalizer.tokens(k))
+                if keys:
+                    expected.append((" ".join(keys), keys))
+            out_tokens = self.normalizer.tokens(output)
+            out_kw = list(dict.fromkeys(out_tokens))
+        seen: dict[str, tuple[str, ...]] = {}
+        for key, keys in expected:
+            seen.setdefault(key, keys)
+        return self._cover(list(seen.items()), out_kw, out_tokens, both_empty_is_one=False)
+
+    def _cover(
+        self,
+        expected: list[tuple[str, tuple[str, ...]]],
+        out_kw: list[str],
+        out_tokens: Sequence[str],
+        *,
+        both_empty_is_one: bool,
+    ) -> tuple[float, dict[str, Any]]:
+        out_set = set(out_kw)
+        hit: list[str] = []
+        used: set[str] = set()
+        fuzzy_pairs: dict[str, str] = {}
+        pending: list[str] = []
+        for key, keys in expected:
+            if len(keys) == 1:
+                if keys[0] in out_set:
+                    hit.append(key)
+                    used.add(keys[0])
+                    continue
+            elif all(k in out_set for k in keys) and _contains_phrase(out_tokens, keys):
+                hit.append(key)
+                used.update(keys)
+                continue
+            pending.append(key)
+        if self.fuzzy and pending and out_kw:
+            from rapidfuzz import fuzz, process
+
+            for key in pending:
+                if len(key) < self.fuzzy_min_length:
+                    continue
+                best = process.extractOne(
+                    key, out_kw, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold
+                )
+                if best is not None:
+                    fuzzy_pairs[key] = best[0]
+                    used.add(best[0])
+            hit = [k for k, _ in expected if k in set(hit) or k in fuzzy_pairs]
+        ref_kw = [k for k, _ in expected]
+        total = len(ref_kw)
+        vacuous = 1.0 if (both_empty_is_one and not out_kw) else 0.0
+        score = len(hit) / total if total else vacuous
+        info = self._info(ref_kw, out_kw, hit, used)
+        if self.fuzzy:
+            info["fuzzy_matches"] = fuzzy_pairs
+        return score, info
+
+    @staticmethod
+    def _info(
+        ref_kw: list[str], out_kw: list[str], hit: list[str], used: set[str]
+    ) -> dict[str, Any]:
+        hit_set = set(hit)
+        total = len(ref_kw)
+        n_out = len(out_kw)
+        out_hits = sum(1 for k in out_kw if k in used)
+        recall = len(hit) / total if total else 0.0
+        precision = out_hits / n_out if n_out else 0.0
+        return {
+            "matchedKeywords": len(hit),
+            "totalKeywords": total,
+            "matched": list(hit),
+            "missing": [k for k in ref_kw if k not in hit_set],
+            "input_keywords": list(ref_kw),
+            "output_keywords": list(out_kw),
+            "precision": precision,
+            "recall": recall,
+            "fmeasure": fmeasure(precision, recall),
+            "counts": {"overlap": len(hit), "reference": total, "output": n_out},
+        }
+
+
+def _make(**options: Any) -> KeywordCoverageMetric:
+    return KeywordCoverageMetric(**options)
+
+
+register_metric("keyword_coverage", _make, "keyword-coverage", "keywords")

@@ -1,0 +1,341 @@
+"""ROUGE-N, ROUGE-L and ROUGE-Lsum.
+
+Two modes:
+
+* default: tokens from the lexeval normalizer (preset ``"tokens"``: Unicode-aware, lemmas,
+  stopwords kept), sentences for rougeLsum from its download-free splitter;
+* ``compat="rouge-score"``: Google's rouge-score 0.1.2 exactly (its tokenizer, optional Porter
+  stemming with ``use_stemmer=True``, rougeLsum's union-LCS over newline-separated sentences).
+
+``variant="set"`` (ROUGE-N only) counts distinct n-grams instead of occurrences.
+
+>>> m = RougeMetric("rouge1", compat="rouge-score")
+>>> r = m.measure("the cat sat on the mat", "the cat sat")
+>>> r.score, r.info["precision"], r.info["recall"]
+(0.6666666666666666, 1.0, 0.5)
+>>> RougeMetric("rouge2", compat="rouge-score", variant="set", score="recall").measure(
+...     "the cat sat on", "the cat sat").score
+0.6666666666666666
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Literal
+
+from rapidfuzz.distance import LCSseq
+
+from lexeval.compat import rouge_score_sentences, rouge_score_tokens
+from lexeval.metrics.base import (
+    BaseMetric,
+    check_text,
+    fmeasure,
+    register_metric,
+    resolve_normalizer,
+)
+
+if TYPE_CHECKING:
+    from lexeval.normalize import Normalizer
+
+__all__ = [
+    "RougeMetric",
+    "lcs_indices",
+    "lcs_length",
+    "ngram_counts",
+    "ngram_overlap",
+    "summary_lcs_hits",
+]
+
+_TYPE = re.compile(r"rouge(?:([1-9][0-9]*)|(L)|(Lsum))")
+ScoreKey = Literal["fmeasure", "precision", "recall"]
+
+
+def ngram_counts(tokens: Sequence[str], n: int) -> Counter[Hashable]:
+    """Occurrences of every n-gram (unigrams as plain strings, longer ones as tuples).
+
+    >>> ngram_counts(["a", "b", "a", "b"], 2)
+    Counter({('a', 'b'): 2, ('b', 'a'): 1})
+    """
+    if n == 1:
+        return Counter(tokens)
+    return Counter(zip(*(tokens[i:] for i in range(n)), strict=False))
+
+
+def ngram_overlap(ref: Counter[Hashable], out: Counter[Hashable]) -> int:
+    """Clipped overlap: the sum over n-grams of the smaller count.
+
+    >>> ngram_overlap(Counter("aab"), Counter("abb"))
+    2
+    """
+    if len(out) < len(ref):
+        ref, out = out, ref
+    total = 0
+    get = out.get
+    for gram, c in ref.items():
+        o = get(gram)
+        if o:
+            total += c if c < o else o
+    return total
+
+
+def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
+    """Length of the longest common subsequence (rapidfuzz, bit-parallel).
+
+    >>> lcs_length("the cat sat on the mat".split(), "the mat sat".split())
+    2
+    """
+    if not a or not b:
+        return 0
+    return int(LCSseq.similarity(a, b))
+
+
+def lcs_indices(ref: Sequence[Hashable], can: Sequence[Hashable]) -> list[int]:
+    """Indices into ``ref`` of one longest common subsequence, chosen exactly as rouge-score's
+    table backtrack chooses it (diagonal on a match, else left only when strictly larger).
+
+    >>> lcs_indices(list("abcb"), list("bcab"))
+    [1, 2, 3]
+    """
+    m, n = len(ref), len(can)
+    if not m or not n:
+        return []
+    prev = [0] * (n + 1)
+    table = [prev]
+    for i in range(m):
+        tok = ref[i]
+        row = [0] * (n + 1)
+        left = 0
+        for j in range(n):
+            if tok == can[j]:
+                left = prev[j] + 1
+            else:
+                up = prev[j + 1]
+                if up > left:
+                    left = up
+            row[j + 1] = left
+        table.append(row)
+        prev = row
+    out: list[int] = []
+    i, j = m, n
+    while i > 0 and j > 0:
+        if ref[i - 1] == can[j - 1]:
+            i -= 1
+            j -= 1
+            out.append(i)
+        elif table[i][j - 1] > table[i - 1][j]:
+            j -= 1
+        else:
+            i -= 1
+    out.reverse()
+    return out
+
+
+def summary_lcs_hits(ref_sents: Sequence[Sequence[str]], can_sents: Sequence[Sequence[str]]) -> int:
+    """Summary-level LCS hits (ROUGE paper 3.2 as rouge-score 0.1.2 counts them): for each
+    reference sentence the union of its LCS with every candidate sentence, each token counted
+    at most as often as it occurs on both sides.
+
+    >>> summary_lcs_hits([["a", "b", "c"]], [["a", "x"], ["b", "c"]])
+    3
+    """
+    cnt_r: Counter[str] = Counter()
+    cnt_c: Counter[str] = Counter()
+    for s in ref_sents:
+        cnt_r.update(s)
+    for s in can_sents:
+        cnt_c.update(s)
+    can_sets = [set(c) for c in can_sents]
+    hits = 0
+    for r in ref_sents:
+        rset = set(r)
+        union: set[int] = set()
+        for c, cset in zip(can_sents, can_sets, strict=True):
+            if rset.isdisjoint(cset):
+                continue
+            union.update(lcs_indices(r, c))
+        for idx in union:
+            t = r[idx]
+            if cnt_c[t] > 0 and cnt_r[t] > 0:
+                hits += 1
+                cnt_c[t] -= 1
+                cnt_r[t] -= 1
+    return hits
+
+
+@lru_cache(maxsize=8192)
+def _rs_tokens(text: str, stemmer: bool) -> tuple[str, ...]:
+    return tuple(rouge_score_tokens(text, stemmer=stemmer))
+
+
+@lru_cache(maxsize=2048)
+def _rs_sentence_tokens(text: str, stemmer: bool) -> tuple[tuple[str, ...], ...]:
+    return tuple(_rs_tokens(s, stemmer) for s in rouge_score_sentences(text))
+
+
+class RougeMetric(BaseMetric):
+    """ROUGE-N (``"rouge1"``, ``"rouge2"``, any ``"rouge<n>"``), ROUGE-L and ROUGE-Lsum.
+
+    The score is the F-measure (or ``score="precision"``/``"recall"``); ``info`` holds
+    ``precision``, ``recall``, ``fmeasure`` and ``counts`` (``overlap``, ``reference``,
+    ``output``: n-grams, or LCS tokens and sequence lengths).
+
+    Empty inputs: in compat mode rouge-score's rules (0.0 when a side has no n-gram); in the
+    default mode 0.0 as well, except 1.0 when both token sequences are equal (two empty texts,
+    or "cat" against "cat" for rouge2).
+
+    >>> RougeMetric("rougeL", compat="rouge-score").measure("a b c d", "a c d x").info["counts"]
+    {'overlap': 3, 'reference': 4, 'output': 4}
+    """
+
+    def __init__(
+        self,
+        rouge_type: str = "rougeL",
+        *,
+        compat: Literal["rouge-score"] | None = None,
+        use_stemmer: bool = False,
+        variant: Literal["default", "set"] = "default",
+        score: ScoreKey = "fmeasure",
+        normalizer: Normalizer | str | None = None,
+        scale: float = 1.0,
+    ) -> None:
+        super().__init__(scale=scale)
+        check_text(rouge_type, "rouge_type")
+        match = _TYPE.fullmatch(rouge_type)
+        if match is None:
+            raise ValueError(
+                f"rouge_type must be 'rouge<n>', 'rougeL' or 'rougeLsum', not {rouge_type!r}"
+            )
+        self.name = rouge_type
+        self.rouge_type = rouge_type
+        self.n = int(match.group(1)) if match.group(1) else 0
+        if compat not in (None, "rouge-score"):
+            raise ValueError(f"compat must be None or 'rouge-score', not {compat!r}")
+        if variant not in ("default", "set"):
+            raise ValueError(f"variant must be 'default' or 'set', not {variant!r}")
+        if variant == "set" and not self.n:
+            raise ValueError("variant='set' applies to ROUGE-N only")
+        if score not in ("fmeasure", "precision", "recall"):
+            raise ValueError(f"score must be 'fmeasure', 'precision' or 'recall', not {score!r}")
+        if not isinstance(use_stemmer, bool):
+            raise TypeError(f"use_stemmer must be bool, not {type(use_stemmer).__name__}")
+        self.compat = compat
+        self.use_stemmer = use_stemmer
+        self.variant = variant
+        self.score_key: ScoreKey = score
+        if compat is not None:
+            if normalizer is not None:
+                raise ValueError("normalizer cannot be combined with compat='rouge-score'")
+            self.normalizer: Normalizer | None = None
+        else:
+            if use_stemmer:
+                raise ValueError(
+                    "use_stemmer applies to compat='rouge-score'; in the default mode pass a "
+                    "Normalizer with stemming instead"
+                )
+            self.normalizer = resolve_normalizer(normalizer, "tokens")
+
+    @property
+    def signature(self) -> str:
+        parts = [self.rouge_type, f"mode:{self.compat or 'default'}", f"variant:{self.variant}"]
+        parts.append(f"score:{self.score_key}")
+        if self.scale != 1.0:
+            parts.append(f"scale:{self.scale:g}")
+        if self.normalizer is None:
+            parts.append(f"tok:rouge-score-0.1.2|stem:{'porter' if self.use_stemmer else 'no'}")
+        else:
+            parts.append(self.normalizer.signature)
+        return "|".join(parts)
+
+    # ---- tokenization --------------------------------------------------------------------
+    def _tokens(self, text: str) -> Sequence[str]:
+        if self.normalizer is None:
+            return _rs_tokens(text, self.use_stemmer)
+        return self.normalizer.tokens(text)
+
+    def _sentences(self, text: str) -> Sequence[Sequence[str]]:
+        if self.normalizer is None:
+            return _rs_sentence_tokens(text, self.use_stemmer)
+        norm = self.normalizer
+        return [t for t in (norm.tokens(s) for s in norm.sentences(text)) if t]
+
+    def _prepare(self, text: str) -> Any:
+        if not self.n:
+            return self._sentences(text) if self.rouge_type == "rougeLsum" else self._tokens(text)
+        tokens = self._tokens(text)
+        counts = ngram_counts(tokens, self.n)
+        return (tokens, set(counts) if self.variant == "set" else counts)
+
+    # ---- scoring ---------------------------------------------------------------------------
+    def _score(self, ref: Any, out: Any) -> tuple[float, dict[str, Any]]:
+        equal_fallback = False
+        if self.n:
+            ref_tokens, ref_grams = ref
+            out_tokens, out_grams = out
+            if self.variant == "set":
+                overlap = len(ref_grams & out_grams)
+                n_ref, n_out = len(ref_grams), len(out_grams)
+            else:
+                overlap = ngram_overlap(ref_grams, out_grams)
+                n_ref, n_out = sum(ref_grams.values()), sum(out_grams.values())
+            precision = overlap / max(n_out, 1)
+            recall = overlap / max(n_ref, 1)
+            equal_fallback = n_ref == 0 and n_out == 0 and list(ref_tokens) == list(out_tokens)
+        elif self.rouge_type == "rougeL":
+            n_ref, n_out = len(ref), len(out)
+            if n_ref and n_out:
+                overlap = lcs_length(ref, out)
+                precision, recall = overlap / n_out, overlap / n_ref
+            else:
+                overlap, precision, recall = 0, 0.0, 0.0
+                equal_fallback = n_ref == 0 and n_out == 0
+        else:
+            n_ref = sum(map(len, ref))
+            n_out = sum(map(len, out))
+            if n_ref and n_out:
+                overlap = summary_lcs_hits(ref, out)
+                precision, recall = overlap / n_out, overlap / n_ref
+            else:
+                overlap, precision, recall = 0, 0.0, 0.0
+                equal_fallback = n_ref == 0 and n_out == 0
+        f = fmeasure(precision, recall)
+        if equal_fallback and self.compat is None:
+            precision = recall = f = 1.0
+        info: dict[str, Any] = {
+            "precision": precision,
+            "recall": recall,
+            "fmeasure": f,
+            "counts": {"overlap": overlap, "reference": n_ref, "output": n_out},
+        }
+        return info[self.score_key], info
+
+    def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
+        return self._score(self._prepare(reference), self._prepare(output))
+
+    def _measure_refs(self, references: list[str], output: str) -> tuple[float, dict[str, Any]]:
+        out = self._prepare(output)
+        best: tuple[float, dict[str, Any]] | None = None
+        best_index = 0
+        for i, ref in enumerate(references):
+            score, info = self._score(self._prepare(ref), out)
+            # rouge-score's score_multi keeps the first reference with the highest F-measure
+            if best is None or info["fmeasure"] > best[1]["fmeasure"]:
+                best, best_index = (score, info), i
+        assert best is not None
+        if len(references) > 1:
+            best[1]["reference_index"] = best_index
+        return best
+
+
+def _rouge_factory(rouge_type: str) -> Any:
+    def make(**options: Any) -> RougeMetric:
+        return RougeMetric(rouge_type, **options)
+
+    return make
+
+
+for _t in ("rouge1", "rouge2", "rougeL", "rougeLsum"):
+    register_metric(_t, _rouge_factory(_t))
+register_metric("rougeN", RougeMetric)

@@ -1,0 +1,138 @@
+"""Token-level F1 between a reference and an output.
+
+* ``variant="squad"``: the SQuAD v1.1 script exactly (its answer normalization, multiset
+  overlap, the maximum over gold answers) with exact match in ``info["exact_match"]``;
+* ``variant="set"``: lower case, white-space tokens, set overlap;
+* default: the lexeval normalizer's tokens (preset ``"tokens"``), multiset overlap.
+
+>>> TokenF1Metric(variant="set").measure("the cat ran", "the dog sat").score
+0.3333333333333333
+>>> r = TokenF1Metric(variant="squad").measure(["Denver Broncos", "Broncos"], "The Broncos")
+>>> r.score, r.info["exact_match"]
+(1.0, 1.0)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Literal
+
+from lexeval.compat import _squad_counter, squad_normalize_answer
+from lexeval.metrics.base import BaseMetric, fmeasure, register_metric, resolve_normalizer
+from lexeval.metrics.rouge import ngram_overlap
+
+if TYPE_CHECKING:
+    from lexeval.normalize import Normalizer
+
+__all__ = ["TokenF1Metric"]
+
+Variant = Literal["default", "squad", "set"]
+
+
+class TokenF1Metric(BaseMetric):
+    """Token F1 (the score), with ``precision``, ``recall``, ``fmeasure`` and ``counts`` in info.
+
+    Empty inputs: ``squad`` follows the v1.1 script (0.0 when either normalized side is
+    empty); ``set`` gives 0.0 when either side is empty; the default mode gives 1.0 when both
+    sides have no tokens and 0.0 when only one has none.
+
+    >>> TokenF1Metric(variant="squad").measure("", "").score
+    0.0
+    """
+
+    name = "token_f1"
+
+    def __init__(
+        self,
+        *,
+        variant: Variant = "default",
+        normalizer: Normalizer | str | None = None,
+        scale: float = 1.0,
+    ) -> None:
+        super().__init__(scale=scale)
+        if variant not in ("default", "squad", "set"):
+            raise ValueError(f"variant must be 'default', 'squad' or 'set', not {variant!r}")
+        self.variant: Variant = variant
+        if variant == "default":
+            self.normalizer: Normalizer | None = resolve_normalizer(normalizer, "tokens")
+        else:
+            if normalizer is not None:
+                raise ValueError(f"normalizer cannot be combined with variant={variant!r}")
+            self.normalizer = None
+
+    @property
+    def signature(self) -> str:
+        parts = [self.name, f"variant:{self.variant}"]
+        if self.scale != 1.0:
+            parts.append(f"scale:{self.scale:g}")
+        if self.normalizer is not None:
+            parts.append(self.normalizer.signature)
+        elif self.variant == "squad":
+            parts.append("norm:squad-v1.1")
+        else:
+            parts.append("norm:lower-split")
+        return "|".join(parts)
+
+    def _counts(self, text: str) -> tuple[Counter[str] | frozenset[str], int]:
+        if self.variant == "squad":
+            return _squad_counter(text)
+        if self.variant == "set":
+            s = frozenset(text.lower().split())
+            return s, len(s)
+        assert self.normalizer is not None
+        tokens = self.normalizer.tokens(text)
+        return Counter(tokens), len(tokens)
+
+    def _score(
+        self, ref: tuple[Counter[str] | frozenset[str], int], out: tuple[Any, int]
+    ) -> tuple[float, dict[str, Any]]:
+        ref_c, n_ref = ref
+        out_c, n_out = out
+        if isinstance(ref_c, frozenset):
+            overlap = len(ref_c & out_c)
+        else:
+            overlap = ngram_overlap(ref_c, out_c)  # type: ignore[arg-type]
+        if n_ref == 0 and n_out == 0 and self.variant == "default":
+            precision = recall = f = 1.0
+        elif overlap == 0:
+            precision = recall = f = 0.0
+        else:
+            precision = 1.0 * overlap / n_out
+            recall = 1.0 * overlap / n_ref
+            f = fmeasure(precision, recall)
+        info: dict[str, Any] = {
+            "precision": precision,
+            "recall": recall,
+            "fmeasure": f,
+            "counts": {"overlap": overlap, "reference": n_ref, "output": n_out},
+        }
+        return f, info
+
+    def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
+        return self._measure_refs([reference], output)
+
+    def _measure_refs(self, references: list[str], output: str) -> tuple[float, dict[str, Any]]:
+        out = self._counts(output)
+        best: tuple[float, dict[str, Any]] | None = None
+        best_index = 0
+        for i, ref in enumerate(references):
+            score, info = self._score(self._counts(ref), out)
+            if best is None or score > best[0]:
+                best, best_index = (score, info), i
+        assert best is not None
+        score, info = best
+        if len(references) > 1:
+            info["reference_index"] = best_index
+        if self.variant == "squad":
+            pred = squad_normalize_answer(output)
+            info["exact_match"] = (
+                1.0 if any(squad_normalize_answer(r) == pred for r in references) else 0.0
+            )
+        return score, info
+
+
+def _make(**options: Any) -> TokenF1Metric:
+    return TokenF1Metric(**options)
+
+
+register_metric("token_f1", _make, "token-f1", "f1")
