@@ -1,0 +1,413 @@
+"""Comparing two JSON run reports (baseline and candidate): deltas, a paired bootstrap, Markdown.
+
+The per-case F1 differences ``candidate - baseline`` over the cases both runs share are
+resampled with :func:`scipy.stats.bootstrap` (percentile interval, a recorded seed). The
+two-sided p-value comes from the same bootstrap distribution shifted to the null of no change:
+``p = (1 + #{|m* - m| >= |m|}) / (B + 1)`` where ``m`` is the observed mean difference and
+``m*`` the ``B`` resampled means.
+
+A comparison *fails* (exit 1 on the command line) when a gated metric (micro recall, precision,
+F1 and macro F1) drops by more than ``max_drop``; with ``alpha`` set, a drop must also be
+significant (``p < alpha``) to fail.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from lexeval.cards.dataset import DatasetError
+from lexeval.cards.report import SCHEMA_VERSION, RunResult
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+__all__ = [
+    "DEFAULT_SEED",
+    "GATED_METRICS",
+    "CaseDelta",
+    "Comparison",
+    "MetricDelta",
+    "RunSummary",
+    "SignatureMismatchError",
+    "compare_runs",
+    "load_report",
+]
+
+DEFAULT_SEED = 12345
+#: Metrics whose drop beyond ``max_drop`` fails a comparison.
+GATED_METRICS: tuple[str, ...] = ("micro.recall", "micro.precision", "micro.f1", "macro.f1")
+_SHOWN_METRICS: tuple[str, ...] = (
+    "micro.recall",
+    "micro.precision",
+    "micro.f1",
+    "micro.avg_similarity",
+    "macro.recall",
+    "macro.precision",
+    "macro.f1",
+    "macro.avg_similarity",
+)
+
+
+class SignatureMismatchError(ValueError):
+    """The two runs were made with different settings, so their numbers are not comparable."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    """What a comparison needs from a run: its signature, aggregates and per-case F1."""
+
+    label: str
+    signature: str
+    dataset_name: str
+    totals: Mapping[str, float]
+    case_f1: Mapping[str, float]
+
+    @classmethod
+    def from_run(cls, run: RunResult, label: str = "run") -> RunSummary:
+        totals = {}
+        for scope, scores in (("micro", run.micro), ("macro", run.macro)):
+            for metric in ("recall", "precision", "f1", "avg_similarity"):
+                totals[f"{scope}.{metric}"] = float(getattr(scores, metric))
+        return cls(
+            label, run.signature, run.dataset_name, totals, {c.case_id: c.f1 for c in run.cases}
+        )
+
+
+def load_report(path: str | os.PathLike[str]) -> RunSummary:
+    """Read a JSON report written by :meth:`RunResult.write_json`."""
+    name = os.fspath(path)
+    try:
+        with open(name, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as exc:
+        raise DatasetError(name, None, None, f"cannot read report: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise DatasetError(name, None, None, "report is not UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise DatasetError(name, exc.lineno, None, f"invalid JSON: {exc.msg}") from None
+    return _summary(name, data)
+
+
+def _summary(name: str, data: Any) -> RunSummary:
+    def fail(field: str, message: str) -> DatasetError:
+        return DatasetError(name, None, field, message)
+
+    if not isinstance(data, dict):
+        raise fail("", "a report must be a JSON object")
+    if data.get("schema_version") != SCHEMA_VERSION:
+        raise fail(
+            "schema_version", f"expected {SCHEMA_VERSION}, got {data.get('schema_version')!r}"
+        )
+    signature = data.get("signature")
+    if not isinstance(signature, str):
+        raise fail("signature", "missing or not a string")
+    totals: dict[str, float] = {}
+    for scope in ("micro", "macro"):
+        block = data.get("totals", {}).get(scope) if isinstance(data.get("totals"), dict) else None
+        if not isinstance(block, dict):
+            raise fail(f"totals.{scope}", "missing or not an object")
+        for metric in ("recall", "precision", "f1", "avg_similarity"):
+            value = block.get(metric)
+            if not isinstance(value, (int, float)) or not _is_number(value):
+                raise fail(f"totals.{scope}.{metric}", "missing or not a number")
+            totals[f"{scope}.{metric}"] = float(value)
+    cases = data.get("cases")
+    if not isinstance(cases, list):
+        raise fail("cases", "missing or not a list")
+    case_f1: dict[str, float] = {}
+    for i, case in enumerate(cases):
+        if not isinstance(case, dict) or not isinstance(case.get("id"), str):
+            raise fail(f"cases[{i}].id", "missing or not a string")
+        if not _is_number(case.get("f1")):
+            raise fail(f"cases[{i}].f1", "missing or not a number")
+        if case["id"] in case_f1:
+            raise fail(f"cases[{i}].id", f"duplicate case id {case['id']!r}")
+        case_f1[case["id"]] = float(case["f1"])
+    dataset = data.get("dataset")
+    dataset_name = str(dataset.get("name", "")) if isinstance(dataset, dict) else ""
+    return RunSummary(name, signature, dataset_name, totals, case_f1)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+@dataclass(frozen=True, slots=True)
+class MetricDelta:
+    name: str
+    base: float
+    candidate: float
+    max_drop: float | None = None
+
+    @property
+    def delta(self) -> float:
+        return self.candidate - self.base
+
+    @property
+    def dropped(self) -> bool:
+        """True for a gated metric that fell by more than ``max_drop``."""
+        return self.max_drop is not None and self.delta < -self.max_drop - 1e-12
+
+
+@dataclass(frozen=True, slots=True)
+class CaseDelta:
+    case_id: str
+    base_f1: float
+    candidate_f1: float
+
+    @property
+    def delta(self) -> float:
+        return self.candidate_f1 - self.base_f1
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """The outcome of :func:`compare_runs`; :attr:`passed` is the gate."""
+
+    base: RunSummary
+    candidate: RunSummary
+    metrics: tuple[MetricDelta, ...]
+    cases: tuple[CaseDelta, ...]
+    only_in_base: tuple[str, ...]
+    only_in_candidate: tuple[str, ...]
+    mean_delta: float
+    ci_low: float | None
+    ci_high: float | None
+    p_value: float | None
+    seed: int
+    n_resamples: int
+    confidence: float
+    max_drop: float
+    alpha: float | None = None
+
+    @property
+    def regressed(self) -> tuple[CaseDelta, ...]:
+        """Cases whose F1 fell, worst first."""
+        return tuple(sorted((c for c in self.cases if c.delta < 0), key=lambda c: c.delta))
+
+    @property
+    def improved(self) -> tuple[CaseDelta, ...]:
+        """Cases whose F1 rose, best first."""
+        return tuple(sorted((c for c in self.cases if c.delta > 0), key=lambda c: -c.delta))
+
+    @property
+    def dropped_metrics(self) -> tuple[MetricDelta, ...]:
+        return tuple(m for m in self.metrics if m.dropped)
+
+    @property
+    def significant(self) -> bool:
+        return self.alpha is None or (self.p_value is not None and self.p_value < self.alpha)
+
+    @property
+    def passed(self) -> bool:
+        return not (self.dropped_metrics and self.significant)
+
+    @property
+    def verdict(self) -> str:
+        if self.passed and not self.dropped_metrics:
+            return f"no metric dropped by more than {self.max_drop:g}"
+        drops = ", ".join(f"{m.name} {m.delta:+.3f}" for m in self.dropped_metrics)
+        if self.passed:
+            return f"drops ({drops}) are not significant (p = {self.p_value:.3g})"
+        return f"regression beyond {self.max_drop:g}: {drops}"
+
+    @property
+    def interval_text(self) -> str:
+        if self.ci_low is None or self.ci_high is None or self.p_value is None:
+            return f"mean per-case F1 delta {self.mean_delta:+.3f} (too few cases for a bootstrap)"
+        return (
+            f"mean per-case F1 delta {self.mean_delta:+.3f}, "
+            f"{self.confidence:.0%} CI [{self.ci_low:+.3f}, {self.ci_high:+.3f}], "
+            f"p = {self.p_value:.3g} (paired bootstrap over {len(self.cases)} cases, "
+            f"{self.n_resamples} resamples, seed {self.seed})"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "passed": self.passed,
+            "verdict": self.verdict,
+            "base": {"path": self.base.label, "signature": self.base.signature},
+            "candidate": {"path": self.candidate.label, "signature": self.candidate.signature},
+            "metrics": [
+                {"name": m.name, "base": m.base, "candidate": m.candidate, "delta": m.delta}
+                for m in self.metrics
+            ],
+            "bootstrap": {
+                "mean_delta": self.mean_delta,
+                "ci_low": self.ci_low,
+                "ci_high": self.ci_high,
+                "p_value": self.p_value,
+                "confidence": self.confidence,
+                "seed": self.seed,
+                "n_resamples": self.n_resamples,
+                "n_cases": len(self.cases),
+            },
+            "regressed": [c.case_id for c in self.regressed],
+            "improved": [c.case_id for c in self.improved],
+            "only_in_base": list(self.only_in_base),
+            "only_in_candidate": list(self.only_in_candidate),
+        }
+
+    def to_markdown(self) -> str:
+        """A Markdown block for a pull-request comment."""
+        icon = "✅" if self.passed else "❌"
+        lines = [
+            "### lexeval cards: candidate vs baseline",
+            "",
+            f"**{icon} {self.verdict}**",
+            "",
+            "| metric | baseline | candidate | delta |",
+            "|---|---:|---:|---:|",
+        ]
+        for m in self.metrics:
+            flag = " ⚠️" if m.dropped else ""
+            lines.append(f"| {m.name} | {m.base:.3f} | {m.candidate:.3f} | {m.delta:+.3f}{flag} |")
+        lines += ["", self.interval_text[0].upper() + self.interval_text[1:] + "."]
+        for title, group in (("Regressed", self.regressed), ("Improved", self.improved)):
+            if group:
+                items = ", ".join(
+                    f"`{c.case_id}` ({c.base_f1:.2f} → {c.candidate_f1:.2f})" for c in group
+                )
+                lines += ["", f"**{title} ({len(group)}):** {items}"]
+        for title, ids in (
+            ("Only in baseline", self.only_in_base),
+            ("Only in candidate", self.only_in_candidate),
+        ):
+            if ids:
+                lines += ["", f"**{title}:** " + ", ".join(f"`{i}`" for i in ids)]
+        lines += ["", f"<sub>signature: `{self.candidate.signature}`</sub>"]
+        if self.base.signature != self.candidate.signature:
+            lines += ["", f"<sub>baseline signature differs: `{self.base.signature}`</sub>"]
+        return "\n".join(lines) + "\n"
+
+    def render(self, console: Console | None = None) -> None:
+        """Print the comparison with Rich."""
+        from rich.console import Console
+        from rich.table import Table
+
+        console = console or Console()
+        table = Table(title="baseline vs candidate")
+        for name in ("metric", "baseline", "candidate", "delta"):
+            table.add_column(name, justify="left" if name == "metric" else "right")
+        for m in self.metrics:
+            style = "bold red" if m.dropped else "green" if m.delta > 0 else "dim"
+            table.add_row(
+                m.name, f"{m.base:.3f}", f"{m.candidate:.3f}", f"[{style}]{m.delta:+.3f}[/]"
+            )
+        console.print(table)
+        console.print(self.interval_text)
+        for title, group in (("regressed", self.regressed), ("improved", self.improved)):
+            if group:
+                items = ", ".join(
+                    f"{c.case_id} ({c.base_f1:.2f}→{c.candidate_f1:.2f})" for c in group
+                )
+                console.print(f"{title} ({len(group)}): {items}", markup=False, highlight=False)
+        for title, ids in (
+            ("only in baseline", self.only_in_base),
+            ("only in candidate", self.only_in_candidate),
+        ):
+            if ids:
+                console.print(f"{title}: {', '.join(ids)}", markup=False, highlight=False)
+        colour = "green" if self.passed else "bold red"
+        console.print(f"[{colour}]{'PASS' if self.passed else 'FAIL'}[/] {self.verdict}")
+
+
+def compare_runs(
+    base: RunSummary | RunResult,
+    candidate: RunSummary | RunResult,
+    *,
+    max_drop: float = 0.02,
+    seed: int = DEFAULT_SEED,
+    n_resamples: int = 10000,
+    confidence: float = 0.95,
+    alpha: float | None = None,
+    allow_signature_mismatch: bool = False,
+) -> Comparison:
+    """Compare a candidate run with a baseline (run results or loaded reports).
+
+    >>> from lexeval.cards.report import RunSettings
+    >>> a = RunSummary("a", "sig", "d", {m: 0.5 for m in _SHOWN_METRICS}, {"c1": 0.5, "c2": 1.0})
+    >>> b = RunSummary("b", "sig", "d", {m: 0.6 for m in _SHOWN_METRICS}, {"c1": 1.0, "c2": 1.0})
+    >>> result = compare_runs(a, b)
+    >>> result.passed, [c.case_id for c in result.improved], result.mean_delta
+    (True, ['c1'], 0.25)
+    """
+    if not 0.0 <= max_drop <= 1.0:
+        raise ValueError(f"max_drop must be in [0, 1], got {max_drop!r}")
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    if n_resamples < 1:
+        raise ValueError("n_resamples must be positive")
+    base_s = base if isinstance(base, RunSummary) else RunSummary.from_run(base, "baseline")
+    cand_s = (
+        candidate
+        if isinstance(candidate, RunSummary)
+        else RunSummary.from_run(candidate, "candidate")
+    )
+    if base_s.signature != cand_s.signature and not allow_signature_mismatch:
+        raise SignatureMismatchError(
+            f"signatures differ: baseline {base_s.signature!r} vs candidate {cand_s.signature!r}"
+            " (results are not comparable; pass --allow-signature-mismatch to compare anyway)"
+        )
+    shared = [case_id for case_id in base_s.case_f1 if case_id in cand_s.case_f1]
+    if not shared:
+        raise ValueError("the two runs have no case id in common")
+    cases = tuple(CaseDelta(i, base_s.case_f1[i], cand_s.case_f1[i]) for i in shared)
+    metrics = tuple(
+        MetricDelta(
+            name,
+            base_s.totals[name],
+            cand_s.totals[name],
+            max_drop if name in GATED_METRICS else None,
+        )
+        for name in _SHOWN_METRICS
+    )
+    diffs = [c.delta for c in cases]
+    mean_delta = sum(diffs) / len(diffs)
+    ci_low, ci_high, p_value = _bootstrap(diffs, mean_delta, seed, n_resamples, confidence)
+    return Comparison(
+        base=base_s,
+        candidate=cand_s,
+        metrics=metrics,
+        cases=cases,
+        only_in_base=tuple(i for i in base_s.case_f1 if i not in cand_s.case_f1),
+        only_in_candidate=tuple(i for i in cand_s.case_f1 if i not in base_s.case_f1),
+        mean_delta=mean_delta,
+        ci_low=ci_low,
+        ci_high=ci_high,
+        p_value=p_value,
+        seed=seed,
+        n_resamples=n_resamples,
+        confidence=confidence,
+        max_drop=max_drop,
+        alpha=alpha,
+    )
+
+
+def _bootstrap(
+    diffs: Sequence[float], observed: float, seed: int, n_resamples: int, confidence: float
+) -> tuple[float | None, float | None, float | None]:
+    if len(diffs) < 2:
+        return None, None, None
+    import numpy as np
+    from scipy.stats import bootstrap
+
+    result = bootstrap(
+        (np.asarray(diffs, dtype=float),),
+        np.mean,
+        n_resamples=n_resamples,
+        confidence_level=confidence,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    )
+    means = np.asarray(result.bootstrap_distribution, dtype=float)
+    extreme = int(np.count_nonzero(np.abs(means - observed) >= abs(observed) - 1e-12))
+    p_value = (1 + extreme) / (n_resamples + 1)
+    low = float(result.confidence_interval.low)
+    high = float(result.confidence_interval.high)
+    return low, high, min(1.0, p_value)

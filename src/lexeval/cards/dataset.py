@@ -1,0 +1,512 @@
+"""Evaluation datasets (YAML) and generated cards (JSONL, JSON, YAML or a callable).
+
+Everything is read with safe loaders only, files are size-limited and every validation error
+names the file, the line and the field, for example
+``dataset.yaml:14: cases[2].expected_cards[0].front_keywords: the list is empty``.
+
+>>> card = ExpectedCard(["photosynthesis"], ["light", "glucose"], card_type="qa")
+>>> card.front_keywords
+('photosynthesis',)
+>>> GeneratedCard("What is photosynthesis?", "Light to glucose.").card_type is None
+True
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+__all__ = [
+    "CARD_TYPES",
+    "MAX_FILE_BYTES",
+    "DatasetError",
+    "EvalCase",
+    "EvalDataset",
+    "ExpectedCard",
+    "GeneratedCard",
+    "generate_outputs",
+    "load_dataset",
+    "load_outputs",
+]
+
+#: Card types a dataset may name. Generated cards may carry any type string; it only has to equal
+#: the expected card's type (case-insensitively) to earn the card-type weight.
+CARD_TYPES: frozenset[str] = frozenset(
+    {"qa", "cloze", "definition", "list", "true_false", "multiple_choice", "reverse"}
+)
+
+#: Largest dataset or output file read (bytes); larger files are refused before parsing.
+MAX_FILE_BYTES = 20 * 1024 * 1024
+
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_NULL = "tag:yaml.org,2002:null"
+
+
+class DatasetError(ValueError):
+    """A dataset or output file that cannot be used; the message names file, line and field.
+
+    >>> str(DatasetError("d.yaml", 3, "cases[0].id", "expected a string"))
+    'd.yaml:3: cases[0].id: expected a string'
+    >>> str(DatasetError("d.yaml", None, None, "file is empty"))
+    'd.yaml: file is empty'
+    """
+
+    def __init__(self, file: str, line: int | None, field: str | None, message: str) -> None:
+        self.file = file
+        self.line = line
+        self.field = field
+        self.message = message
+        where = file if line is None else f"{file}:{line}"
+        super().__init__(f"{where}: {field}: {message}" if field else f"{where}: {message}")
+
+
+def _str_tuple(values: Iterable[str], name: str) -> tuple[str, ...]:
+    if isinstance(values, str):
+        raise TypeError(f"{name} must be a list of strings, not a string")
+    items = tuple(values)
+    for item in items:
+        if not isinstance(item, str):
+            raise TypeError(f"{name} must contain strings, got {type(item).__name__}")
+    return items
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectedCard:
+    """A card the model should produce, described by keywords for its front and back.
+
+    Lists are stored as tuples; empty keyword lists and blank keywords are refused.
+
+    >>> ExpectedCard(["mitochondria"], ["ATP"]).back_keywords
+    ('ATP',)
+    >>> ExpectedCard([], ["ATP"])
+    Traceback (most recent call last):
+    ...
+    ValueError: front_keywords is empty
+    """
+
+    front_keywords: tuple[str, ...]
+    back_keywords: tuple[str, ...]
+    card_type: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("front_keywords", "back_keywords"):
+            items = _str_tuple(getattr(self, name), name)
+            if not items:
+                raise ValueError(f"{name} is empty")
+            if any(not item.strip() for item in items):
+                raise ValueError(f"{name} contains a blank keyword")
+            object.__setattr__(self, name, items)
+        if self.card_type is not None and not isinstance(self.card_type, str):
+            raise TypeError("card_type must be a string or None")
+
+
+@dataclass(frozen=True, slots=True)
+class GeneratedCard:
+    """A card the model produced.
+
+    >>> GeneratedCard("Q?", "A.", tags=["bio"]).tags
+    ('bio',)
+    """
+
+    front: str
+    back: str
+    card_type: str | None = None
+    tags: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.front, str):
+            raise TypeError("front must be a string")
+        if not isinstance(self.back, str):
+            raise TypeError("back must be a string")
+        if self.card_type is not None and not isinstance(self.card_type, str):
+            raise TypeError("card_type must be a string or None")
+        object.__setattr__(self, "tags", _str_tuple(self.tags, "tags"))
+
+
+@dataclass(frozen=True, slots=True)
+class EvalCase:
+    """One input text and the cards expected from it."""
+
+    id: str
+    text: str
+    expected_cards: tuple[ExpectedCard, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "expected_cards", tuple(self.expected_cards))
+
+
+@dataclass(frozen=True, slots=True)
+class EvalDataset:
+    """A named, versioned list of cases with unique ids."""
+
+    name: str
+    version: str
+    cases: tuple[EvalCase, ...]
+    path: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cases", tuple(self.cases))
+        seen: set[str] = set()
+        for case in self.cases:
+            if case.id in seen:
+                raise ValueError(f"duplicate case id {case.id!r}")
+            seen.add(case.id)
+
+    def __len__(self) -> int:
+        return len(self.cases)
+
+
+# ---------------------------------------------------------------- reading files
+
+
+def _read_text(path: str | os.PathLike[str], max_bytes: int) -> tuple[str, str]:
+    """Return (display name, text) of a UTF-8 file no larger than ``max_bytes``."""
+    name = os.fspath(path)
+    try:
+        size = os.path.getsize(name)
+        if size > max_bytes:
+            raise DatasetError(name, None, None, f"file is {size} bytes, larger than {max_bytes}")
+        with open(name, "rb") as handle:
+            raw = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise DatasetError(name, None, None, f"cannot read file: {exc.strerror or exc}") from None
+    if len(raw) > max_bytes:
+        raise DatasetError(name, None, None, f"file is larger than {max_bytes} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise DatasetError(name, line, None, f"not UTF-8 (byte {exc.start})") from None
+    return name, text.removeprefix("\ufeff")
+
+
+def _compose(name: str, text: str) -> yaml.Node | None:
+    try:
+        return yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise DatasetError(name, line, None, f"invalid YAML: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise DatasetError(name, None, None, f"invalid YAML: {exc}") from None
+
+
+class _Reader:
+    """Validates composed YAML nodes, building error messages with file, line and field."""
+
+    def __init__(self, name: str, default_line: int | None = None) -> None:
+        self.name = name
+        self.default_line = default_line
+
+    def line(self, node: yaml.Node) -> int | None:
+        mark = node.start_mark
+        return mark.line + 1 if mark is not None else self.default_line
+
+    def error(self, node: yaml.Node, path: str, message: str) -> DatasetError:
+        return DatasetError(self.name, self.line(node), path or None, message)
+
+    def mapping(
+        self,
+        node: yaml.Node,
+        path: str,
+        required: Iterable[str],
+        optional: Iterable[str],
+        strict: bool = True,
+    ) -> dict[str, yaml.Node]:
+        if not isinstance(node, yaml.MappingNode):
+            raise self.error(node, path, f"expected a mapping, got {_kind(node)}")
+        known = {*required, *optional}
+        out: dict[str, yaml.Node] = {}
+        for key_node, value_node in node.value:
+            key = self.key(key_node, path)
+            if key in out:
+                raise self.error(key_node, _join(path, key), "duplicate key")
+            if strict and key not in known:
+                allowed = ", ".join(sorted(known))
+                raise self.error(key_node, _join(path, key), f"unknown field (allowed: {allowed})")
+            out[key] = value_node
+        for key in required:
+            if key not in out:
+                raise self.error(node, _join(path, key), "missing required field")
+        return out
+
+    def key(self, node: yaml.Node, path: str) -> str:
+        if not isinstance(node, yaml.ScalarNode):
+            raise self.error(node, path, "mapping keys must be strings")
+        return str(node.value)
+
+    def string(self, node: yaml.Node, path: str, *, numbers: bool = False) -> str:
+        """A string scalar; with ``numbers`` an unquoted number is taken as its source text."""
+        tags = (_STR, _INT, _FLOAT) if numbers else (_STR,)
+        if isinstance(node, yaml.ScalarNode) and node.tag in tags:
+            return str(node.value)
+        raise self.error(node, path, f"expected a string, got {_kind(node)}")
+
+    def nonblank(self, node: yaml.Node, path: str, *, numbers: bool = False) -> str:
+        value = self.string(node, path, numbers=numbers)
+        if not value.strip():
+            raise self.error(node, path, "must not be blank")
+        return value
+
+    def sequence(self, node: yaml.Node, path: str) -> list[yaml.Node]:
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.error(node, path, f"expected a list, got {_kind(node)}")
+        return list(node.value)
+
+    def optional_string(self, node: yaml.Node | None, path: str) -> str | None:
+        if node is None or (isinstance(node, yaml.ScalarNode) and node.tag == _NULL):
+            return None
+        return self.nonblank(node, path)
+
+
+def _kind(node: yaml.Node) -> str:
+    if isinstance(node, yaml.MappingNode):
+        return "a mapping"
+    if isinstance(node, yaml.SequenceNode):
+        return "a list"
+    tag = str(node.tag).rsplit(":", 1)[-1]
+    return {"str": "a string", "int": "an integer", "float": "a number", "null": "null"}.get(
+        tag, f"a {tag}"
+    )
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+# ---------------------------------------------------------------- datasets
+
+
+def load_dataset(
+    path: str | os.PathLike[str],
+    *,
+    card_types: Iterable[str] = CARD_TYPES,
+    max_bytes: int = MAX_FILE_BYTES,
+) -> EvalDataset:
+    """Read and validate a YAML dataset (``name``, ``version``, ``cases``).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "ds.yaml").write_text('''
+    ... name: demo
+    ... version: 1.0
+    ... cases:
+    ...   - id: c1
+    ...     text: Plants make glucose from light.
+    ...     expected_cards:
+    ...       - front_keywords: [photosynthesis]
+    ...         back_keywords: [light, glucose]
+    ...         card_type: qa
+    ... ''')
+    >>> ds = load_dataset(d / "ds.yaml")
+    >>> ds.version, ds.cases[0].expected_cards[0].back_keywords
+    ('1.0', ('light', 'glucose'))
+    """
+    name, text = _read_text(path, max_bytes)
+    root = _compose(name, text)
+    if root is None:
+        raise DatasetError(name, None, None, "file is empty")
+    reader = _Reader(name)
+    allowed_types = frozenset(card_types)
+    top = reader.mapping(root, "", ("name", "cases"), ("version", "description"))
+    ds_name = reader.nonblank(top["name"], "name")
+    version = reader.nonblank(top["version"], "version", numbers=True) if "version" in top else ""
+    cases: list[EvalCase] = []
+    seen: dict[str, int | None] = {}
+    case_nodes = reader.sequence(top["cases"], "cases")
+    if not case_nodes:
+        raise reader.error(top["cases"], "cases", "the list is empty")
+    for i, case_node in enumerate(case_nodes):
+        where = f"cases[{i}]"
+        fields = reader.mapping(
+            case_node, where, ("id", "text", "expected_cards"), ("subject", "notes")
+        )
+        case_id = reader.nonblank(fields["id"], f"{where}.id", numbers=True)
+        if case_id in seen:
+            raise reader.error(
+                fields["id"],
+                f"{where}.id",
+                f"duplicate case id {case_id!r} (first on line {seen[case_id]})",
+            )
+        seen[case_id] = reader.line(fields["id"])
+        case_text = reader.string(fields["text"], f"{where}.text")
+        card_nodes = reader.sequence(fields["expected_cards"], f"{where}.expected_cards")
+        if not card_nodes:
+            raise reader.error(
+                fields["expected_cards"], f"{where}.expected_cards", "the list is empty"
+            )
+        cards = [
+            _expected_card(reader, node, f"{where}.expected_cards[{j}]", allowed_types)
+            for j, node in enumerate(card_nodes)
+        ]
+        cases.append(EvalCase(case_id, case_text, tuple(cards)))
+    return EvalDataset(ds_name, version, tuple(cases), path=name)
+
+
+def _expected_card(
+    reader: _Reader, node: yaml.Node, where: str, allowed_types: frozenset[str]
+) -> ExpectedCard:
+    fields = reader.mapping(node, where, ("front_keywords", "back_keywords"), ("card_type",))
+    lists: list[tuple[str, ...]] = []
+    for side in ("front_keywords", "back_keywords"):
+        items = reader.sequence(fields[side], f"{where}.{side}")
+        if not items:
+            raise reader.error(fields[side], f"{where}.{side}", "the list is empty")
+        lists.append(
+            tuple(
+                reader.nonblank(item, f"{where}.{side}[{k}]", numbers=True)
+                for k, item in enumerate(items)
+            )
+        )
+    card_type = reader.optional_string(fields.get("card_type"), f"{where}.card_type")
+    if card_type is not None and card_type not in allowed_types:
+        raise reader.error(
+            fields["card_type"],
+            f"{where}.card_type",
+            f"unknown card type {card_type!r} (known: {', '.join(sorted(allowed_types))})",
+        )
+    return ExpectedCard(lists[0], lists[1], card_type)
+
+
+# ---------------------------------------------------------------- generated outputs
+
+Outputs = dict[str, tuple[GeneratedCard, ...]]
+
+
+def load_outputs(
+    path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES
+) -> dict[str, tuple[GeneratedCard, ...]]:
+    """Read generated cards keyed by case id.
+
+    Formats, chosen by extension:
+
+    * ``.jsonl``: one object per line, either one card (``{"case_id", "front", "back",
+      "card_type"?, "tags"?}``) or a case (``{"case_id", "cards": [...]}``); lines of the same case
+      add up;
+    * ``.json``, ``.yaml``/``.yml``: a mapping from case id to a list of cards.
+
+    Unknown fields on a generated card are ignored (models add extras); a case listed with an
+    empty list produced no cards.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "out.jsonl"
+    >>> _ = p.write_text('{"case_id": "c1", "front": "Q?", "back": "A."}\\n')
+    >>> load_outputs(p)["c1"][0].front
+    'Q?'
+    """
+    name, text = _read_text(path, max_bytes)
+    suffix = Path(name).suffix.lower()
+    if suffix == ".jsonl":
+        return _outputs_jsonl(name, text)
+    if suffix == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise DatasetError(name, exc.lineno, None, f"invalid JSON: {exc.msg}") from None
+        try:
+            root = _compose(name, text)  # JSON is YAML: node marks give line numbers
+        except DatasetError:
+            # No node marks: errors then name the file and field without a line.
+            root = yaml.SafeDumper(io.StringIO()).represent_data(data)
+        return _outputs_mapping(_Reader(name), root)
+    if suffix in (".yaml", ".yml"):
+        root = _compose(name, text)
+        if root is None:
+            raise DatasetError(name, None, None, "file is empty")
+        return _outputs_mapping(_Reader(name), root)
+    raise DatasetError(name, None, None, "unknown output format (use .jsonl, .json, .yaml or .yml)")
+
+
+def _outputs_mapping(reader: _Reader, root: yaml.Node | None) -> Outputs:
+    if root is None:
+        raise DatasetError(reader.name, None, None, "file is empty")
+    if not isinstance(root, yaml.MappingNode):
+        raise reader.error(root, "", f"expected a mapping from case id to cards, got {_kind(root)}")
+    out: Outputs = {}
+    for key_node, value_node in root.value:
+        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _NULL:
+            raise reader.error(key_node, "", "case ids must be strings")
+        case_id = str(key_node.value)
+        if case_id in out:
+            raise reader.error(key_node, case_id, "duplicate case id")
+        items = reader.sequence(value_node, case_id)
+        out[case_id] = tuple(
+            _generated_card(reader, node, f"{case_id}[{i}]") for i, node in enumerate(items)
+        )
+    return out
+
+
+def _outputs_jsonl(name: str, text: str) -> Outputs:
+    collected: dict[str, list[GeneratedCard]] = {}
+    dumper = yaml.SafeDumper(io.StringIO())
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DatasetError(name, number, None, f"invalid JSON: {exc.msg}") from None
+        reader = _Reader(name, default_line=number)
+        node = dumper.represent_data(data)
+        if not isinstance(node, yaml.MappingNode):
+            raise reader.error(node, "", f"expected an object, got {_kind(node)}")
+        keys = {str(k.value) for k, _ in node.value if isinstance(k, yaml.ScalarNode)}
+        if "cards" in keys:
+            fields = reader.mapping(node, "", ("case_id", "cards"), (), strict=False)
+            case_id = reader.nonblank(fields["case_id"], "case_id", numbers=True)
+            cards = collected.setdefault(case_id, [])
+            for i, card_node in enumerate(reader.sequence(fields["cards"], "cards")):
+                cards.append(_generated_card(reader, card_node, f"cards[{i}]"))
+        else:
+            fields = reader.mapping(node, "", ("case_id",), (), strict=False)
+            case_id = reader.nonblank(fields["case_id"], "case_id", numbers=True)
+            collected.setdefault(case_id, []).append(_generated_card(reader, node, ""))
+    return {case_id: tuple(cards) for case_id, cards in collected.items()}
+
+
+def _generated_card(reader: _Reader, node: yaml.Node, where: str) -> GeneratedCard:
+    fields = reader.mapping(node, where, ("front", "back"), (), strict=False)
+    front = reader.string(fields["front"], _join(where, "front"))
+    back = reader.string(fields["back"], _join(where, "back"))
+    card_type_node = fields.get("card_type")
+    card_type = reader.optional_string(card_type_node, _join(where, "card_type"))
+    tags: tuple[str, ...] = ()
+    if "tags" in fields:
+        tags = tuple(
+            reader.string(tag, f"{_join(where, 'tags')}[{k}]")
+            for k, tag in enumerate(reader.sequence(fields["tags"], _join(where, "tags")))
+        )
+    return GeneratedCard(front, back, card_type, tags)
+
+
+def generate_outputs(
+    dataset: EvalDataset | Iterable[EvalCase],
+    generate: Callable[[EvalCase], Iterable[GeneratedCard]],
+) -> dict[str, tuple[GeneratedCard, ...]]:
+    """Run the user's pipeline ``generate(case) -> list[GeneratedCard]`` over every case.
+
+    >>> ds = EvalDataset("d", "1", [EvalCase("c1", "text", [ExpectedCard(["a"], ["b"])])])
+    >>> generate_outputs(ds, lambda case: [GeneratedCard("a?", case.text)])["c1"][0].back
+    'text'
+    """
+    cases = dataset.cases if isinstance(dataset, EvalDataset) else tuple(dataset)
+    out: Outputs = {}
+    for case in cases:
+        cards = tuple(generate(case))
+        for card in cards:
+            if not isinstance(card, GeneratedCard):
+                raise TypeError(
+                    f"generate() returned {type(card).__name__} for case {case.id!r}; "
+                    "expected GeneratedCard"
+                )
+        out[case.id] = cards
+    return out

@@ -1,0 +1,457 @@
+"""Matching generated cards to expected cards by keywords on normalized forms.
+
+A keyword (or phrase) counts as present in a text when its normalized token sequence occurs
+contiguously in the text's normalized token sequence, so "art" does not match "start" while
+"neural networks" matches "a neural network". Each text is normalized once per case.
+
+A keyword whose normalized form is empty (for example only stopwords, such as "the") falls back
+to a case-insensitive whole-word match on ``\\w+`` words ("The Who" matches "the who", not
+"whoever"), and a keyword without any word character (such as "+") to a case-insensitive
+substring match.
+
+``normalizer=None`` is the plain behaviour: a keyword counts when ``kw in text`` (case-sensitive
+substring, no normalization) and card types are compared with ``==``.
+
+>>> exp = [ExpectedCard(["capital", "France"], ["Paris"])]
+>>> gen = [GeneratedCard("What is the capital of France?", "Paris")]
+>>> match_cards(exp, gen, normalizer=None).recall
+1.0
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol, runtime_checkable
+
+from lexeval.cards.dataset import ExpectedCard, GeneratedCard
+
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "CaseResult",
+    "MatchedPair",
+    "NormalizerLike",
+    "ScoreWeights",
+    "Strategy",
+    "keyword_similarity",
+    "match_cards",
+    "resolve_normalizer",
+    "score_pair",
+]
+
+Strategy = Literal["greedy", "optimal"]
+STRATEGIES: tuple[str, ...] = ("greedy", "optimal")
+
+
+@runtime_checkable
+class NormalizerLike(Protocol):
+    """What the matcher needs from :class:`lexeval.normalize.Normalizer`."""
+
+    def tokens(self, text: str) -> list[str]: ...
+
+    @property
+    def signature(self) -> str: ...
+
+
+#: A normalizer, a preset name of :class:`lexeval.normalize.Normalizer`, or None (plain mode).
+NormalizerArg = NormalizerLike | str | None
+
+
+@functools.lru_cache(maxsize=16)
+def _preset(preset: str) -> NormalizerLike:
+    from lexeval.normalize import Normalizer  # lazy: importing lexeval must not load spaCy
+
+    normalizer: NormalizerLike = Normalizer(preset=preset)
+    return normalizer
+
+
+def resolve_normalizer(normalizer: NormalizerArg) -> NormalizerLike | None:
+    """Turn a preset name into a (shared, cached) normalizer; pass others through.
+
+    >>> resolve_normalizer(None) is None
+    True
+    """
+    if isinstance(normalizer, str):
+        return _preset(normalizer)
+    if normalizer is not None and not isinstance(normalizer, NormalizerLike):
+        raise TypeError("normalizer must be a Normalizer, a preset name or None")
+    return normalizer
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreWeights:
+    """Weights of :func:`score_pair`.
+
+    Without an expected card type: ``front * front_sim + back * back_sim`` (0.5/0.5). With one:
+    ``typed_front * front_sim + typed_back * back_sim + card_type * [types equal]``
+    (0.4/0.4/0.2). Each set must be non-negative and sum to 1.
+
+    >>> ScoreWeights(front=0.7, back=0.3).front
+    0.7
+    >>> ScoreWeights(front=0.7)
+    Traceback (most recent call last):
+    ...
+    ValueError: front + back must be 1, got 1.2
+    """
+
+    front: float = 0.5
+    back: float = 0.5
+    typed_front: float = 0.4
+    typed_back: float = 0.4
+    card_type: float = 0.2
+
+    def __post_init__(self) -> None:
+        for name in ("front", "back", "typed_front", "typed_back", "card_type"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+                raise ValueError(f"weight {name} must be a number in [0, 1], got {value!r}")
+        untyped = self.front + self.back
+        typed = self.typed_front + self.typed_back + self.card_type
+        if not math.isclose(untyped, 1.0, abs_tol=1e-9):
+            raise ValueError(f"front + back must be 1, got {untyped:g}")
+        if not math.isclose(typed, 1.0, abs_tol=1e-9):
+            raise ValueError(f"typed_front + typed_back + card_type must be 1, got {typed:g}")
+
+    @property
+    def signature(self) -> str:
+        """A short settings string, e.g. ``0.5/0.5,0.4/0.4/0.2``."""
+        return (
+            f"{self.front:g}/{self.back:g},"
+            f"{self.typed_front:g}/{self.typed_back:g}/{self.card_type:g}"
+        )
+
+
+DEFAULT_WEIGHTS = ScoreWeights()
+
+_WORD = re.compile(r"\w+")
+
+# A keyword's key: how it is looked up in a text.
+#   ("seq", tokens)  normalized token sequence, contiguous whole-token match
+#   ("word", words)  fallback: casefolded \w+ words, contiguous whole-word match
+#   ("sub", folded)  fallback: casefolded substring
+_Key = tuple[str, tuple[str, ...] | str]
+
+
+class _Text:
+    """One text, normalized once, with lazily built n-gram sets for contiguous lookups."""
+
+    __slots__ = ("_folded", "_grams", "_raw", "_words", "tokens")
+
+    def __init__(self, raw: str, tokens: Sequence[str]) -> None:
+        self._raw = raw
+        self.tokens = tuple(tokens)
+        self._grams: dict[tuple[str, int], frozenset[tuple[str, ...]]] = {}
+        self._words: tuple[str, ...] | None = None
+        self._folded: str | None = None
+
+    def _has_seq(self, kind: str, seq: tuple[str, ...], source: tuple[str, ...]) -> bool:
+        n = len(seq)
+        grams = self._grams.get((kind, n))
+        if grams is None:
+            grams = frozenset(zip(*(source[i:] for i in range(n)), strict=False))
+            self._grams[(kind, n)] = grams
+        return seq in grams
+
+    def contains(self, key: _Key) -> bool:
+        kind, value = key
+        if kind == "seq":
+            assert isinstance(value, tuple)
+            return self._has_seq("seq", value, self.tokens)
+        if kind == "word":
+            assert isinstance(value, tuple)
+            if self._words is None:
+                self._words = tuple(_WORD.findall(self._raw.casefold()))
+            return self._has_seq("word", value, self._words)
+        assert isinstance(value, str)
+        if self._folded is None:
+            self._folded = self._raw.casefold()
+        return value in self._folded
+
+
+class _Scorer:
+    """Scores cards with one normalizer, normalizing each distinct string once."""
+
+    __slots__ = ("_keys", "_texts", "normalizer", "weights")
+
+    def __init__(self, normalizer: NormalizerLike | None, weights: ScoreWeights) -> None:
+        self.normalizer = normalizer
+        self.weights = weights
+        self._keys: dict[str, _Key] = {}
+        self._texts: dict[str, _Text] = {}
+
+    def new_case(self) -> None:
+        """Forget the texts of the last case; keep keyword keys (bounded)."""
+        self._texts.clear()
+        if len(self._keys) > 65536:
+            self._keys.clear()
+
+    def key(self, keyword: str) -> _Key:
+        key = self._keys.get(keyword)
+        if key is None:
+            assert self.normalizer is not None
+            tokens = tuple(self.normalizer.tokens(keyword))
+            if tokens:
+                key = ("seq", tokens)
+            else:
+                words = tuple(_WORD.findall(keyword.casefold()))
+                key = ("word", words) if words else ("sub", keyword.casefold().strip())
+            self._keys[keyword] = key
+        return key
+
+    def text(self, raw: str) -> _Text:
+        text = self._texts.get(raw)
+        if text is None:
+            assert self.normalizer is not None
+            text = _Text(raw, self.normalizer.tokens(raw))
+            self._texts[raw] = text
+        return text
+
+    def found(self, keywords: Sequence[str], text: str) -> list[bool]:
+        if self.normalizer is None:
+            return [kw in text for kw in keywords]
+        indexed = self.text(text)
+        return [indexed.contains(self.key(kw)) for kw in keywords]
+
+    def types_match(self, expected: str, generated: str | None) -> bool:
+        if generated is None:
+            return False
+        if self.normalizer is None:
+            return expected == generated
+        return expected.strip().casefold() == generated.strip().casefold()
+
+    def pair(self, exp: ExpectedCard, gen: GeneratedCard) -> MatchedPair:
+        front = self.found(exp.front_keywords, gen.front)
+        back = self.found(exp.back_keywords, gen.back)
+        front_sim = sum(front) / len(front)
+        back_sim = sum(back) / len(back)
+        w = self.weights
+        type_match: bool | None = None
+        if exp.card_type is None:
+            score = w.front * front_sim + w.back * back_sim
+        else:
+            type_match = self.types_match(exp.card_type, gen.card_type)
+            score = w.typed_front * front_sim + w.typed_back * back_sim
+            score += w.card_type if type_match else 0.0
+        return MatchedPair(
+            expected_index=-1,
+            generated_index=-1,
+            score=score,
+            front_similarity=front_sim,
+            back_similarity=back_sim,
+            card_type_match=type_match,
+            missing_front=tuple(
+                kw for kw, ok in zip(exp.front_keywords, front, strict=True) if not ok
+            ),
+            missing_back=tuple(
+                kw for kw, ok in zip(exp.back_keywords, back, strict=True) if not ok
+            ),
+        )
+
+
+def keyword_similarity(
+    keywords: Sequence[str], text: str, *, normalizer: NormalizerArg = "default"
+) -> float:
+    """The share of ``keywords`` found in ``text`` (0.0 for an empty keyword list).
+
+    >>> keyword_similarity(["Paris", "paris", "France"], "Paris is in France.", normalizer=None)
+    0.6666666666666666
+    """
+    if isinstance(keywords, str):
+        raise TypeError("keywords must be a list of strings, not a string")
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string, got {type(text).__name__}")
+    if not keywords:
+        return 0.0
+    found = _Scorer(resolve_normalizer(normalizer), DEFAULT_WEIGHTS).found(keywords, text)
+    return sum(found) / len(found)
+
+
+def score_pair(
+    expected: ExpectedCard,
+    generated: GeneratedCard,
+    *,
+    weights: ScoreWeights = DEFAULT_WEIGHTS,
+    normalizer: NormalizerArg = "default",
+) -> float:
+    """The similarity of an expected and a generated card (see :class:`ScoreWeights`).
+
+    Front 1/2 and back 1/1 found, no card type: 0.5 * 0.5 + 0.5 * 1.0 = 0.75.
+
+    >>> exp = ExpectedCard(["Newton", "law"], ["inertia"])
+    >>> score_pair(exp, GeneratedCard("Newton's first", "Inertia: inertia"), normalizer=None)
+    0.75
+    """
+    return _Scorer(resolve_normalizer(normalizer), weights).pair(expected, generated).score
+
+
+@dataclass(frozen=True, slots=True)
+class MatchedPair:
+    """An accepted pair: indices into the case's expected and generated cards, with evidence."""
+
+    expected_index: int
+    generated_index: int
+    score: float
+    front_similarity: float
+    back_similarity: float
+    card_type_match: bool | None
+    missing_front: tuple[str, ...] = ()
+    missing_back: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    """The outcome of one case.
+
+    ``recall`` = matched / expected; ``precision`` = matched / generated (0.0 without generated
+    cards); ``f1`` their harmonic mean (0.0 when both are 0); ``avg_similarity`` the mean score
+    of the accepted pairs (0.0 without pairs). ``has_output`` is False when the model produced
+    nothing for the case at all (every expected card then counts as unmatched).
+    ``best_scores[i]`` is the highest score expected card ``i`` reached with any generated card.
+    """
+
+    case_id: str
+    expected: tuple[ExpectedCard, ...]
+    generated: tuple[GeneratedCard, ...]
+    pairs: tuple[MatchedPair, ...]
+    best_scores: tuple[float, ...] = ()
+    has_output: bool = True
+
+    @property
+    def n_expected(self) -> int:
+        return len(self.expected)
+
+    @property
+    def n_generated(self) -> int:
+        return len(self.generated)
+
+    @property
+    def n_matched(self) -> int:
+        return len(self.pairs)
+
+    @property
+    def recall(self) -> float:
+        return self.n_matched / self.n_expected if self.expected else 0.0
+
+    @property
+    def precision(self) -> float:
+        return self.n_matched / self.n_generated if self.generated else 0.0
+
+    @property
+    def f1(self) -> float:
+        return _f1(self.precision, self.recall)
+
+    @property
+    def avg_similarity(self) -> float:
+        return sum(p.score for p in self.pairs) / len(self.pairs) if self.pairs else 0.0
+
+    @property
+    def unmatched_expected_indices(self) -> tuple[int, ...]:
+        used = {p.expected_index for p in self.pairs}
+        return tuple(i for i in range(self.n_expected) if i not in used)
+
+    @property
+    def extra_generated_indices(self) -> tuple[int, ...]:
+        used = {p.generated_index for p in self.pairs}
+        return tuple(j for j in range(self.n_generated) if j not in used)
+
+    @property
+    def unmatched_expected(self) -> tuple[ExpectedCard, ...]:
+        return tuple(self.expected[i] for i in self.unmatched_expected_indices)
+
+    @property
+    def extra_generated(self) -> tuple[GeneratedCard, ...]:
+        return tuple(self.generated[j] for j in self.extra_generated_indices)
+
+
+def _f1(precision: float, recall: float) -> float:
+    total = precision + recall
+    return 2 * precision * recall / total if total > 0 else 0.0
+
+
+def match_cards(
+    expected: Sequence[ExpectedCard],
+    generated: Sequence[GeneratedCard],
+    threshold: float = 0.3,
+    strategy: Strategy = "greedy",
+    normalizer: NormalizerArg = "default",
+    *,
+    weights: ScoreWeights = DEFAULT_WEIGHTS,
+    case_id: str = "",
+    has_output: bool = True,
+) -> CaseResult:
+    """Pair expected with generated cards.
+
+    ``greedy``: expected cards in order; each takes the unused generated card with the strictly
+    highest score (the first one on ties), accepted when the score is at least ``threshold``.
+    ``optimal``: the one-to-one assignment that maximizes the total score of accepted pairs
+    (scores below the threshold count as 0), via :func:`scipy.optimize.linear_sum_assignment`.
+
+    Greedy lets the first expected card take the generated card the second one needed:
+
+    >>> exp = [ExpectedCard(["cell"], ["membrane", "nucleus"]), ExpectedCard(["wall"], ["plant"])]
+    >>> gen = [GeneratedCard("cell wall", "membrane of a plant"), GeneratedCard("cell", "nucleus")]
+    >>> match_cards(exp, gen, normalizer=None).n_matched
+    1
+    >>> match_cards(exp, gen, strategy="optimal", normalizer=None).n_matched
+    2
+    """
+    if not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
+        raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be 'greedy' or 'optimal', got {strategy!r}")
+    scorer = _Scorer(resolve_normalizer(normalizer), weights)
+    return _match(
+        scorer, tuple(expected), tuple(generated), threshold, strategy, case_id, has_output
+    )
+
+
+def _match(
+    scorer: _Scorer,
+    expected: tuple[ExpectedCard, ...],
+    generated: tuple[GeneratedCard, ...],
+    threshold: float,
+    strategy: str,
+    case_id: str,
+    has_output: bool,
+) -> CaseResult:
+    scorer.new_case()
+    grid = [[scorer.pair(e, g) for g in generated] for e in expected]
+    chosen: list[tuple[int, int]] = []
+    if strategy == "greedy":
+        used = [False] * len(generated)
+        for i, row in enumerate(grid):
+            best_j, best = -1, -1.0
+            for j, cell in enumerate(row):
+                if not used[j] and cell.score > best:
+                    best_j, best = j, cell.score
+            if best_j >= 0 and best >= threshold:
+                used[best_j] = True
+                chosen.append((i, best_j))
+    elif grid and generated:
+        from scipy.optimize import linear_sum_assignment
+
+        gains = [[c.score if c.score >= threshold else 0.0 for c in row] for row in grid]
+        rows, cols = linear_sum_assignment(gains, maximize=True)
+        chosen = [
+            (int(i), int(j))
+            for i, j in zip(rows, cols, strict=True)
+            if grid[i][j].score >= threshold
+        ]
+    pairs = tuple(
+        MatchedPair(
+            expected_index=i,
+            generated_index=j,
+            score=grid[i][j].score,
+            front_similarity=grid[i][j].front_similarity,
+            back_similarity=grid[i][j].back_similarity,
+            card_type_match=grid[i][j].card_type_match,
+            missing_front=grid[i][j].missing_front,
+            missing_back=grid[i][j].missing_back,
+        )
+        for i, j in sorted(chosen)
+    )
+    best_scores = tuple(max((c.score for c in row), default=0.0) for row in grid)
+    return CaseResult(case_id, expected, generated, pairs, best_scores, has_output)

@@ -1,0 +1,558 @@
+"""Running a dataset, aggregating the results, gating them, and reporting (Rich, JSON, pandas).
+
+>>> from lexeval.cards.dataset import EvalCase, EvalDataset, ExpectedCard, GeneratedCard
+>>> ds = EvalDataset("d", "1", [EvalCase("c1", "t", [ExpectedCard(["Paris"], ["France"])])])
+>>> run = evaluate(ds, {"c1": [GeneratedCard("Paris?", "France.")]}, normalizer=None)
+>>> run.micro.recall, run.macro.f1
+(1.0, 1.0)
+>>> [g.passed for g in check_gates(run, [Gate.parse("recall=0.8")])]
+[True]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lexeval._version import __version__
+from lexeval.cards.dataset import DatasetError, EvalCase, EvalDataset, GeneratedCard
+from lexeval.cards.matching import (
+    DEFAULT_WEIGHTS,
+    STRATEGIES,
+    CaseResult,
+    NormalizerArg,
+    ScoreWeights,
+    Strategy,
+    _f1,
+    _match,
+    _Scorer,
+    resolve_normalizer,
+)
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+__all__ = [
+    "METRICS",
+    "SCHEMA_VERSION",
+    "Gate",
+    "GateResult",
+    "RunResult",
+    "RunSettings",
+    "Scores",
+    "TypeBreakdown",
+    "check_gates",
+    "evaluate",
+    "render_run",
+    "write_text_atomic",
+]
+
+SCHEMA_VERSION = 1
+#: Metrics a gate or a comparison can name.
+METRICS: tuple[str, ...] = ("recall", "precision", "f1", "avg_similarity")
+UNTYPED = "(untyped)"
+
+
+@dataclass(frozen=True, slots=True)
+class RunSettings:
+    """Every setting that changes results; :attr:`signature` goes into each report."""
+
+    threshold: float = 0.3
+    strategy: Strategy = "greedy"
+    weights: ScoreWeights = DEFAULT_WEIGHTS
+    normalizer: str = "plain"
+
+    @property
+    def signature(self) -> str:
+        """E.g. ``cards:1|strategy:greedy|threshold:0.3|weights:0.5/0.5,0.4/0.4/0.2|norm:plain``."""
+        return (
+            f"cards:1|strategy:{self.strategy}|threshold:{self.threshold:g}"
+            f"|weights:{self.weights.signature}|norm:{self.normalizer}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """Recall, precision, F1 and mean similarity, with the counts behind them when pooled."""
+
+    recall: float
+    precision: float
+    f1: float
+    avg_similarity: float
+    n_expected: int = 0
+    n_generated: int = 0
+    n_matched: int = 0
+
+    def to_dict(self) -> dict[str, float | int]:
+        return {
+            "recall": self.recall,
+            "precision": self.precision,
+            "f1": self.f1,
+            "avg_similarity": self.avg_similarity,
+            "n_expected": self.n_expected,
+            "n_generated": self.n_generated,
+            "n_matched": self.n_matched,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TypeBreakdown:
+    """Counts for one card type: expected cards (recall) and generated cards (precision)."""
+
+    card_type: str
+    n_expected: int
+    n_matched_expected: int
+    n_generated: int
+    n_matched_generated: int
+
+    @property
+    def recall(self) -> float:
+        return self.n_matched_expected / self.n_expected if self.n_expected else 0.0
+
+    @property
+    def precision(self) -> float:
+        return self.n_matched_generated / self.n_generated if self.n_generated else 0.0
+
+    @property
+    def f1(self) -> float:
+        return _f1(self.precision, self.recall)
+
+    def to_dict(self) -> dict[str, float | int]:
+        return {
+            "n_expected": self.n_expected,
+            "n_matched_expected": self.n_matched_expected,
+            "n_generated": self.n_generated,
+            "n_matched_generated": self.n_matched_generated,
+            "recall": self.recall,
+            "precision": self.precision,
+            "f1": self.f1,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """The per-case results of one run over a dataset, with micro/macro/per-type aggregates."""
+
+    dataset_name: str
+    dataset_version: str
+    settings: RunSettings
+    cases: tuple[CaseResult, ...]
+    dataset_path: str | None = None
+
+    @property
+    def signature(self) -> str:
+        return self.settings.signature
+
+    @property
+    def micro(self) -> Scores:
+        """Pooled counts: matched / expected, matched / generated; similarity over all pairs."""
+        n_exp = sum(c.n_expected for c in self.cases)
+        n_gen = sum(c.n_generated for c in self.cases)
+        n_match = sum(c.n_matched for c in self.cases)
+        scores = [p.score for c in self.cases for p in c.pairs]
+        recall = n_match / n_exp if n_exp else 0.0
+        precision = n_match / n_gen if n_gen else 0.0
+        sim = sum(scores) / len(scores) if scores else 0.0
+        return Scores(recall, precision, _f1(precision, recall), sim, n_exp, n_gen, n_match)
+
+    @property
+    def macro(self) -> Scores:
+        """Means of the per-case values (each case weighs the same)."""
+        n = len(self.cases)
+        if not n:
+            return Scores(0.0, 0.0, 0.0, 0.0)
+        return Scores(
+            sum(c.recall for c in self.cases) / n,
+            sum(c.precision for c in self.cases) / n,
+            sum(c.f1 for c in self.cases) / n,
+            sum(c.avg_similarity for c in self.cases) / n,
+            sum(c.n_expected for c in self.cases),
+            sum(c.n_generated for c in self.cases),
+            sum(c.n_matched for c in self.cases),
+        )
+
+    @property
+    def per_card_type(self) -> dict[str, TypeBreakdown]:
+        """Breakdown by card type (expected cards by their type, generated ones by theirs)."""
+        counts: dict[str, list[int]] = {}
+        for case in self.cases:
+            matched_exp = {p.expected_index for p in case.pairs}
+            matched_gen = {p.generated_index for p in case.pairs}
+            for i, card in enumerate(case.expected):
+                row = counts.setdefault(card.card_type or UNTYPED, [0, 0, 0, 0])
+                row[0] += 1
+                row[1] += i in matched_exp
+            for j, gen in enumerate(case.generated):
+                row = counts.setdefault(gen.card_type or UNTYPED, [0, 0, 0, 0])
+                row[2] += 1
+                row[3] += j in matched_gen
+        return {name: TypeBreakdown(name, *counts[name]) for name in sorted(counts)}
+
+    def value(self, metric: str, scope: str = "micro") -> float:
+        """One aggregate, e.g. ``value("f1", "macro")``."""
+        if metric not in METRICS:
+            raise ValueError(f"unknown metric {metric!r} (known: {', '.join(METRICS)})")
+        scores = self.micro if scope == "micro" else self.macro if scope == "macro" else None
+        if scores is None:
+            raise ValueError(f"unknown scope {scope!r} (use micro or macro)")
+        result: float = getattr(scores, metric)
+        return result
+
+    def to_dict(self, gates: Sequence[GateResult] = ()) -> dict[str, Any]:
+        """The JSON report as a dict (see :meth:`write_json`)."""
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "lexeval_version": __version__,
+            "signature": self.signature,
+            "settings": {
+                "threshold": self.settings.threshold,
+                "strategy": self.settings.strategy,
+                "weights": {
+                    "front": self.settings.weights.front,
+                    "back": self.settings.weights.back,
+                    "typed_front": self.settings.weights.typed_front,
+                    "typed_back": self.settings.weights.typed_back,
+                    "card_type": self.settings.weights.card_type,
+                },
+                "normalizer": self.settings.normalizer,
+            },
+            "dataset": {
+                "name": self.dataset_name,
+                "version": self.dataset_version,
+                "path": self.dataset_path,
+                "n_cases": len(self.cases),
+            },
+            "totals": {
+                "micro": self.micro.to_dict(),
+                "macro": self.macro.to_dict(),
+                "per_card_type": {k: v.to_dict() for k, v in self.per_card_type.items()},
+            },
+            "gates": [g.to_dict() for g in gates],
+            "cases": [_case_dict(c) for c in self.cases],
+        }
+
+    def write_json(self, path: str | os.PathLike[str], gates: Sequence[GateResult] = ()) -> None:
+        """Write the JSON report atomically (a temporary file, then a rename)."""
+        text = json.dumps(self.to_dict(gates), ensure_ascii=False, indent=2) + "\n"
+        write_text_atomic(path, text)
+
+    def to_dataframe(self) -> Any:
+        """A ``pandas.DataFrame``, one row per case, indexed by case id.
+
+        pandas is an optional extra (``pip install 'lexeval[notebooks]'``), imported only here.
+        """
+        try:
+            pandas = importlib.import_module("pandas")
+        except ImportError:  # pragma: no cover - depends on the environment
+            raise ImportError(
+                "to_dataframe() needs pandas: pip install 'lexeval[notebooks]'"
+            ) from None
+        rows = [
+            {
+                "case_id": c.case_id,
+                "has_output": c.has_output,
+                "n_expected": c.n_expected,
+                "n_generated": c.n_generated,
+                "n_matched": c.n_matched,
+                "recall": c.recall,
+                "precision": c.precision,
+                "f1": c.f1,
+                "avg_similarity": c.avg_similarity,
+            }
+            for c in self.cases
+        ]
+        return pandas.DataFrame(rows).set_index("case_id")
+
+
+def _case_dict(case: CaseResult) -> dict[str, Any]:
+    return {
+        "id": case.case_id,
+        "has_output": case.has_output,
+        "n_expected": case.n_expected,
+        "n_generated": case.n_generated,
+        "n_matched": case.n_matched,
+        "recall": case.recall,
+        "precision": case.precision,
+        "f1": case.f1,
+        "avg_similarity": case.avg_similarity,
+        "pairs": [
+            {
+                "expected_index": p.expected_index,
+                "generated_index": p.generated_index,
+                "score": p.score,
+                "front_similarity": p.front_similarity,
+                "back_similarity": p.back_similarity,
+                "card_type_match": p.card_type_match,
+                "missing_front_keywords": list(p.missing_front),
+                "missing_back_keywords": list(p.missing_back),
+                "front": case.generated[p.generated_index].front,
+                "back": case.generated[p.generated_index].back,
+            }
+            for p in case.pairs
+        ],
+        "unmatched_expected": [
+            {
+                "index": i,
+                "front_keywords": list(case.expected[i].front_keywords),
+                "back_keywords": list(case.expected[i].back_keywords),
+                "card_type": case.expected[i].card_type,
+                "best_score": case.best_scores[i] if i < len(case.best_scores) else 0.0,
+            }
+            for i in case.unmatched_expected_indices
+        ],
+        "extra_generated": [
+            {
+                "index": j,
+                "front": case.generated[j].front,
+                "back": case.generated[j].back,
+                "card_type": case.generated[j].card_type,
+            }
+            for j in case.extra_generated_indices
+        ],
+    }
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``.
+
+    Readers never see a half-written file, and a failure leaves no file behind.
+    """
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+# ---------------------------------------------------------------- running
+
+
+Outputs = Mapping[str, Sequence[GeneratedCard]] | Callable[[EvalCase], Iterable[GeneratedCard]]
+
+
+def evaluate(
+    dataset: EvalDataset,
+    outputs: Outputs,
+    *,
+    threshold: float = 0.3,
+    strategy: Strategy = "greedy",
+    normalizer: NormalizerArg = "default",
+    weights: ScoreWeights = DEFAULT_WEIGHTS,
+    progress: bool = False,
+    allow_unknown_cases: bool = False,
+) -> RunResult:
+    """Match every case's generated cards (a mapping by case id, or ``generate(case)``).
+
+    A case without output counts all its expected cards as unmatched (``has_output`` False).
+    Output for a case id the dataset does not have raises :class:`DatasetError` unless
+    ``allow_unknown_cases``.
+    """
+    if not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
+        raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be 'greedy' or 'optimal', got {strategy!r}")
+    resolved = resolve_normalizer(normalizer)
+    settings = RunSettings(
+        float(threshold), strategy, weights, resolved.signature if resolved else "plain"
+    )
+    if isinstance(outputs, Mapping) and not allow_unknown_cases:
+        known = {case.id for case in dataset.cases}
+        unknown = [key for key in outputs if key not in known]
+        if unknown:
+            shown = ", ".join(repr(k) for k in unknown[:5])
+            more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+            raise DatasetError(
+                "outputs",
+                None,
+                None,
+                f"output for case ids the dataset {dataset.name!r} does not have: {shown}{more}",
+            )
+    scorer = _Scorer(resolved, weights)
+    cases = dataset.cases
+    iterable: Iterable[EvalCase] = cases
+    if progress:
+        from rich.progress import track
+
+        iterable = track(cases, description="matching cards", transient=True)
+    results = []
+    for case in iterable:
+        if isinstance(outputs, Mapping):
+            found = case.id in outputs
+            generated = tuple(outputs[case.id]) if found else ()
+        else:
+            generated, found = tuple(outputs(case)), True
+            for card in generated:
+                if not isinstance(card, GeneratedCard):
+                    raise TypeError(f"generate() returned {type(card).__name__} for {case.id!r}")
+        results.append(
+            _match(scorer, case.expected_cards, generated, threshold, strategy, case.id, found)
+        )
+    return RunResult(dataset.name, dataset.version, settings, tuple(results), dataset.path)
+
+
+# ---------------------------------------------------------------- gates
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """A minimum for one aggregate, e.g. ``Gate.parse("recall=0.8")`` or ``"macro.f1=0.7"``.
+
+    >>> Gate.parse("macro.f1=0.7")
+    Gate(metric='f1', minimum=0.7, scope='macro')
+    >>> Gate.parse("recall")
+    Traceback (most recent call last):
+    ...
+    ValueError: gate 'recall' must look like METRIC=MIN, e.g. recall=0.8
+    """
+
+    metric: str
+    minimum: float
+    scope: str = "micro"
+
+    @classmethod
+    def parse(cls, spec: str) -> Gate:
+        name, sep, raw = spec.partition("=")
+        if not sep:
+            raise ValueError(f"gate {spec!r} must look like METRIC=MIN, e.g. recall=0.8")
+        scope, dot, metric = name.strip().rpartition(".")
+        scope = scope if dot else "micro"
+        if scope not in ("micro", "macro"):
+            raise ValueError(f"gate {spec!r}: scope must be micro or macro, got {scope!r}")
+        if metric not in METRICS:
+            raise ValueError(f"gate {spec!r}: unknown metric {metric!r} ({', '.join(METRICS)})")
+        try:
+            minimum = float(raw)
+        except ValueError:
+            raise ValueError(f"gate {spec!r}: {raw!r} is not a number") from None
+        if not 0.0 <= minimum <= 1.0:
+            raise ValueError(f"gate {spec!r}: the minimum must be in [0, 1]")
+        return cls(metric, minimum, scope)
+
+    @property
+    def name(self) -> str:
+        return f"{self.scope}.{self.metric}"
+
+
+@dataclass(frozen=True, slots=True)
+class GateResult:
+    gate: Gate
+    value: float
+
+    @property
+    def passed(self) -> bool:
+        return self.value >= self.gate.minimum
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "gate": self.gate.name,
+            "minimum": self.gate.minimum,
+            "value": self.value,
+            "passed": self.passed,
+        }
+
+
+def check_gates(run: RunResult, gates: Iterable[Gate]) -> tuple[GateResult, ...]:
+    """Evaluate each gate on the run's aggregates."""
+    return tuple(GateResult(g, run.value(g.metric, g.scope)) for g in gates)
+
+
+# ---------------------------------------------------------------- Rich table
+
+
+def _style(value: float, minimum: float | None) -> str:
+    if minimum is not None:
+        return "green" if value >= minimum else "bold red"
+    return "green" if value >= 0.8 else "yellow" if value >= 0.5 else "red"
+
+
+def render_run(
+    run: RunResult,
+    console: Console | None = None,
+    gates: Sequence[GateResult] = (),
+    title: str | None = None,
+) -> None:
+    """Print the per-case table, the totals, the per-type breakdown and the gates."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    minimum = {g.gate.metric: g.gate.minimum for g in gates if g.gate.scope == "micro"}
+    for g in gates:
+        minimum.setdefault(g.gate.metric, g.gate.minimum)
+
+    def cell(value: float, metric: str) -> str:
+        return f"[{_style(value, minimum.get(metric))}]{value:.3f}[/]"
+
+    table = Table(title=title or f"{run.dataset_name} {run.dataset_version}".strip())
+    for name in ("case", "exp", "gen", "match"):
+        table.add_column(name, justify="left" if name == "case" else "right")
+    for name in ("recall", "precision", "F1", "sim"):
+        table.add_column(name, justify="right")
+    table.add_column("note")
+    for c in run.cases:
+        notes = []
+        if not c.has_output:
+            notes.append("[bold red]no output[/]")
+        if c.unmatched_expected_indices and c.has_output:
+            notes.append(f"{len(c.unmatched_expected_indices)} missed")
+        if c.extra_generated_indices:
+            notes.append(f"{len(c.extra_generated_indices)} extra")
+        table.add_row(
+            c.case_id,
+            str(c.n_expected),
+            str(c.n_generated),
+            str(c.n_matched),
+            cell(c.recall, "recall"),
+            cell(c.precision, "precision"),
+            cell(c.f1, "f1"),
+            f"{c.avg_similarity:.3f}",
+            ", ".join(notes),
+        )
+    table.add_section()
+    for label, scores in (("micro", run.micro), ("macro", run.macro)):
+        table.add_row(
+            f"[bold]{label}[/]",
+            str(scores.n_expected),
+            str(scores.n_generated),
+            str(scores.n_matched),
+            cell(scores.recall, "recall"),
+            cell(scores.precision, "precision"),
+            cell(scores.f1, "f1"),
+            f"{scores.avg_similarity:.3f}",
+            "",
+        )
+    console.print(table)
+
+    types = Table(title="per card type")
+    for name in ("type", "exp", "matched", "recall", "gen", "matched", "precision", "F1"):
+        types.add_column(name, justify="left" if name == "type" else "right")
+    for t in run.per_card_type.values():
+        types.add_row(
+            t.card_type,
+            str(t.n_expected),
+            str(t.n_matched_expected),
+            f"{t.recall:.3f}",
+            str(t.n_generated),
+            str(t.n_matched_generated),
+            f"{t.precision:.3f}",
+            f"{t.f1:.3f}",
+        )
+    console.print(types)
+    for g in gates:
+        mark = "[green]PASS[/]" if g.passed else "[bold red]FAIL[/]"
+        console.print(f"{mark} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
+    console.print(f"[dim]signature: {run.signature}[/]")
