@@ -187,7 +187,8 @@ def _fail(message: str) -> None:
 def _console() -> Console:
     from rich.console import Console
 
-    return Console(highlight=False)
+    # Tables stay readable in CI logs, where there is no terminal to measure.
+    return Console(highlight=False, width=None if sys.stdout.isatty() else 120)
 
 
 # ---------------------------------------------------------------- commands

@@ -124,15 +124,16 @@ class TypeBreakdown:
     def f1(self) -> float:
         return _f1(self.precision, self.recall)
 
-    def to_dict(self) -> dict[str, float | int]:
+    def to_dict(self) -> dict[str, float | int | None]:
+        """Counts and rates; a rate without a denominator is None."""
         return {
             "n_expected": self.n_expected,
             "n_matched_expected": self.n_matched_expected,
             "n_generated": self.n_generated,
             "n_matched_generated": self.n_matched_generated,
-            "recall": self.recall,
-            "precision": self.precision,
-            "f1": self.f1,
+            "recall": self.recall if self.n_expected else None,
+            "precision": self.precision if self.n_generated else None,
+            "f1": self.f1 if self.n_expected and self.n_generated else None,
         }
 
 
@@ -498,8 +499,9 @@ def render_run(
         return f"[{_style(value, minimum.get(metric))}]{value:.3f}[/]"
 
     table = Table(title=title or f"{run.dataset_name} {run.dataset_version}".strip())
-    for name in ("case", "exp", "gen", "match"):
-        table.add_column(name, justify="left" if name == "case" else "right")
+    table.add_column("case", no_wrap=True)
+    for name in ("exp", "gen", "match"):
+        table.add_column(name, justify="right")
     for name in ("recall", "precision", "F1", "sim"):
         table.add_column(name, justify="right")
     table.add_column("note")
@@ -508,9 +510,9 @@ def render_run(
         if not c.has_output:
             notes.append("[bold red]no output[/]")
         if c.unmatched_expected_indices and c.has_output:
-            notes.append(f"{len(c.unmatched_expected_indices)} missed")
+            notes.append(f"-{len(c.unmatched_expected_indices)} missed")
         if c.extra_generated_indices:
-            notes.append(f"{len(c.extra_generated_indices)} extra")
+            notes.append(f"+{len(c.extra_generated_indices)} extra")
         table.add_row(
             c.case_id,
             str(c.n_expected),
@@ -520,7 +522,7 @@ def render_run(
             cell(c.precision, "precision"),
             cell(c.f1, "f1"),
             f"{c.avg_similarity:.3f}",
-            ", ".join(notes),
+            " ".join(notes),
         )
     table.add_section()
     for label, scores in (("micro", run.micro), ("macro", run.macro)):
@@ -545,11 +547,11 @@ def render_run(
             t.card_type,
             str(t.n_expected),
             str(t.n_matched_expected),
-            f"{t.recall:.3f}",
+            f"{t.recall:.3f}" if t.n_expected else "-",
             str(t.n_generated),
             str(t.n_matched_generated),
-            f"{t.precision:.3f}",
-            f"{t.f1:.3f}",
+            f"{t.precision:.3f}" if t.n_generated else "-",
+            f"{t.f1:.3f}" if t.n_expected and t.n_generated else "-",
         )
     console.print(types)
     for g in gates:
