@@ -1,0 +1,63 @@
+"""lexeval: lexical evaluation of LLM output on one shared, reproducible normalization layer.
+
+Importing lexeval is cheap: spaCy and the metrics load on first use.
+
+>>> import lexeval
+>>> lexeval.__version__
+'0.1.0'
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from lexeval._version import __version__
+
+if TYPE_CHECKING:
+    from lexeval.metrics import (
+        KeywordCoverageMetric,
+        MetricResult,
+        RougeMetric,
+        TokenF1Metric,
+        aggregate,
+        get_metric,
+        list_metrics,
+    )
+    from lexeval.normalize import Normalizer
+
+__all__ = [
+    "KeywordCoverageMetric",
+    "MetricResult",
+    "Normalizer",
+    "RougeMetric",
+    "TokenF1Metric",
+    "__version__",
+    "aggregate",
+    "get_metric",
+    "list_metrics",
+]
+
+_LAZY = {
+    "Normalizer": "lexeval.normalize",
+    "KeywordCoverageMetric": "lexeval.metrics",
+    "MetricResult": "lexeval.metrics",
+    "RougeMetric": "lexeval.metrics",
+    "TokenF1Metric": "lexeval.metrics",
+    "aggregate": "lexeval.metrics",
+    "get_metric": "lexeval.metrics",
+    "list_metrics": "lexeval.metrics",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'lexeval' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

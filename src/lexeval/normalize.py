@@ -1,0 +1,734 @@
+"""The normalization layer every lexeval metric shares.
+
+A :class:`Normalizer` turns text into comparable keys in small, named steps (in the manner of
+jiwer): Unicode normalization, tokenization that keeps technical terms whole, case folding,
+lemmatization, compound-term merging and stopword removal. Configuration goes in the
+constructor, data in the call (as in sacrebleu), and every configuration has a reproducible
+:attr:`Normalizer.signature`.
+
+>>> norm = Normalizer()
+>>> norm.keywords("The quick brown foxes jumped over the lazy dogs")
+['quick', 'brown', 'fox', 'jump', 'lazy', 'dog']
+>>> norm.keywords("React.js and TCP/IP are not C++")
+['react.js', 'tcp/ip', 'not', 'c++']
+>>> norm.keywords("State-of-the-art machine learning, state of the art Machine Learning")
+['state-of-the-art', 'machine learning']
+>>> Normalizer("none").tokens("Split  only, please")
+['Split', 'only,', 'please']
+
+spaCy is imported lazily, the first time a normalizer needs it, and its resources are loaded once
+per process and language.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass, field, fields, replace
+from importlib import resources
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _dist_version
+from typing import Any, Literal, cast
+
+from lexeval._version import __version__
+
+__all__ = [
+    "KEEP_WORDS",
+    "LEMMA_OVERRIDES",
+    "PRESETS",
+    "Explanation",
+    "Normalizer",
+    "NormalizerConfig",
+]
+
+StemmerName = Literal["porter", "snowball"]
+CompatName = Literal["mastra", "squad", "rouge-score"]
+
+#: Words that spaCy's English list calls stopwords but that change meaning: "is not safe" and
+#: "is safe" must differ. They are never removed (English only; add more with ``keep_words``).
+KEEP_WORDS: frozenset[str] = frozenset(
+    {
+        "not",
+        "no",
+        "never",
+        "without",
+        "nor",
+        "neither",
+        "none",
+        "nothing",
+        "nobody",
+        "nowhere",
+        "cannot",
+        "n't",
+        "n‘t",
+        "n’t",
+    }
+)
+
+#: Corrections to spacy-lookups-data's English ``lemma_lookup`` table (applied to case-folded
+#: forms). Each fixes an entry that maps a common word to a wrong or misleading lemma.
+LEMMA_OVERRIDES: dict[str, str] = {
+    "data": "data",  # table: datum
+    "number": "number",  # table: numb
+    "numbers": "number",
+    "does": "do",  # table: doe
+    "as": "as",  # table: a
+    "better": "better",  # table: well (conflates the adjective with the adverb)
+    "best": "best",  # table: well
+    "ai": "ai",  # table: have (from "ain't")
+    "physics": "physics",  # table: physic
+    "politics": "politics",  # table: politic
+    "statistics": "statistics",  # table: statistic
+    "criteria": "criterion",  # table: criterium
+    "programming": "programming",  # table: programme
+    "less": "less",  # table: little
+    "n't": "not",
+    "n‘t": "not",
+    "n’t": "not",
+}
+
+# Characters removed before tokenization: C0/C1 controls (but tab, LF, CR) and lone surrogates
+# become a space; soft hyphens and zero-width characters vanish. Both are single character
+# classes, so they run in linear time.
+_CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_INVISIBLE_RE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
+
+# A technical token that the tokenizer keeps whole: an optional leading dot (.NET), word
+# characters joined by single separators (React.js, TCP/IP, state-of-the-art, v1.2.3,
+# snake_case, user@example.com), an optional ++ or # (C++, C#). Every repetition must consume a
+# separator, so the pattern cannot backtrack catastrophically.
+_TECH_TOKEN_RE = re.compile(r"\.?\w+(?:[-./@]\w+)*(?:\+\+|#)?")
+_ACRONYM_PLURAL_RE = re.compile(r"[A-Z]{2,}s")
+# Han ideographs and kana: written without spaces, split into one token per character.
+_CJK_RE = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
+# Chunks longer than this skip spaCy's affix loop (quadratic on pathological input) and are
+# split into word runs and single symbols instead.
+_MAX_CHUNK = 2000
+_LONG_CHUNK_RE = re.compile(r"\w+|[^\w\s]")
+
+_SNOWBALL_LANGUAGES = {
+    "ar": "arabic",
+    "da": "danish",
+    "de": "german",
+    "en": "english",
+    "es": "spanish",
+    "fi": "finnish",
+    "fr": "french",
+    "hu": "hungarian",
+    "it": "italian",
+    "nl": "dutch",
+    "no": "norwegian",
+    "nb": "norwegian",
+    "pt": "portuguese",
+    "ro": "romanian",
+    "ru": "russian",
+    "sv": "swedish",
+}
+
+
+@dataclass(frozen=True)
+class NormalizerConfig:
+    """Every setting of a :class:`Normalizer`; presets are instances of this class."""
+
+    unicode_form: str | None = "NFKC"
+    casefold: bool = True
+    tokenizer: Literal["spacy", "whitespace"] = "spacy"
+    drop_punct: bool = True
+    split_cjk: bool = True
+    lemmatize: bool = True
+    pipeline: str | None = None
+    stemmer: StemmerName | None = None
+    compounds: bool = True
+    extra_compounds: tuple[str, ...] = ()
+    stopwords: bool = True
+    add_stopwords: frozenset[str] = frozenset()
+    keep_words: frozenset[str] = frozenset()
+    compat: CompatName | None = None
+
+
+#: Named presets. ``default`` runs every step; ``tokens`` keeps stopwords and does not merge
+#: compounds (the sequence ROUGE and token-F1 want); ``none`` only splits on white space; the
+#: compatibility presets reproduce a peer's own normalization exactly.
+PRESETS: dict[str, NormalizerConfig] = {
+    "default": NormalizerConfig(),
+    "tokens": NormalizerConfig(stopwords=False, compounds=False),
+    "none": NormalizerConfig(
+        unicode_form=None,
+        casefold=False,
+        tokenizer="whitespace",
+        drop_punct=False,
+        split_cjk=False,
+        lemmatize=False,
+        compounds=False,
+        stopwords=False,
+    ),
+    "mastra": NormalizerConfig(compat="mastra"),
+    "squad": NormalizerConfig(compat="squad"),
+    "rouge-score": NormalizerConfig(compat="rouge-score"),
+}
+
+_OPTION_NAMES = frozenset(f.name for f in fields(NormalizerConfig)) - {"compat"}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What each step of a normalizer produced for one text (see :meth:`Normalizer.explain`)."""
+
+    text: str
+    steps: tuple[tuple[str, str | tuple[str, ...]], ...]
+    tokens: tuple[str, ...]
+    keywords: tuple[str, ...]
+    signature: str
+
+    def __str__(self) -> str:
+        width = max((len(name) for name, _ in self.steps), default=0)
+        lines = []
+        for name, value in self.steps:
+            shown = repr(value) if isinstance(value, str) else " | ".join(value)
+            lines.append(f"{name.ljust(width)}  {shown}")
+        lines.append(f"{'keywords'.ljust(width)}  {' | '.join(self.keywords)}")
+        lines.append(f"{'signature'.ljust(width)}  {self.signature}")
+        return "\n".join(lines)
+
+
+@dataclass
+class _Resources:
+    """spaCy objects and tables for one language, loaded once per process."""
+
+    nlp: Any
+    stopwords: frozenset[str]
+    lemma_table: Any  # a spacy.lookups.Table, or None when the language has no table
+    lookups_version: str | None
+    sentencizer: Any = None
+    phrase_matchers: dict[tuple[str, ...], Any] = field(default_factory=dict)
+
+
+def _version_of(dist: str) -> str:
+    try:
+        return _dist_version(dist)
+    except PackageNotFoundError:  # pragma: no cover - installed as a dependency
+        return "unknown"
+
+
+def _short_hash(words: Iterable[str]) -> str:
+    return hashlib.sha256("\n".join(sorted(words)).encode("utf-8")).hexdigest()[:8]
+
+
+@functools.cache
+def _load_language(language: str) -> _Resources:
+    """The blank spaCy pipeline with lexeval's tokenizer rules, its stopwords and lemma table."""
+    import spacy
+    from spacy.lookups import load_lookups
+
+    try:
+        nlp = spacy.blank(language)
+    except ImportError as exc:
+        raise ValueError(
+            f"spaCy's blank pipeline for language {language!r} could not be created: {exc}"
+        ) from None
+    _set_tokenizer_rules(nlp)
+    # lexeval reads only token texts: skip the Python lexical-attribute getters (shape, like_num,
+    # ...) that spaCy runs for every new lexeme; they were most of the cold-path time.
+    setattr(nlp.vocab, "lex_attr_getters", {})  # noqa: B010 (not in spaCy's stubs)
+    table: Any = None
+    lookups_version = None
+    try:
+        table = load_lookups(language, ["lemma_lookup"]).get_table("lemma_lookup")
+        lookups_version = _version_of("spacy-lookups-data")
+    except ValueError:
+        pass
+    return _Resources(
+        nlp=nlp,
+        stopwords=frozenset(nlp.Defaults.stop_words),
+        lemma_table=table,
+        lookups_version=lookups_version,
+    )
+
+
+@functools.cache
+def _load_pipeline(name: str) -> Any:
+    """A trained spaCy pipeline (a package name or a path), loaded once per process."""
+    import spacy
+
+    try:
+        return spacy.load(name)
+    except OSError:
+        raise ValueError(
+            f"the spaCy pipeline {name!r} is not installed; install it as a package "
+            f"(lexeval never downloads at run time) or leave pipeline=None to use the "
+            f"lookup lemmatizer"
+        ) from None
+
+
+def _set_tokenizer_rules(nlp: Any) -> None:
+    """Keep technical terms whole; a final period always splits off ("I/O." -> "I/O", ".")."""
+    from spacy.util import compile_suffix_regex
+
+    nlp.tokenizer.token_match = _TECH_TOKEN_RE.fullmatch
+    suffixes = [*nlp.Defaults.suffixes, r"\."]
+    nlp.tokenizer.suffix_search = compile_suffix_regex(suffixes).search
+
+
+def _is_technical(token: str) -> bool:
+    """True for tokens that are names rather than words: never lemmatized or stemmed.
+
+    >>> [_is_technical(t) for t in ["dogs", "React.js", "camelCase", "NASA", "n't", "x86"]]
+    [False, True, True, False, False, True]
+    """
+    plain = token.replace("'", "").replace("’", "").replace("‘", "")
+    if not plain.isalpha():
+        return True
+    return any(c.isupper() for c in plain[1:]) and not plain.isupper()
+
+
+class Normalizer:
+    """Turns text into normalized keys; one instance per configuration.
+
+    Args:
+        preset: ``default``, ``tokens``, ``none``, ``mastra``, ``squad`` or ``rouge-score``
+            (see :data:`PRESETS`).
+        language: a spaCy language code (``en``, ``de``, ``ru``, ``zh``, ...).
+        cache_size: how many distinct white-space chunks to remember (per-token work is
+            cached; the cache is cleared when full, so memory stays bounded).
+        **options: any field of :class:`NormalizerConfig`, overriding the preset.
+
+    >>> Normalizer(stopwords=False).tokens("The data are stored")
+    ['the', 'data', 'be', 'store']
+    >>> Normalizer(stemmer="porter").tokens("running quickly")
+    ['run', 'quickli']
+    """
+
+    def __init__(
+        self,
+        preset: str = "default",
+        language: str = "en",
+        *,
+        cache_size: int = 100_000,
+        **options: Any,
+    ) -> None:
+        if not isinstance(preset, str):
+            raise TypeError(f"preset must be a str, not {type(preset).__name__}")
+        if not isinstance(language, str):
+            raise TypeError(f"language must be a str, not {type(language).__name__}")
+        if preset not in PRESETS:
+            raise ValueError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+        unknown = sorted(set(options) - _OPTION_NAMES)
+        if unknown:
+            raise TypeError(f"unknown Normalizer option(s): {', '.join(unknown)}")
+        base = PRESETS[preset]
+        if base.compat is not None and set(options) - {"stemmer"}:
+            raise ValueError(f"preset {preset!r} reproduces a peer exactly and takes no options")
+        self.preset = preset
+        self.language = language
+        self.config = replace(base, **_coerce_options(options))
+        if self.config.stemmer not in (None, "porter", "snowball"):
+            raise ValueError(f"stemmer must be 'porter', 'snowball' or None, not {options!r}")
+        if self.config.compat == "rouge-score" and self.config.stemmer == "snowball":
+            raise ValueError("rouge-score only stems with Porter: use stemmer='porter' or None")
+        self.cache_size = cache_size
+        self._cache: dict[str, tuple[tuple[str, bool], ...]] = {}
+        self._res: _Resources | None = None
+        self._stops: frozenset[str] = frozenset()
+        self._stem: Callable[[str], str] | None = None
+        self._aliases: dict[str, str] = {}
+        self._first_keys: frozenset[str] = frozenset()
+        self._matcher: Any = None
+        self._signature: str | None = None
+
+    def __repr__(self) -> str:
+        return f"Normalizer(preset={self.preset!r}, language={self.language!r})"
+
+    # ------------------------------------------------------------------ public API
+
+    def tokens(self, text: str) -> list[str]:
+        """The normalized sequence, duplicates kept (for token-F1 and ROUGE).
+
+        >>> Normalizer().tokens("Dogs chase cats; cats chase mice.")
+        ['dog', 'chase', 'cat', 'cat', 'chase', 'mouse']
+        """
+        _check_text(text, "text")
+        compat = self.config.compat
+        if compat is not None:
+            return self._compat_tokens(text)
+        if self.config.tokenizer == "whitespace":
+            return self._prepare(text).split()
+        pairs = self._analyze(text)
+        return [key for key, stop in pairs if not stop]
+
+    def keywords(self, text: str) -> list[str]:
+        """The distinct keys in order of first appearance; compound terms are one key.
+
+        >>> Normalizer().keywords("Neural networks: a neural network is not magic.")
+        ['neural network', 'not', 'magic']
+        """
+        return list(dict.fromkeys(self.tokens(text)))
+
+    def sentences(self, text: str) -> list[str]:
+        """Split text into sentences without downloaded models (for ROUGE-Lsum).
+
+        Text with several non-empty lines is taken as one sentence a line (rouge-score's
+        convention); otherwise spaCy's rule-based ``sentencizer`` splits it.
+
+        >>> Normalizer().sentences("It rained. We stayed in! Did you?")
+        ['It rained.', 'We stayed in!', 'Did you?']
+        """
+        _check_text(text, "text")
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if len(lines) != 1:
+            return lines
+        res = self._resources()
+        if res.sentencizer is None:
+            import spacy
+
+            sentencizer = spacy.blank(self.language if res.nlp.lang == self.language else "xx")
+            _set_tokenizer_rules(sentencizer)
+            sentencizer.add_pipe("sentencizer")
+            res.sentencizer = sentencizer
+        with res.sentencizer.memory_zone():
+            doc = res.sentencizer(self._prepare(lines[0]))
+            return [s.text.strip() for s in doc.sents if s.text.strip()]
+
+    @property
+    def signature(self) -> str:
+        """A stable, readable string of every setting that changes results.
+
+        >>> Normalizer("none").signature.startswith("preset:none|lang:en|")
+        True
+        """
+        if self._signature is None:
+            self._signature = self._build_signature()
+        return self._signature
+
+    def explain(self, text: str) -> Explanation:
+        """What each step produced, computed step by step without caches.
+
+        The result's ``tokens`` always equal :meth:`tokens` (a property test checks it).
+
+        >>> print(Normalizer().explain("The cats aren't on TCP/IP!"))  # doctest: +ELLIPSIS
+        unicode (NFKC)    "The cats aren't on TCP/IP!"
+        tokenize          The | cats | are | n't | on | TCP/IP | !
+        drop punctuation  The | cats | are | n't | on | TCP/IP
+        casefold          the | cats | are | n't | on | tcp/ip
+        lemmatize         the | cat | be | not | on | tcp/ip
+        compounds         the | cat | be | not | on | tcp/ip
+        remove stopwords  cat | not | tcp/ip
+        keywords          cat | not | tcp/ip
+        signature         preset:default|lang:en|...
+        """
+        _check_text(text, "text")
+        steps: list[tuple[str, str | tuple[str, ...]]] = []
+        cfg = self.config
+        if cfg.compat is not None or cfg.tokenizer == "whitespace":
+            tokens = tuple(self.tokens(text))
+            name = cfg.compat or "split on white space"
+            steps.append((name, tokens))
+            return Explanation(
+                text, tuple(steps), tokens, tuple(dict.fromkeys(tokens)), self.signature
+            )
+        prepared = self._prepare(text)
+        steps.append((f"unicode ({cfg.unicode_form or 'as is'})", prepared))
+        if cfg.pipeline is not None:
+            stream: list[tuple[str, str | None]] = list(self._pipeline_tokens(prepared))
+        else:
+            stream = [(p, None) for chunk in prepared.split() for p in self._split_chunk(chunk)]
+        steps.append(("tokenize", tuple(t for t, _ in stream)))
+        if cfg.drop_punct:
+            stream = [(t, lemma) for t, lemma in stream if _has_alnum(t)]
+            steps.append(("drop punctuation", tuple(t for t, _ in stream)))
+        raw = [t for t, _ in stream]
+        folded = [self._fold(t) for t in raw]
+        steps.append(("casefold" if cfg.casefold else "keep case", tuple(folded)))
+        keys = [self._key(t, f, lemma) for (t, lemma), f in zip(stream, folded, strict=True)]
+        label = "stem" if cfg.stemmer else "lemmatize"
+        steps.append((label, tuple(keys)))
+        stops = [self._is_stop(f, k) for f, k in zip(folded, keys, strict=True)]
+        pairs = self._merge_compounds(list(zip(keys, stops, strict=True)))
+        steps.append(("compounds", tuple(k for k, _ in pairs)))
+        final = tuple(k for k, stop in pairs if not stop)
+        steps.append(("remove stopwords" if cfg.stopwords else "keep stopwords", final))
+        return Explanation(text, tuple(steps), final, tuple(dict.fromkeys(final)), self.signature)
+
+    # ------------------------------------------------------------------ steps
+
+    def _prepare(self, text: str) -> str:
+        """Step 1: controls out, Unicode normalization (case folding comes per token)."""
+        form = self.config.unicode_form
+        if form is None:
+            return text
+        text = _INVISIBLE_RE.sub("", _CONTROL_RE.sub(" ", text))
+        if not unicodedata.is_normalized(form, text):  # type: ignore[arg-type]
+            text = unicodedata.normalize(form, text)  # type: ignore[arg-type]
+        return text
+
+    def _split_chunk(self, chunk: str) -> list[str]:
+        """Step 2: one white-space chunk into tokens (spaCy, technical terms kept whole)."""
+        if len(chunk) > _MAX_CHUNK:
+            pieces = _LONG_CHUNK_RE.findall(chunk)
+        else:
+            pieces = [t.text for t in self._resources().nlp.tokenizer(chunk)]
+        if self.config.split_cjk and _CJK_RE.search(chunk):
+            pieces = [p for piece in pieces for p in _CJK_RE.split(piece) if p]
+        return pieces
+
+    def _fold(self, token: str) -> str:
+        return token.casefold() if self.config.casefold else token
+
+    def _key(self, token: str, folded: str, lemma: str | None = None) -> str:
+        """Step 4: the lemma (or stem) of a word; technical tokens stay as they are.
+
+        ``lemma`` is a trained pipeline's lemma for the token, when one is configured.
+        """
+        cfg = self.config
+        if _is_technical(token):
+            if _ACRONYM_PLURAL_RE.fullmatch(token):
+                return folded[:-1]  # APIs -> api
+            return folded
+        key = folded
+        if lemma is not None:
+            key = self._fold(lemma) or folded
+        elif cfg.lemmatize:
+            table = self._resources().lemma_table
+            if self.language == "en" and folded in LEMMA_OVERRIDES:
+                key = LEMMA_OVERRIDES[folded]
+            elif table is not None:
+                # Tables are keyed by lower-case forms, except where the language capitalizes
+                # (German nouns): try the folded form, then the form as written.
+                found = table.get(folded) or table.get(token)
+                key = self._fold(str(found)) if found else folded
+        if self._stem is not None:
+            key = self._stem(key)
+        return key
+
+    def _is_stop(self, folded: str, key: str) -> bool:
+        return folded in self._stops or key in self._stops
+
+    def _analyze_chunk(self, chunk: str) -> tuple[tuple[str, bool], ...]:
+        out = []
+        drop = self.config.drop_punct
+        for token in self._split_chunk(chunk):
+            if drop and not _has_alnum(token):
+                continue
+            folded = self._fold(token)
+            key = self._key(token, folded)
+            out.append((key, self._is_stop(folded, key)))
+        return tuple(out)
+
+    def _pipeline_tokens(self, prepared: str) -> list[tuple[str, str]]:
+        """(text, lemma) of each token as a trained pipeline analyses the whole text."""
+        assert self.config.pipeline is not None
+        nlp = _load_pipeline(self.config.pipeline)
+        with nlp.memory_zone():
+            return [(t.text, t.lemma_) for t in nlp(prepared) if not t.is_space]
+
+    def _analyze(self, text: str) -> list[tuple[str, bool]]:
+        """Steps 1-5 with the per-chunk cache: (key, is_stopword) pairs, compounds merged."""
+        self._resources()
+        if self.config.pipeline is not None:
+            out = []
+            for token, lemma in self._pipeline_tokens(self._prepare(text)):
+                if self.config.drop_punct and not _has_alnum(token):
+                    continue
+                folded = self._fold(token)
+                key = self._key(token, folded, lemma)
+                out.append((key, self._is_stop(folded, key)))
+            return self._merge_compounds(out)
+        cache = self._cache
+        chunks = self._prepare(text).split()
+        missing = [c for c in dict.fromkeys(chunks) if c not in cache]
+        if missing:
+            if len(cache) + len(missing) > self.cache_size:
+                cache.clear()
+            with self._memory_zone():
+                for chunk in missing:
+                    cache[chunk] = self._analyze_chunk(chunk)
+            if len(missing) > self.cache_size:  # a single text larger than the cache
+                pairs = [pair for chunk in chunks for pair in cache[chunk]]
+                cache.clear()
+                return self._merge_compounds(pairs)
+        pairs = [pair for chunk in chunks for pair in cache[chunk]]
+        return self._merge_compounds(pairs)
+
+    def _merge_compounds(self, pairs: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+        """Step 5: compound terms become one key (spaCy's PhraseMatcher on the lemma keys)."""
+        if not self.config.compounds:
+            return pairs
+        aliases = self._aliases
+        if aliases:
+            pairs = [(aliases[k], False) if k in aliases else (k, s) for k, s in pairs]
+        if len(pairs) < 2 or self._first_keys.isdisjoint(k for k, _ in pairs):
+            return pairs
+        from spacy.tokens import Doc
+        from spacy.util import filter_spans
+
+        res = self._resources()
+        with self._memory_zone():
+            doc = Doc(res.nlp.vocab, words=[k for k, _ in pairs])
+            spans = filter_spans(self._matcher(doc, as_spans=True))
+            labels = [(span.start, span.end, span.label_) for span in spans]
+        merged: list[tuple[str, bool]] = []
+        position = 0
+        for start, end, label in labels:
+            merged.extend(pairs[position:start])
+            merged.append((label, False))
+            position = end
+        merged.extend(pairs[position:])
+        return merged
+
+    def _compat_tokens(self, text: str) -> list[str]:
+        from lexeval import compat
+
+        if self.config.compat == "mastra":
+            return compat.mastra_keywords(text)
+        if self.config.compat == "squad":
+            return compat.squad_normalize_answer(text).split()
+        return compat.rouge_score_tokens(text, stemmer=self.config.stemmer == "porter")
+
+    # ------------------------------------------------------------------ resources
+
+    @contextmanager
+    def _memory_zone(self) -> Iterator[None]:
+        """spaCy's memory zone, so strings of transient texts do not pile up in the vocab."""
+        nlp = self._resources().nlp
+        zone = nlp.memory_zone() if hasattr(nlp, "memory_zone") else nullcontext()
+        with zone:
+            yield
+
+    def _resources(self) -> _Resources:
+        if self._res is not None:
+            return self._res
+        cfg = self.config
+        res = _load_language(self.language)
+        if cfg.pipeline is not None:
+            _load_pipeline(cfg.pipeline)
+        stops: frozenset[str] = frozenset()
+        if cfg.stopwords:
+            keep = cfg.keep_words | (KEEP_WORDS if self.language == "en" else frozenset())
+            stops = (res.stopwords | cfg.add_stopwords) - keep
+        self._stops = stops
+        if cfg.stemmer == "porter":
+            from nltk.stem.porter import PorterStemmer
+
+            self._stem = functools.lru_cache(maxsize=self.cache_size)(PorterStemmer().stem)
+        elif cfg.stemmer == "snowball":
+            from nltk.stem.snowball import SnowballStemmer
+
+            name = _SNOWBALL_LANGUAGES.get(self.language)
+            if name is None:
+                raise ValueError(f"nltk has no Snowball stemmer for language {self.language!r}")
+            self._stem = functools.lru_cache(maxsize=self.cache_size)(SnowballStemmer(name).stem)
+        self._res = res
+        if cfg.compounds:
+            self._build_compounds(res)
+        return res
+
+    def _compound_entries(self) -> list[str]:
+        entries: list[str] = []
+        if self.language == "en":
+            bundled = resources.files("lexeval.data").joinpath("compounds_en.txt")
+            for line in bundled.read_text(encoding="utf-8").splitlines():
+                if line.strip() and not line.startswith("#"):
+                    entries.append(line.strip())
+        entries.extend(self.config.extra_compounds)
+        return entries
+
+    def _build_compounds(self, res: _Resources) -> None:
+        """Index compound terms: multi-token patterns for the matcher, one-token aliases."""
+        from spacy.matcher import PhraseMatcher
+        from spacy.tokens import Doc
+
+        matcher = PhraseMatcher(res.nlp.vocab, attr="ORTH")
+        aliases: dict[str, str] = {}
+        first: set[str] = set()
+        for entry in self._compound_entries():
+            parts = [p for p in re.split(r"[\s\-]+", self._prepare(entry)) if p]
+            if len(parts) < 2:
+                continue
+            folded = [self._fold(p) for p in parts]
+            keys = [self._key(p, f) for p, f in zip(parts, folded, strict=True)]
+            canonical = ("-" if "-" in entry and " " not in entry.strip() else " ").join(folded)
+            for form in ("-".join(folded), "".join(folded), "-".join(keys), "".join(keys)):
+                aliases.setdefault(form, canonical)
+            joined_key = self._key("".join(parts), "".join(folded))
+            aliases.setdefault(joined_key, canonical)
+            for variant in {tuple(keys), tuple(folded)}:
+                matcher.add(canonical, [Doc(res.nlp.vocab, words=list(variant))])
+                first.add(variant[0])
+        self._aliases = aliases
+        self._first_keys = frozenset(first)
+        self._matcher = matcher
+
+    def _build_signature(self) -> str:
+        cfg = self.config
+        parts = [f"preset:{self.preset}", f"lang:{self.language}"]
+        if cfg.compat == "mastra":
+            parts.append("compat:mastra-keyword-extractor-0.0.28")
+        elif cfg.compat == "squad":
+            parts.append("compat:squad-v1.1")
+        elif cfg.compat == "rouge-score":
+            parts.append("compat:rouge-score-0.1.2")
+            parts.append(f"stem:{'porter-nltk' + _version_of('nltk') if cfg.stemmer else 'no'}")
+        elif cfg.tokenizer == "whitespace":
+            parts.append("tok:whitespace")
+        else:
+            res = self._resources()
+            parts.append(f"uni:{cfg.unicode_form or 'no'}")
+            parts.append(f"case:{'fold' if cfg.casefold else 'keep'}")
+            parts.append(f"tok:spacy{_version_of('spacy')}+tech{'+cjk' if cfg.split_cjk else ''}")
+            if cfg.stopwords:
+                parts.append(f"stop:{len(self._stops)}#{_short_hash(self._stops)}")
+            else:
+                parts.append("stop:no")
+            if cfg.pipeline is not None:
+                parts.append(f"lemma:pipeline-{cfg.pipeline}")
+            elif cfg.lemmatize and res.lemma_table is not None:
+                overrides = _short_hash(f"{k}>{v}" for k, v in LEMMA_OVERRIDES.items())
+                parts.append(f"lemma:lookups{res.lookups_version}+ovr#{overrides}")
+            else:
+                parts.append("lemma:no")
+            stem = cfg.stemmer
+            parts.append(f"stem:{stem + '-nltk' + _version_of('nltk') if stem else 'no'}")
+            if cfg.compounds:
+                entries = self._compound_entries()
+                parts.append(f"comp:{len(entries)}#{_short_hash(entries)}")
+            else:
+                parts.append("comp:no")
+        parts.append(f"v:{__version__}")
+        return "|".join(parts)
+
+
+def _has_alnum(token: str) -> bool:
+    return any(c.isalnum() for c in token)
+
+
+def _check_text(value: object, name: str) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+
+
+def _coerce_options(options: dict[str, Any]) -> dict[str, Any]:
+    out = dict(options)
+    for name in ("add_stopwords", "keep_words"):
+        if name in out:
+            out[name] = frozenset(_words(out[name], name))
+    if "extra_compounds" in out:
+        out["extra_compounds"] = tuple(_words(out["extra_compounds"], "extra_compounds"))
+    return out
+
+
+def _words(value: object, name: str) -> list[str]:
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be an iterable of str")
+    words = list(cast(Iterable[object], value))
+    for word in words:
+        if not isinstance(word, str):
+            raise TypeError(f"{name} must contain only str, found {type(word).__name__}")
+    return [unicodedata.normalize("NFKC", cast(str, w)).casefold() for w in words]
+
+
+def explain_steps(normalizer: Normalizer, texts: Sequence[str]) -> list[Explanation]:
+    """Explain several texts (convenience for notebooks)."""
+    return [normalizer.explain(t) for t in texts]

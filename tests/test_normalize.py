@@ -1,0 +1,443 @@
+"""The normalization layer: technical terms, word forms, stopwords, compounds, languages."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lexeval.normalize import KEEP_WORDS, LEMMA_OVERRIDES, Normalizer
+
+
+@pytest.fixture(scope="module")
+def norm() -> Normalizer:
+    return Normalizer()
+
+
+# ---------------------------------------------------------------- technical terms
+
+TECHNICAL = [
+    ("I build apps with React.js and Node.js", ["react.js", "node.js"]),
+    ("Vue.js beats .NET?", ["vue.js", ".net"]),
+    ("C++, C# and F# are languages.", ["c++", "c#", "f#"]),
+    ("TCP/IP, CI/CD and I/O.", ["tcp/ip", "ci/cd", "i/o"]),
+    ("state-of-the-art e-mail on x86-64", ["state-of-the-art", "e-mail", "x86-64"]),
+    ("GPT-4o shipped in v1.2.3.", ["gpt-4o", "v1.2.3"]),
+    ("Call __init__ or snake_case or camelCase", ["__init__", "snake_case", "camelcase"]),
+    ("See https://example.com/a?b=1 or mail me@example.org.", ["https://example.com/a?b=1"]),
+    ("mail me@example.org.", ["me@example.org"]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), TECHNICAL)
+def test_technical_terms_stay_whole(norm: Normalizer, text: str, expected: list[str]) -> None:
+    keys = norm.keywords(text)
+    for term in expected:
+        assert term in keys, (term, keys)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The end.", ["end"]),
+        ("apples, pears (and) 'plums'", ["apple", "pear", "plum"]),
+        ('"quoted" [bracketed] {braced}', ["quote", "bracket", "brace"]),
+    ],
+)
+def test_ordinary_punctuation_still_splits(
+    norm: Normalizer, text: str, expected: list[str]
+) -> None:
+    assert norm.tokens(text) == expected
+
+
+def test_technical_tokens_are_not_lemmatized(norm: Normalizer) -> None:
+    # "Rows" alone lemmatizes; inside an identifier it must not be touched.
+    assert norm.tokens("rows") == ["row"]
+    assert norm.tokens("get_rows") == ["get_rows"]
+    assert norm.tokens("APIs") == ["api"]  # acronym plurals drop the s
+
+
+# ---------------------------------------------------------------- word forms
+
+WORD_FORMS = [
+    ("jumps", "jump"),
+    ("jumped", "jump"),
+    ("dogs", "dog"),
+    ("children", "child"),
+    ("mice", "mouse"),
+    ("went", "go"),
+    ("analyses", "analysis"),
+    ("matrices", "matrix"),
+    ("Networks", "network"),
+    ("CHILDREN", "child"),
+]
+
+
+@pytest.mark.parametrize(("word", "lemma"), WORD_FORMS)
+def test_word_forms(word: str, lemma: str) -> None:
+    assert Normalizer(stopwords=False).tokens(word) == [lemma]
+
+
+def test_mastra_fox_example_is_six_of_six(norm: Normalizer) -> None:
+    expected = norm.keywords("The quick brown fox jumps over the lazy dog")
+    output = set(norm.keywords("A quick brown fox jumped over a lazy dog"))
+    assert len(expected) == 6
+    assert all(k in output for k in expected)
+
+
+OVERRIDE_CASES = [
+    ("data", "data", "datum"),
+    ("number", "number", "numb"),
+    ("does", "do", "doe"),
+    ("as", "as", "a"),
+    ("better", "better", "well"),
+    ("best", "best", "well"),
+    ("physics", "physics", "physic"),
+    ("criteria", "criterion", "criterium"),
+    ("programming", "programming", "programme"),
+]
+
+
+@pytest.mark.parametrize(("word", "ours", "table"), OVERRIDE_CASES)
+def test_lemma_overrides_fix_known_table_errors(word: str, ours: str, table: str) -> None:
+    from spacy.lookups import load_lookups
+
+    raw = load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
+    assert raw.get(word) == table  # the shipped table really has the wrong entry
+    assert LEMMA_OVERRIDES[word] == ours
+    assert Normalizer(stopwords=False).tokens(word) == [ours]
+
+
+# ---------------------------------------------------------------- stopwords
+
+STOPWORD_CASES = [
+    ("the cat is on the mat", ["cat", "mat"]),
+    ("it is not safe", ["not", "safe"]),
+    ("never without no", ["never", "without", "no"]),
+    ("it isn't safe", ["not", "safe"]),
+    ("it isn’t safe", ["not", "safe"]),
+    ("nobody knows nothing", ["nobody", "know", "nothing"]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), STOPWORD_CASES)
+def test_stopwords_with_negations_kept(norm: Normalizer, text: str, expected: list[str]) -> None:
+    assert norm.tokens(text) == expected
+
+
+def test_negation_changes_keys(norm: Normalizer) -> None:
+    assert norm.keywords("is not safe") != norm.keywords("is safe")
+
+
+def test_keep_list_words_are_spacy_stopwords() -> None:
+    import spacy
+
+    stops = spacy.blank("en").Defaults.stop_words
+    assert {"not", "no", "never", "without", "none", "nothing"} <= stops
+    assert {"not", "no", "never", "without"} <= KEEP_WORDS
+
+
+def test_user_can_add_and_keep_stopwords() -> None:
+    text = "the cat is on the mat"
+    assert Normalizer(add_stopwords=["cat"]).tokens(text) == ["mat"]
+    assert Normalizer(keep_words=["on"]).tokens(text) == ["cat", "on", "mat"]
+    assert Normalizer(stopwords=False).tokens(text) == ["the", "cat", "be", "on", "the", "mat"]
+
+
+# ---------------------------------------------------------------- compounds
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("state-of-the-art", "state-of-the-art"),
+        ("state of the art", "state-of-the-art"),
+        ("State Of The Art", "state-of-the-art"),
+        ("e-mail", "e-mail"),
+        ("email", "e-mail"),
+        ("emails", "e-mail"),
+        ("open source", "open source"),
+        ("open-source", "open source"),
+        ("opensource", "open source"),
+        ("machine learning", "machine learning"),
+        ("Machine-Learning", "machine learning"),
+        ("neural networks", "neural network"),
+        ("gradient descent", "gradient descent"),
+    ],
+)
+def test_compound_spellings_share_a_key(norm: Normalizer, text: str, key: str) -> None:
+    assert norm.keywords(text) == [key]
+
+
+def test_compounds_inside_sentences(norm: Normalizer) -> None:
+    keys = norm.keywords("We used machine learning and a neural network for state management.")
+    assert keys == ["machine learning", "neural network", "state management"]
+
+
+def test_user_compounds_and_switching_off() -> None:
+    text = "Quantum annealing beats simulated annealing"
+    assert "quantum annealing" in Normalizer(extra_compounds=["quantum annealing"]).keywords(text)
+    assert "quantum annealing" not in Normalizer().keywords(text)
+    assert Normalizer(compounds=False).keywords("machine learning") == ["machine", "learn"]
+
+
+def test_longest_compound_wins(norm: Normalizer) -> None:
+    keys = norm.keywords("a large language model")
+    assert keys == ["large language model"]
+
+
+# ---------------------------------------------------------------- languages and scripts
+
+NON_ENGLISH = [
+    "Der schnelle braune Fuchs springt über den faulen Hund.",
+    "Быстрая коричневая лиса прыгает через ленивую собаку.",
+    "Η γρήγορη καφέ αλεπού πηδάει πάνω από τον τεμπέλη σκύλο.",
+    "สุนัขจิ้งจอกสีน้ำตาลกระโดดข้ามสุนัขขี้เกียจ",
+    "素早い茶色の狐が怠け者の犬を飛び越える。",
+    "敏捷的棕色狐狸跳过了懒狗。",
+]
+
+
+@pytest.mark.parametrize("text", NON_ENGLISH)
+def test_identical_non_english_text_gives_identical_nonempty_keys(
+    norm: Normalizer, text: str
+) -> None:
+    first = norm.keywords(text)
+    assert first
+    assert Normalizer().keywords(str(text)) == first
+
+
+def test_cjk_is_split_into_characters(norm: Normalizer) -> None:
+    assert norm.tokens("狐狸") == ["狐", "狸"]
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "expected"),
+    [
+        ("de", "Die Hunde und die Katzen", ["hund", "katze"]),
+        ("ru", "Собаки и кошки", ["собака", "кошка"]),
+        ("el", "Ο σκύλος και η γάτα", ["σκύλοσ", "γάτα"]),  # casefold: final sigma
+        ("zh", "狐狸跳", ["狐", "狸", "跳"]),
+    ],
+)
+def test_other_languages(language: str, text: str, expected: list[str]) -> None:
+    assert Normalizer(language=language).tokens(text) == expected
+
+
+def test_language_needing_extra_package_fails_clearly() -> None:
+    pytest.importorskip("spacy")
+    try:
+        import pythainlp  # noqa: F401
+    except ImportError:
+        with pytest.raises(ValueError, match="'th'"):
+            Normalizer(language="th").tokens("สวัสดี")
+    else:  # pragma: no cover - only where PyThaiNLP is installed
+        assert Normalizer(language="th").tokens("สวัสดี")
+
+
+# ---------------------------------------------------------------- presets, options, signature
+
+
+def test_presets() -> None:
+    assert Normalizer("none").tokens(" A  b\tc ") == ["A", "b", "c"]
+    assert Normalizer("tokens").tokens("The dogs ran") == ["the", "dog", "run"]
+    with pytest.raises(ValueError, match="unknown preset"):
+        Normalizer("nope")
+    with pytest.raises(TypeError, match="unknown Normalizer option"):
+        Normalizer(colour="blue")
+
+
+def test_stemmers() -> None:
+    from nltk.stem.porter import PorterStemmer
+    from nltk.stem.snowball import SnowballStemmer
+
+    words = "generously running quickly"
+    porter = [PorterStemmer().stem(w) for w in ["generous", "run", "quickly"]]
+    assert Normalizer(stemmer="porter").tokens(words) == porter
+    snowball = [SnowballStemmer("english").stem(w) for w in ["generous", "run", "quickly"]]
+    assert Normalizer(stemmer="snowball").tokens(words) == snowball
+
+
+def test_signature_is_stable_and_sensitive() -> None:
+    base = Normalizer().signature
+    assert base == Normalizer().signature
+    variants = [
+        Normalizer(add_stopwords=["cat"]),
+        Normalizer(stopwords=False),
+        Normalizer(extra_compounds=["quantum annealing"]),
+        Normalizer(stemmer="porter"),
+        Normalizer(lemmatize=False),
+        Normalizer(language="de"),
+        Normalizer("tokens"),
+    ]
+    signatures = {v.signature for v in variants}
+    assert base not in signatures
+    assert len(signatures) == len(variants)
+    assert "v:" in base and "lang:en" in base and "lemma:lookups" in base
+
+
+def test_explain_names_each_step(norm: Normalizer) -> None:
+    shown = str(norm.explain("The neural networks aren't state of the art"))
+    for step in ("unicode", "tokenize", "casefold", "lemmatize", "compounds", "stopwords"):
+        assert step in shown
+    assert "neural network" in shown and "state-of-the-art" in shown
+
+
+def test_sentences(norm: Normalizer) -> None:
+    assert norm.sentences("One line\nTwo line\n\n") == ["One line", "Two line"]
+    assert norm.sentences("First one. Second one? Third!") == [
+        "First one.",
+        "Second one?",
+        "Third!",
+    ]
+    assert norm.sentences("   ") == []
+
+
+# ---------------------------------------------------------------- trained pipelines
+
+
+def test_trained_pipeline_by_path(tmp_path: Path) -> None:
+    import spacy
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("lemmatizer", config={"mode": "lookup"})
+    nlp.initialize()
+    nlp.to_disk(tmp_path / "pipe")
+    via_pipeline = Normalizer(pipeline=str(tmp_path / "pipe"))
+    assert via_pipeline.tokens("The dogs jumped over React.js") == ["dog", "jump", "react.js"]
+    assert "lemma:pipeline-" in via_pipeline.signature
+    assert via_pipeline.explain("The dogs").tokens == ("dog",)
+
+
+def test_missing_pipeline_says_so() -> None:
+    with pytest.raises(ValueError, match="not installed"):
+        Normalizer(pipeline="xx_not_a_real_pipeline_sm").tokens("text")
+
+
+# ---------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("bad", [None, 3, b"bytes", ["list"]])
+def test_non_string_raises_type_error_naming_argument(norm: Normalizer, bad: object) -> None:
+    with pytest.raises(TypeError, match="text must be a str"):
+        norm.tokens(bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="text must be a str"):
+        norm.keywords(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("blank", ["", " ", "\n\t ", "\u3000", "...", "😀"])
+def test_empty_or_blank_gives_empty(norm: Normalizer, blank: str) -> None:
+    assert norm.tokens(blank) == []
+    assert norm.keywords(blank) == []
+
+
+def test_controls_surrogates_and_emoji(norm: Normalizer) -> None:
+    assert norm.tokens("cat\x00dog\x1fbird") == ["cat", "dog", "bird"]
+    assert norm.tokens("lone \ud800 surrogate") == ["lone", "surrogate"]
+    assert norm.tokens("soft\u00adhyphen zero\u200bwidth") == ["softhyphen", "zerowidth"]
+    assert norm.tokens("fire 🔥 emoji 🎉!") == ["fire", "emoji"]
+
+
+@pytest.fixture
+def deadline() -> Iterator[None]:
+    """Fail instead of hanging if a step turns out super-linear (catastrophic backtracking)."""
+
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError("normalization of a 10 MB input did not finish in 120 s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(120)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ["a", "!", "a.", "a-", "_", "x/", "word ", "C++ ", "http://a.b/", "é", "\ud800", "狐"],
+)
+def test_ten_megabyte_inputs(deadline: None, unit: str) -> None:
+    text = unit * (10_000_000 // len(unit))
+    tokens = Normalizer().tokens(text)
+    assert isinstance(tokens, list)
+
+
+def test_no_network_needed() -> None:
+    """A fresh process with sockets blocked loads everything and normalizes."""
+    code = textwrap.dedent(
+        """
+        import socket
+
+        def blocked(*args, **kwargs):
+            raise OSError("network access attempted")
+
+        class NoNetwork(socket.socket):
+            connect = connect_ex = sendto = blocked
+
+        socket.socket = NoNetwork
+        socket.create_connection = blocked
+        socket.getaddrinfo = blocked
+        from lexeval.normalize import Normalizer
+        n = Normalizer(stemmer="porter")
+        print(n.keywords("Machine learning models jumped over React.js"))
+        print(Normalizer(language="de").tokens("Die Hunde"))
+        print(n.sentences("One. Two."))
+        print(n.signature)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "machine learning" in done.stdout
+
+
+def test_import_does_not_load_spacy() -> None:
+    code = "import sys, lexeval, lexeval.normalize; print('spacy' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+# ---------------------------------------------------------------- properties
+
+_PIECES = [" ", ".", "-", "/", "+", "#", "_", "@", "'", "’", "C++", "React.js", "n't"]
+_PIECES += ["state of the art", "Machine Learning", "e-mail", "狐狸", "The", "dogs", "ran"]
+_TEXT = st.lists(
+    st.one_of(st.text(st.characters(codec="utf-8"), max_size=6), st.sampled_from(_PIECES)),
+    max_size=16,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT)
+def test_property_deterministic_and_consistent(text: str) -> None:
+    first = Normalizer()
+    tokens = first.tokens(text)
+    assert tokens == first.tokens(text)  # cached path
+    assert tokens == Normalizer(cache_size=1).tokens(text)  # cache cleared constantly
+    keywords = first.keywords(text)
+    assert set(keywords) <= set(tokens)
+    assert len(keywords) == len(set(keywords))
+    assert all(isinstance(t, str) and t for t in tokens)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TEXT)
+def test_property_explain_matches_fast_path(text: str) -> None:
+    norm = Normalizer()
+    assert list(norm.explain(text).tokens) == norm.tokens(text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=60))
+def test_property_any_unicode_never_crashes(text: str) -> None:
+    for preset in ("default", "tokens", "none"):
+        assert isinstance(Normalizer(preset).keywords(text), list)
