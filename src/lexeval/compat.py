@@ -296,6 +296,8 @@ def squad_exact_match(prediction: str, ground_truth: str | Sequence[str]) -> flo
 
 _ROUGE_TOKEN = re.compile(r"[a-z0-9]+")
 _ROUGE_VALID = re.compile(r"^[a-z0-9]+$")
+# For ASCII text: every byte outside [a-z0-9] becomes a space (same tokens as the regex).
+_ROUGE_ASCII = bytes(c if 48 <= c <= 57 or 97 <= c <= 122 else 32 for c in range(256))
 
 
 @cache
@@ -327,7 +329,11 @@ def rouge_score_tokens(text: str, *, stemmer: bool) -> list[str]:
     []
     """
     _require_str(text, "text")
-    tokens: list[str] = _ROUGE_TOKEN.findall(text.lower())
+    low = text.lower()
+    if low.isascii():
+        tokens = low.encode("ascii").translate(_ROUGE_ASCII).decode("ascii").split()
+    else:
+        tokens = _ROUGE_TOKEN.findall(low)
     if not stemmer:
         return tokens
     out: list[str] = []

@@ -174,8 +174,9 @@ class BaseMetric(ABC):
 
     def measure(self, input: str | Sequence[str], output: str) -> MetricResult:
         """Score ``output`` against ``input`` (one reference or a list: the best is kept)."""
-        references = check_references(input, "input")
-        check_text(output, "output")
+        references = [input] if type(input) is str else check_references(input, "input")
+        if type(output) is not str:
+            check_text(output, "output")
         score, info = self._measure_refs(references, output)
         return MetricResult(score * self.scale if self.scale != 1.0 else score, info)
 

@@ -21,8 +21,8 @@ Two modes:
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections import Counter, _count_elements  # type: ignore[attr-defined]
+from collections.abc import Hashable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -49,6 +49,7 @@ __all__ = [
     "summary_lcs_hits",
 ]
 
+_CACHE_SIZE = 4096  # prepared texts kept per metric (references are often scored many times)
 _TYPE = re.compile(r"rouge(?:([1-9][0-9]*)|(L)|(Lsum))")
 ScoreKey = Literal["fmeasure", "precision", "recall"]
 
@@ -59,12 +60,15 @@ def ngram_counts(tokens: Sequence[str], n: int) -> Counter[Hashable]:
     >>> ngram_counts(["a", "b", "a", "b"], 2)
     Counter({('a', 'b'): 2, ('b', 'a'): 1})
     """
+    counts: Counter[Hashable] = Counter()
     if n == 1:
-        return Counter(tokens)
-    return Counter(zip(*(tokens[i:] for i in range(n)), strict=False))
+        _count_elements(counts, tokens)
+    else:
+        _count_elements(counts, zip(*(tokens[i:] for i in range(n)), strict=False))
+    return counts
 
 
-def ngram_overlap(ref: Counter[Hashable], out: Counter[Hashable]) -> int:
+def ngram_overlap(ref: Mapping[Hashable, int], out: Mapping[Hashable, int]) -> int:
     """Clipped overlap: the sum over n-grams of the smaller count.
 
     >>> ngram_overlap(Counter("aab"), Counter("abb"))
@@ -236,6 +240,7 @@ class RougeMetric(BaseMetric):
                     "Normalizer with stemming instead"
                 )
             self.normalizer = resolve_normalizer(normalizer, "tokens")
+        self._cache: dict[str, Any] = {}
 
     @property
     def signature(self) -> str:
@@ -262,24 +267,34 @@ class RougeMetric(BaseMetric):
         return [t for t in (norm.tokens(s) for s in norm.sentences(text)) if t]
 
     def _prepare(self, text: str) -> Any:
+        cache = self._cache
+        prepared = cache.get(text)
+        if prepared is None:
+            prepared = self._prepare_uncached(text)
+            if len(cache) >= _CACHE_SIZE:
+                cache.clear()
+            cache[text] = prepared
+        return prepared
+
+    def _prepare_uncached(self, text: str) -> Any:
         if not self.n:
             return self._sentences(text) if self.rouge_type == "rougeLsum" else self._tokens(text)
         tokens = self._tokens(text)
         counts = ngram_counts(tokens, self.n)
-        return (tokens, set(counts) if self.variant == "set" else counts)
+        if self.variant == "set":
+            return (tokens, frozenset(counts), len(counts))
+        return (tokens, counts, max(len(tokens) - self.n + 1, 0))
 
     # ---- scoring ---------------------------------------------------------------------------
     def _score(self, ref: Any, out: Any) -> tuple[float, dict[str, Any]]:
         equal_fallback = False
         if self.n:
-            ref_tokens, ref_grams = ref
-            out_tokens, out_grams = out
+            ref_tokens, ref_grams, n_ref = ref
+            out_tokens, out_grams, n_out = out
             if self.variant == "set":
                 overlap = len(ref_grams & out_grams)
-                n_ref, n_out = len(ref_grams), len(out_grams)
             else:
                 overlap = ngram_overlap(ref_grams, out_grams)
-                n_ref, n_out = sum(ref_grams.values()), sum(out_grams.values())
             precision = overlap / max(n_out, 1)
             recall = overlap / max(n_ref, 1)
             equal_fallback = n_ref == 0 and n_out == 0 and list(ref_tokens) == list(out_tokens)
