@@ -138,11 +138,12 @@ _Key = tuple[str, tuple[str, ...] | str]
 class _Text:
     """One text, normalized once, with lazily built n-gram sets for contiguous lookups."""
 
-    __slots__ = ("_folded", "_grams", "_raw", "_words", "tokens")
+    __slots__ = ("_folded", "_grams", "_raw", "_words", "tokens", "unigrams")
 
     def __init__(self, raw: str, tokens: Sequence[str]) -> None:
         self._raw = raw
         self.tokens = tuple(tokens)
+        self.unigrams = frozenset(self.tokens)
         self._grams: dict[tuple[str, int], frozenset[tuple[str, ...]]] = {}
         self._words: tuple[str, ...] | None = None
         self._folded: str | None = None
@@ -159,6 +160,8 @@ class _Text:
         kind, value = key
         if kind == "seq":
             assert isinstance(value, tuple)
+            if len(value) == 1:
+                return value[0] in self.unigrams
             return self._has_seq("seq", value, self.tokens)
         if kind == "word":
             assert isinstance(value, tuple)
@@ -222,19 +225,66 @@ class _Scorer:
             return expected == generated
         return expected.strip().casefold() == generated.strip().casefold()
 
+    def combine(self, front_sim: float, back_sim: float, type_match: bool | None) -> float:
+        """The weighted score; the one formula both the grid and :meth:`pair` use."""
+        w = self.weights
+        if type_match is None:
+            return w.front * front_sim + w.back * back_sim
+        score = w.typed_front * front_sim + w.typed_back * back_sim
+        return score + w.card_type if type_match else score
+
+    def grid(
+        self, expected: Sequence[ExpectedCard], generated: Sequence[GeneratedCard]
+    ) -> list[list[float]]:
+        """Scores of every (expected, generated) pair, each text prepared once."""
+        types = [g.card_type for g in generated]
+        rows: list[list[float]] = []
+        if self.normalizer is None:
+            fronts: list[str] = [g.front for g in generated]
+            backs: list[str] = [g.back for g in generated]
+            for e in expected:
+                fk, bk = e.front_keywords, e.back_keywords
+                nf, nb = len(fk), len(bk)
+                rows.append(
+                    [
+                        self.combine(
+                            sum(k in fronts[j] for k in fk) / nf,
+                            sum(k in backs[j] for k in bk) / nb,
+                            None if e.card_type is None else e.card_type == types[j],
+                        )
+                        for j in range(len(generated))
+                    ]
+                )
+            return rows
+        ftexts = [self.text(g.front) for g in generated]
+        btexts = [self.text(g.back) for g in generated]
+        folded = [t.strip().casefold() if t is not None else None for t in types]
+        for e in expected:
+            fkeys = [self.key(k) for k in e.front_keywords]
+            bkeys = [self.key(k) for k in e.back_keywords]
+            nf, nb = len(fkeys), len(bkeys)
+            want = None if e.card_type is None else e.card_type.strip().casefold()
+            rows.append(
+                [
+                    self.combine(
+                        sum(ftexts[j].contains(k) for k in fkeys) / nf,
+                        sum(btexts[j].contains(k) for k in bkeys) / nb,
+                        None if want is None else want == folded[j],
+                    )
+                    for j in range(len(generated))
+                ]
+            )
+        return rows
+
     def pair(self, exp: ExpectedCard, gen: GeneratedCard) -> MatchedPair:
         front = self.found(exp.front_keywords, gen.front)
         back = self.found(exp.back_keywords, gen.back)
         front_sim = sum(front) / len(front)
         back_sim = sum(back) / len(back)
-        w = self.weights
         type_match: bool | None = None
-        if exp.card_type is None:
-            score = w.front * front_sim + w.back * back_sim
-        else:
+        if exp.card_type is not None:
             type_match = self.types_match(exp.card_type, gen.card_type)
-            score = w.typed_front * front_sim + w.typed_back * back_sim
-            score += w.card_type if type_match else 0.0
+        score = self.combine(front_sim, back_sim, type_match)
         return MatchedPair(
             expected_index=-1,
             generated_index=-1,
@@ -418,40 +468,40 @@ def _match(
     has_output: bool,
 ) -> CaseResult:
     scorer.new_case()
-    grid = [[scorer.pair(e, g) for g in generated] for e in expected]
+    grid = scorer.grid(expected, generated)
     chosen: list[tuple[int, int]] = []
     if strategy == "greedy":
         used = [False] * len(generated)
         for i, row in enumerate(grid):
             best_j, best = -1, -1.0
-            for j, cell in enumerate(row):
-                if not used[j] and cell.score > best:
-                    best_j, best = j, cell.score
+            for j, score in enumerate(row):
+                if not used[j] and score > best:
+                    best_j, best = j, score
             if best_j >= 0 and best >= threshold:
                 used[best_j] = True
                 chosen.append((i, best_j))
     elif grid and generated:
         from scipy.optimize import linear_sum_assignment
 
-        gains = [[c.score if c.score >= threshold else 0.0 for c in row] for row in grid]
+        gains = [[score if score >= threshold else 0.0 for score in row] for row in grid]
         rows, cols = linear_sum_assignment(gains, maximize=True)
         chosen = [
-            (int(i), int(j))
-            for i, j in zip(rows, cols, strict=True)
-            if grid[i][j].score >= threshold
+            (int(i), int(j)) for i, j in zip(rows, cols, strict=True) if grid[i][j] >= threshold
         ]
-    pairs = tuple(
-        MatchedPair(
-            expected_index=i,
-            generated_index=j,
-            score=grid[i][j].score,
-            front_similarity=grid[i][j].front_similarity,
-            back_similarity=grid[i][j].back_similarity,
-            card_type_match=grid[i][j].card_type_match,
-            missing_front=grid[i][j].missing_front,
-            missing_back=grid[i][j].missing_back,
+    pairs = []
+    for i, j in sorted(chosen):
+        detail = scorer.pair(expected[i], generated[j])
+        pairs.append(
+            MatchedPair(
+                expected_index=i,
+                generated_index=j,
+                score=grid[i][j],
+                front_similarity=detail.front_similarity,
+                back_similarity=detail.back_similarity,
+                card_type_match=detail.card_type_match,
+                missing_front=detail.missing_front,
+                missing_back=detail.missing_back,
+            )
         )
-        for i, j in sorted(chosen)
-    )
-    best_scores = tuple(max((c.score for c in row), default=0.0) for row in grid)
-    return CaseResult(case_id, expected, generated, pairs, best_scores, has_output)
+    best_scores = tuple(max(row, default=0.0) for row in grid)
+    return CaseResult(case_id, expected, generated, tuple(pairs), best_scores, has_output)
