@@ -207,6 +207,9 @@ class _Resources:
     phrase_matchers: dict[tuple[str, ...], Any] = field(default_factory=dict)
 
 
+_COMPOUND_INDEXES: dict[tuple[Any, ...], tuple[dict[str, str], frozenset[str], Any]] = {}
+
+
 def _version_of(dist: str) -> str:
     try:
         return _dist_version(dist)
@@ -636,7 +639,21 @@ class Normalizer:
         return entries
 
     def _build_compounds(self, res: _Resources) -> None:
-        """Index compound terms: multi-token patterns for the matcher, one-token aliases."""
+        """Index compound terms: multi-token patterns for the matcher, one-token aliases.
+
+        The index depends only on the settings that shape keys, so it is built once per
+        process for each such combination and shared by every Normalizer that has them.
+        """
+        cfg = self.config
+        shape = (self.language, cfg.unicode_form, cfg.casefold, cfg.lemmatize, cfg.stemmer)
+        cache_key = (*shape, cfg.pipeline, cfg.extra_compounds)
+        cached = _COMPOUND_INDEXES.get(cache_key)
+        if cached is None:
+            cached = self._index_compounds(res)
+            _COMPOUND_INDEXES[cache_key] = cached
+        self._aliases, self._first_keys, self._matcher = cached
+
+    def _index_compounds(self, res: _Resources) -> tuple[dict[str, str], frozenset[str], Any]:
         from spacy.matcher import PhraseMatcher
         from spacy.tokens import Doc
 
@@ -657,9 +674,7 @@ class Normalizer:
             for variant in {tuple(keys), tuple(folded)}:
                 matcher.add(canonical, [Doc(res.nlp.vocab, words=list(variant))])
                 first.add(variant[0])
-        self._aliases = aliases
-        self._first_keys = frozenset(first)
-        self._matcher = matcher
+        return aliases, frozenset(first), matcher
 
     def _build_signature(self) -> str:
         cfg = self.config
