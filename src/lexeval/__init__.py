@@ -20,10 +20,10 @@ if TYPE_CHECKING:
         MetricResult,
         RougeMetric,
         TokenF1Metric,
-        aggregate,
         get_metric,
         list_metrics,
     )
+    from lexeval.metrics.aggregate import aggregate
     from lexeval.normalize import Normalizer
 
 __all__ = [
