@@ -95,7 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="no normalization: case-sensitive substring matching (kw in text)",
     )
     cards.add_argument("--quiet", action="store_true", help="print only the gate lines")
-    cards.add_argument("--progress", action="store_true", help="show a progress bar")
+    cards.add_argument(
+        "--progress",
+        action="store_true",
+        help="show a progress bar on stderr (automatic on a terminal from 200 cases)",
+    )
     cards.set_defaults(func=_cmd_cards)
 
     compare = sub.add_parser(
@@ -206,7 +210,7 @@ def _cmd_cards(args: argparse.Namespace) -> int:
         threshold=args.threshold,
         strategy=args.strategy,
         normalizer=None if args.plain else args.preset,
-        progress=args.progress,
+        progress=args.progress or (sys.stderr.isatty() and len(dataset) >= 200),
     )
     results = check_gates(run, gates)
     console = _console()

@@ -4,6 +4,10 @@ A keyword (or phrase) counts as present in a text when its normalized token sequ
 contiguously in the text's normalized token sequence, so "art" does not match "start" while
 "neural networks" matches "a neural network". Each text is normalized once per case.
 
+Compound terms are single tokens of the normalizer ("machine learning"), so the keyword
+"learning" does not match inside "machine learning", while "machine learning models" matches
+"a machine learning model".
+
 A keyword whose normalized form is empty (for example only stopwords, such as "the") falls back
 to a case-insensitive whole-word match on ``\\w+`` words ("The Who" matches "the who", not
 "whoever"), and a keyword without any word character (such as "+") to a case-insensitive

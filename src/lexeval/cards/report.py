@@ -386,9 +386,12 @@ def evaluate(
     cases = dataset.cases
     iterable: Iterable[EvalCase] = cases
     if progress:
+        from rich.console import Console
         from rich.progress import track
 
-        iterable = track(cases, description="matching cards", transient=True)
+        iterable = track(
+            cases, description="matching cards", transient=True, console=Console(stderr=True)
+        )
     results = []
     for case in iterable:
         if isinstance(outputs, Mapping):
