@@ -20,7 +20,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.rule import Rule
 
-from lexeval.cards import compare_runs, evaluate, load_dataset, load_outputs, render_run
+from lexeval.cards import (
+    compare_runs,
+    evaluate,
+    load_dataset,
+    load_outputs,
+    render_run,
+    write_text_atomic,
+)
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "flashcards"
@@ -48,7 +55,7 @@ def main(out_dir: Path) -> int:
     comparison = compare_runs(runs["prompt_v1"], runs["prompt_v2"])
     comparison.render(console)
     markdown = out_dir / "comparison.md"
-    markdown.write_text(comparison.to_markdown(), encoding="utf-8")
+    write_text_atomic(markdown, comparison.to_markdown())
     console.print(f"Markdown for a pull-request comment written to {markdown}", markup=False)
     return 0
 
