@@ -207,6 +207,7 @@ class _Resources:
     phrase_matchers: dict[tuple[str, ...], Any] = field(default_factory=dict)
 
 
+_DROPPED = ("", True)  # memo marker for a token that step 2 drops (punctuation)
 _COMPOUND_INDEXES: dict[tuple[Any, ...], tuple[dict[str, str], frozenset[str], Any]] = {}
 
 
@@ -334,6 +335,7 @@ class Normalizer:
             raise ValueError("rouge-score only stems with Porter: use stemmer='porter' or None")
         self.cache_size = cache_size
         self._cache: dict[str, tuple[tuple[str, bool], ...]] = {}
+        self._token_memo: dict[str, tuple[str, bool]] = {}
         self._res: _Resources | None = None
         self._stops: frozenset[str] = frozenset()
         self._stem: Callable[[str], str] | None = None
@@ -512,12 +514,21 @@ class Normalizer:
     def _analyze_chunk(self, chunk: str) -> tuple[tuple[str, bool], ...]:
         out = []
         drop = self.config.drop_punct
+        memo = self._token_memo
         for token in self._split_chunk(chunk):
-            if drop and not _has_alnum(token):
-                continue
-            folded = self._fold(token)
-            key = self._key(token, folded)
-            out.append((key, self._is_stop(folded, key)))
+            pair = memo.get(token)
+            if pair is None:
+                if drop and not _has_alnum(token):
+                    pair = _DROPPED
+                else:
+                    folded = self._fold(token)
+                    key = self._key(token, folded)
+                    pair = (key, self._is_stop(folded, key))
+                if len(memo) >= self.cache_size:
+                    memo.clear()
+                memo[token] = pair
+            if pair is not _DROPPED:
+                out.append(pair)
         return tuple(out)
 
     def _pipeline_tokens(self, prepared: str) -> list[tuple[str, str]]:
