@@ -14,8 +14,14 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
+
+from rapidfuzz.distance import Prefix
 
 from lexeval.compat import mastra_keyword_coverage
 from lexeval.metrics.base import (
@@ -34,6 +40,84 @@ if TYPE_CHECKING:
 __all__ = ["KeywordCoverageMetric"]
 
 Compat = Literal["mastra", "mastra-scorer"]
+Match = Literal["lenient", "exact"]
+
+#: English number words and their digits (lenient matching: "four" == "4").
+_UNITS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty"
+)
+_TENS = "thirty forty fifty sixty seventy eighty ninety"
+NUMBER_WORDS_EN: dict[str, str] = {
+    **{w: str(i) for i, w in enumerate(_UNITS.split(" "))},
+    **{w: str(10 * i) for i, w in enumerate(_TENS.split(" "), 3)},
+    "hundred": "100",
+    "thousand": "1000",
+    "million": "1000000",
+    "billion": "1000000000",
+    "first": "1st",
+    "second": "2nd",
+    "third": "3rd",
+    "fourth": "4th",
+    "fifth": "5th",
+}
+_PARTS = re.compile(r"[-‐-―/ ]+")
+_NUMERIC = re.compile(r"[\d.,:]+")
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
+_LEADING_ZEROS = re.compile(r"(?<!\d)0+(?=\d)")
+_NON_WORD = re.compile(r"\W+")
+_PREFIX_MIN = 5
+_PREFIX_SHARE = 0.8
+_SUBSTRING_MIN = 4
+
+
+_CACHE_SIZE = 4096
+
+
+@dataclass(frozen=True)
+class _OutputKeys:
+    """An output text prepared for lenient matching."""
+
+    keywords: list[str]
+    keys: frozenset[str]
+    text: str
+    joined: str
+    long_keys: tuple[str, ...]
+
+    def has(self, key: str) -> bool:
+        """Whether a (canonical) reference key is present in the output."""
+        if key in self.keys or key.replace("-", "") in self.keys:
+            return True
+        if len(key) >= _SUBSTRING_MIN and (key in self.text or key in self.joined):
+            return True  # glued words and citation marks: "Massachusetts1", "byJohann"
+        if len(key) >= _PREFIX_MIN:
+            for other in self.long_keys:
+                n = Prefix.similarity(key, other)
+                if n >= _PREFIX_MIN and n >= _PREFIX_SHARE * max(len(key), len(other)):
+                    return True  # "himalayas" / "himalaya", "eukarya" / "eukaryota"
+        return False
+
+
+@lru_cache(maxsize=65536)
+def _fold(text: str) -> str:
+    """Case-folded, diacritics removed ("Röntgen" -> "rontgen")."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=65536)
+def _canon(key: str, english: bool) -> str:
+    """The lenient matching form of a key: folded, numbers in one spelling."""
+    k = _fold(key)
+    if english:
+        k = NUMBER_WORDS_EN.get(k, k)
+    if _NUMERIC.fullmatch(k):
+        if _THOUSANDS.fullmatch(k):
+            k = k.replace(",", "")
+        k = _LEADING_ZEROS.sub("", k)
+        if "." in k:
+            k = k.rstrip("0").rstrip(".") if k.rstrip("0").rstrip(".") else k
+    return k
 
 
 def _contains_phrase(tokens: Sequence[str], phrase: Sequence[str]) -> bool:
@@ -72,6 +156,7 @@ class KeywordCoverageMetric(BaseMetric):
         fuzzy: bool = False,
         fuzzy_threshold: float = 85.0,
         fuzzy_min_length: int = 5,
+        match: Match = "lenient",
         scale: float = 1.0,
     ) -> None:
         super().__init__(scale=check_scale(scale))
@@ -79,7 +164,13 @@ class KeywordCoverageMetric(BaseMetric):
             raise ValueError(f"compat must be None, 'mastra' or 'mastra-scorer', not {compat!r}")
         if not isinstance(fuzzy, bool):
             raise TypeError(f"fuzzy must be bool, not {type(fuzzy).__name__}")
+        if match not in ("lenient", "exact"):
+            raise ValueError(f"match must be 'lenient' or 'exact', not {match!r}")
         self.compat = compat
+        self.match: Match = match
+        self._aux: Normalizer | None = None
+        self._ref_cache: dict[str, list[str]] = {}
+        self._out_cache: dict[str, _OutputKeys] = {}
         self.fuzzy = fuzzy
         self.fuzzy_threshold = float(fuzzy_threshold)
         self.fuzzy_min_length = int(fuzzy_min_length)
@@ -101,6 +192,8 @@ class KeywordCoverageMetric(BaseMetric):
     @property
     def signature(self) -> str:
         parts = [self.name, f"mode:{self.compat or 'default'}"]
+        if self.compat is None:
+            parts.append(f"match:{self.match}")
         if self.fuzzy:
             parts.append(f"fuzzy:ratio>={self.fuzzy_threshold:g},len>={self.fuzzy_min_length}")
         else:
@@ -142,9 +235,104 @@ class KeywordCoverageMetric(BaseMetric):
             hit = [k for k in ref_kw if k in out_set]
             return score, self._info(ref_kw, out_kw, hit, set(hit))
         assert self.normalizer is not None
+        if self.match == "lenient":
+            return self._lenient(reference, output)
         ref_kw = self.normalizer.keywords(reference)
         out_kw = self.normalizer.keywords(output)
         return self._cover([(k, (k,)) for k in ref_kw], out_kw, out_kw, both_empty_is_one=True)
+
+    # ---- lenient matching (the default) -------------------------------------------------------
+    def _aux_normalizer(self) -> Normalizer:
+        """The same language with stopwords kept: for number words and stopword-only inputs."""
+        if self._aux is None:
+            from lexeval.normalize import Normalizer
+
+            assert self.normalizer is not None
+            if self.normalizer.config.compat is not None or self.normalizer.preset == "none":
+                self._aux = self.normalizer
+            else:
+                self._aux = Normalizer("tokens", language=self.normalizer.language)
+        return self._aux
+
+    def _lenient_reference(self, reference: str) -> list[str]:
+        """Reference keywords, with English number words kept and a stopword-only fallback."""
+        cached = self._ref_cache.get(reference)
+        if cached is not None:
+            return cached
+        assert self.normalizer is not None
+        aux = self._aux_normalizer()
+        ref_kw = self.normalizer.keywords(reference)
+        ref_all = aux.tokens(reference)
+        if self.normalizer.language == "en" and any(t in NUMBER_WORDS_EN for t in ref_all):
+            # spaCy lists number words as stopwords, but "four" can be the whole answer
+            kept = set(ref_kw)
+            in_all = set(ref_all)
+            ref_kw = list(
+                dict.fromkeys(
+                    [t for t in ref_all if t in kept or t in NUMBER_WORDS_EN]
+                    + [k for k in ref_kw if k not in in_all]
+                )
+            )
+        if not ref_kw:
+            ref_kw = list(dict.fromkeys(ref_all))
+        if len(self._ref_cache) >= _CACHE_SIZE:
+            self._ref_cache.clear()
+        self._ref_cache[reference] = ref_kw
+        return ref_kw
+
+    def _lenient_output(self, output: str) -> _OutputKeys:
+        cached = self._out_cache.get(output)
+        if cached is not None:
+            return cached
+        assert self.normalizer is not None
+        english = self.normalizer.language == "en"
+        out_kw = self.normalizer.keywords(output)
+        keys = {_canon(k, english) for k in out_kw}
+        keys.update(_canon(k, english) for k in self._aux_normalizer().tokens(output))
+        keys.update([k.replace("-", "") for k in keys if "-" in k])
+        text = _fold(output)
+        prepared = _OutputKeys(
+            keywords=out_kw,
+            keys=frozenset(keys),
+            text=text,
+            joined=_NON_WORD.sub("", text),
+            long_keys=tuple(k for k in keys if len(k) >= _PREFIX_MIN),
+        )
+        if len(self._out_cache) >= _CACHE_SIZE:
+            self._out_cache.clear()
+        self._out_cache[output] = prepared
+        return prepared
+
+    def _lenient(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
+        assert self.normalizer is not None
+        english = self.normalizer.language == "en"
+        ref_kw = self._lenient_reference(reference)
+        out = self._lenient_output(output)
+        if not ref_kw:
+            return self._cover([], out.keywords, out.keywords, both_empty_is_one=True)
+        hit: list[str] = []
+        partial: dict[str, float] = {}
+        credit = 0.0
+        for k in ref_kw:
+            ck = _canon(k, english)
+            if out.has(ck):
+                hit.append(k)
+                credit += 1.0
+                continue
+            parts = [_canon(p, english) for p in _PARTS.split(ck) if p]
+            if len(parts) > 1:
+                share = sum(1 for p in parts if out.has(p)) / len(parts)
+                if share:
+                    partial[k] = share
+                    credit += share
+        score = credit / len(ref_kw)
+        hit_keys = {_canon(h, english) for h in hit}
+        used = {k for k in out.keywords if _canon(k, english) in hit_keys}
+        info = self._info(ref_kw, out.keywords, hit, used)
+        info["partial"] = partial
+        info["recall"] = score
+        info["fmeasure"] = fmeasure(info["precision"], score)
+        return score, info
 
     def _explicit(self, keywords: list[str], output: str) -> tuple[float, dict[str, Any]]:
         if self.compat is not None:

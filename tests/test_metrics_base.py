@@ -1,0 +1,102 @@
+"""The metric protocol: results, registry, argument checks, batches, scale, references."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from lexeval.metrics import (
+    KeywordCoverageMetric,
+    Metric,
+    MetricResult,
+    RougeMetric,
+    TokenF1Metric,
+    get_metric,
+    list_metrics,
+)
+
+ALL_COMPAT = [
+    lambda: KeywordCoverageMetric(compat="mastra"),
+    lambda: KeywordCoverageMetric(compat="mastra-scorer"),
+    lambda: TokenF1Metric(variant="squad"),
+    lambda: TokenF1Metric(variant="set"),
+    lambda: RougeMetric("rouge1", compat="rouge-score"),
+    lambda: RougeMetric("rougeLsum", compat="rouge-score", use_stemmer=True),
+]
+
+
+def test_result_is_frozen_and_serializable() -> None:
+    r = MetricResult(0.25, {"precision": 0.5, "counts": {"overlap": 1}})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.score = 1.0  # type: ignore[misc]
+    assert json.loads(json.dumps(r.to_dict())) == {
+        "score": 0.25,
+        "info": {"precision": 0.5, "counts": {"overlap": 1}},
+    }
+
+
+@pytest.mark.parametrize("make", ALL_COMPAT)
+def test_every_metric_follows_the_protocol(make: object) -> None:
+    metric = make()  # type: ignore[operator]
+    assert isinstance(metric, Metric)
+    assert isinstance(metric.signature, str) and metric.signature
+    assert metric.name in metric.signature
+    result = metric.measure("the cat sat on the mat", "the cat sat")
+    assert 0.0 <= result.score <= 1.0
+    for key in ("precision", "recall", "fmeasure"):
+        assert 0.0 <= result.info[key] <= 1.0
+    with pytest.raises(TypeError, match="input"):
+        metric.measure(3, "x")
+    with pytest.raises(TypeError, match="input"):
+        metric.measure(["ok", None], "x")
+    with pytest.raises(TypeError, match="output"):
+        metric.measure("x", ["not", "a", "str"])
+    with pytest.raises(ValueError, match="input"):
+        metric.measure([], "x")
+
+
+def test_registry_round_trip() -> None:
+    names = list_metrics()
+    assert {"keyword_coverage", "token_f1", "rouge1", "rouge2", "rougeL", "rougeLsum"} <= set(names)
+    assert isinstance(get_metric("keyword_coverage", compat="mastra"), KeywordCoverageMetric)
+    assert get_metric("rouge7", compat="rouge-score").name == "rouge7"
+    assert get_metric("token-f1", variant="set").name == "token_f1"
+    with pytest.raises(ValueError, match="unknown metric"):
+        get_metric("bleu")
+    with pytest.raises(TypeError):
+        get_metric(None)  # type: ignore[arg-type]
+
+
+def test_scale_multiplies_the_score_only() -> None:
+    plain = TokenF1Metric(variant="set").measure("the cat ran", "the dog sat")
+    scaled = TokenF1Metric(variant="set", scale=10).measure("the cat ran", "the dog sat")
+    assert scaled.score == pytest.approx(plain.score * 10)
+    assert scaled.info == plain.info
+    with pytest.raises(ValueError):
+        TokenF1Metric(scale=0)
+    with pytest.raises(TypeError):
+        TokenF1Metric(scale="2")  # type: ignore[arg-type]
+
+
+def test_several_references_keep_the_best() -> None:
+    metric = TokenF1Metric(variant="set")
+    refs = ["dog", "the cat sat", "cat"]
+    best = metric.measure(refs, "the cat sat")
+    assert best.score == 1.0
+    assert best.info["reference_index"] == 1
+    singles = [metric.measure(r, "the cat sat").score for r in refs]
+    assert best.score == max(singles)
+
+
+def test_measure_many_matches_measure_and_checks_lengths() -> None:
+    metric = RougeMetric("rouge2", compat="rouge-score")
+    inputs = ["a b c", ["x y", "a b"], "q"]
+    outputs = ["a b", "a b c", "q"]
+    many = metric.measure_many(inputs, outputs, progress=True)
+    assert many == [metric.measure(i, o) for i, o in zip(inputs, outputs, strict=True)]
+    with pytest.raises(ValueError, match="inputs"):
+        metric.measure_many(["a"], ["a", "b"])
+    with pytest.raises(TypeError):
+        metric.measure_many("abc", "abc")

@@ -1,0 +1,98 @@
+"""RougeMetric: the issue's examples, default-mode properties, bounds."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from lexeval.metrics import RougeMetric
+
+rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
+
+
+def test_set_variant_issue_example() -> None:
+    m1 = RougeMetric("rouge1", compat="rouge-score", variant="set", score="recall")
+    m2 = RougeMetric("rouge2", compat="rouge-score", variant="set", score="recall")
+    assert m1.measure("the cat sat on", "the cat sat").score == pytest.approx(3 / 4)
+    assert m2.measure("the cat sat on", "the cat sat").score == pytest.approx(2 / 3)
+    # distinct n-grams: "the the cat" has 2 distinct unigrams, both in the output
+    assert m1.measure("the the cat", "cat the").score == 1.0
+
+
+@pytest.mark.parametrize("rouge_type", ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum"])
+def test_compat_score_multi_equals_rouge_score(rouge_type: str) -> None:
+    refs = ["the cat sat on the mat", "a dog sat\non a log", "cats sit"]
+    pred = "the dog sat on the mat"
+    theirs = rouge_scorer.RougeScorer([rouge_type]).score_multi(refs, pred)[rouge_type]
+    ours = RougeMetric(rouge_type, compat="rouge-score").measure(refs, pred)
+    assert ours.score == theirs.fmeasure
+    assert (ours.info["precision"], ours.info["recall"]) == (theirs.precision, theirs.recall)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "สวัสดีครับ ผมชื่อสมชาย วันนี้อากาศดีมาก",
+        "Привет, как дела? Всё хорошо, спасибо.",
+        "Ο γρήγορος καφέ αλεπού πηδάει.",
+    ],
+)
+@pytest.mark.parametrize("rouge_type", ["rouge1", "rouge2", "rougeL", "rougeLsum"])
+def test_default_mode_is_unicode_aware(text: str, rouge_type: str) -> None:
+    assert RougeMetric(rouge_type).measure(text, text).score == 1.0
+    compat = RougeMetric(rouge_type, compat="rouge-score").measure(text, text).score
+    assert compat == 0.0  # rouge-score drops every non-ASCII letter
+
+
+def test_default_mode_uses_lemmas() -> None:
+    # "mice"/"mouse" and "ran"/"run" only match through lemmas
+    assert RougeMetric("rouge1").measure("mice ran", "mouse run").score == 1.0
+    assert RougeMetric("rouge1", compat="rouge-score").measure("mice ran", "mouse run").score == 0
+
+
+def test_empty_rules() -> None:
+    assert RougeMetric("rouge1").measure("", "").score == 1.0
+    assert RougeMetric("rouge2").measure("cat", "cat").score == 1.0
+    assert RougeMetric("rouge2").measure("cat", "dog").score == 0.0
+    assert RougeMetric("rouge1").measure("cat", "").score == 0.0
+    assert RougeMetric("rouge1", compat="rouge-score").measure("", "").score == 0.0
+
+
+def test_lcs_counts_by_hand() -> None:
+    r = RougeMetric("rougeL", compat="rouge-score").measure("a b c d e", "a x c e")
+    # LCS a c e = 3; P = 3/4, R = 3/5
+    assert r.info["counts"] == {"overlap": 3, "reference": 5, "output": 4}
+    assert r.info["precision"] == 3 / 4
+    assert r.info["recall"] == 3 / 5
+
+
+@pytest.mark.parametrize("rouge_type", ["rouge1", "rouge2", "rougeL"])
+@pytest.mark.parametrize("compat", [None, "rouge-score"])
+def test_long_inputs_are_fast(rouge_type: str, compat: str | None) -> None:
+    rng = random.Random(7)
+    words = [f"w{rng.randrange(3000)}" for _ in range(40_000)]
+    ref, out = " ".join(words[:20_000]), " ".join(words[20_000:])
+    metric = RougeMetric(rouge_type, compat=compat)  # type: ignore[arg-type]
+    metric.measure("warm up", "warm up")
+    start = time.perf_counter()
+    result = metric.measure(ref, out)
+    elapsed = time.perf_counter() - start
+    assert 0.0 < result.score < 1.0
+    assert elapsed < 2.0  # typically 0.01-0.3 s; generous for loaded CI machines
+
+
+def test_bad_options() -> None:
+    with pytest.raises(ValueError, match="rouge_type"):
+        RougeMetric("rouge0")
+    with pytest.raises(ValueError, match="rouge_type"):
+        RougeMetric("bleu")
+    with pytest.raises(TypeError, match="rouge_type"):
+        RougeMetric(1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="set"):
+        RougeMetric("rougeL", variant="set")
+    with pytest.raises(ValueError, match="use_stemmer"):
+        RougeMetric("rouge1", use_stemmer=True)
+    with pytest.raises(ValueError, match="compat"):
+        RougeMetric("rouge1", compat="pyrouge")  # type: ignore[arg-type]
