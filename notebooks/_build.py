@@ -1,0 +1,680 @@
+"""Write both notebooks from the cell sources below, execute them and save them with outputs.
+
+    .venv/bin/python notebooks/_build.py            # both notebooks
+    .venv/bin/python notebooks/_build.py 02         # only the ones whose name contains "02"
+
+The notebooks are the product; this file only keeps their sources reviewable as Python. Edit a
+cell here, rebuild, and commit the executed ``.ipynb`` files.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _run import execute  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+
+# --------------------------------------------------------------------------------------------
+# 01_metrics_tour
+# --------------------------------------------------------------------------------------------
+
+TOUR: list[tuple[str, str]] = [
+    (
+        "md",
+        """# A tour of lexeval's metrics
+
+What each metric does to text, how it compares with the peer it can imitate exactly (Mastra,
+Google's rouge-score, the SQuAD v1.1 script), and how far to trust it on data judged by people:
+
+1. the normalizer's steps on technical text;
+2. every metric on the same pairs;
+3. default keyword coverage beside the Mastra-compatible mode, on Mastra's own documentation
+   examples;
+4. ROUGE in `compat="rouge-score"` mode side by side with the real `rouge_score` package;
+5. **SummEval**: summary-level Kendall τ-b with expert ratings, reproducing the published ROUGE
+   figures and putting lexeval's default metrics beside them;
+6. **EVOUNA**: ROC curves of token-F1, token recall and keyword coverage (Mastra-compatible and
+   default) against human correctness judgments of QA answers.
+
+Sections 5 and 6 read `../shared/data` (public data kept beside the checkout, never copied into
+the repository). Without it the notebook runs on the small hand-written sample in
+`notebooks/sample/` and says so; those figures then illustrate the code and measure nothing.
+`tests/test_notebooks.py` executes this notebook in `make test`.""",
+    ),
+    (
+        "code",
+        """import time
+
+T0 = time.perf_counter()
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+import lexeval
+from lexeval import KeywordCoverageMetric, Normalizer, RougeMetric, TokenF1Metric, list_metrics
+from _nbutil import CachedNormalizer, Source, evouna, find_shared, keyword_examples, summeval
+
+%config InlineBackend.figure_formats = ["png"]
+pd.set_option("display.precision", 3)
+pd.set_option("display.width", 120)
+
+src = Source(find_shared())
+print(f"lexeval {lexeval.__version__}; metrics: {', '.join(list_metrics())}")
+src.announce("data for sections 3, 5 and 6")""",
+    ),
+    (
+        "md",
+        """## 1. The normalizer, step by step
+
+Every metric compares *keys* made by one `Normalizer`. `explain` shows what each step produced.
+Technical terms stay whole (`React.js`, `CI/CD`, `GPT-4o`, URLs), word forms become lemmas
+(`pipelines` → `pipeline`, `deploying` → `deploy`), negations survive stopword removal
+(`n't` → `not`), and the signature records every setting that changes results.""",
+    ),
+    (
+        "code",
+        """text = (
+    "Our React.js app's CI/CD pipelines weren't deploying the GPT-4o models to "
+    "Node.js servers; state-of-the-art machine-learning, see https://example.com/docs."
+)
+print(Normalizer().explain(text))""",
+    ),
+    (
+        "md",
+        """The presets side by side on the same text: `default` (keywords), `tokens` (the sequence ROUGE
+and token-F1 use: stopwords kept, no compound merging), and the compatibility presets that
+reproduce each peer's own preprocessing.""",
+    ),
+    (
+        "code",
+        """presets = ["default", "tokens", "mastra", "squad", "rouge-score", "none"]
+for p in presets:
+    print(f"{p:12s} {' | '.join(Normalizer(p).tokens(text))}")""",
+    ),
+    (
+        "md",
+        """## 2. Every metric on the same pairs
+
+`input` is the reference, `output` the text under evaluation (Mastra's argument order). Each
+metric is an object configured in its constructor; `measure` returns a `MetricResult` with a
+`score` and the evidence in `info`.""",
+    ),
+    (
+        "code",
+        """pairs = {
+    "word forms": ("The quick brown fox jumps over the lazy dog",
+                   "A quick brown fox jumped over a lazy dog"),
+    "paraphrase": ("Gradient descent updates the weights of neural networks",
+                   "Neural network weights are updated by gradient descent"),
+    "negation": ("The driver is not thread-safe", "The driver is thread-safe"),
+    "technical": ("Deploy the Node.js service through the CI/CD pipeline",
+                  "The pipeline (CI/CD) deploys our Node.js services"),
+}
+metrics = {
+    "keyword coverage": KeywordCoverageMetric(),
+    "keyword coverage, mastra": KeywordCoverageMetric(compat="mastra"),
+    "keyword coverage, mastra-scorer": KeywordCoverageMetric(compat="mastra-scorer"),
+    "token F1": TokenF1Metric(),
+    "token F1, squad": TokenF1Metric(variant="squad"),
+    "token F1, set": TokenF1Metric(variant="set"),
+    "rouge1": RougeMetric("rouge1"),
+    "rouge1, rouge-score": RougeMetric("rouge1", compat="rouge-score", use_stemmer=True),
+    "rouge2": RougeMetric("rouge2"),
+    "rouge2, rouge-score": RougeMetric("rouge2", compat="rouge-score", use_stemmer=True),
+    "rougeL": RougeMetric("rougeL"),
+    "rougeL, rouge-score": RougeMetric("rougeL", compat="rouge-score", use_stemmer=True),
+}
+table = pd.DataFrame(
+    {name: {label: m.measure(ref, out).score for label, (ref, out) in pairs.items()}
+     for name, m in metrics.items()}
+).T
+table""",
+    ),
+    (
+        "md",
+        """The evidence behind one score: what each keyword-coverage mode extracted and missed on the
+first pair. Mastra lower-cases and drops stopwords but keeps word forms, so `jumps` misses
+`jumped`; lexeval compares lemmas.""",
+    ),
+    (
+        "code",
+        """ref, out = pairs["word forms"]
+for name in ("keyword coverage", "keyword coverage, mastra"):
+    info = metrics[name].measure(ref, out).info
+    print(f"{name:26s} {info['matchedKeywords']}/{info['totalKeywords']}  "
+          f"input {info['input_keywords']}  missing {info['missing']}")
+print()
+print(metrics["keyword coverage"].signature)""",
+    ),
+    (
+        "md",
+        """## 3. Default keyword coverage beside Mastra's, on Mastra's documentation examples
+
+`compat="mastra"` reproduces `@mastra/evals`' `KeywordCoverageMetric` exactly; with `../shared`
+the recorded output of the real package is shown beside it (`real`) and checked. Mastra's
+documentation promises word-form handling and compound technical terms that its code does not
+have (its fox example scores 5/6, React.js 2/6); lexeval's default mode keeps that promise.""",
+    ),
+    (
+        "code",
+        """mastra = KeywordCoverageMetric(compat="mastra")
+default_kw = KeywordCoverageMetric()
+rows = []
+for ex in keyword_examples(src):
+    m = mastra.measure(ex["input"], ex["output"])
+    d = default_kw.measure(ex["input"], ex["output"])
+    row = {
+        "id": ex["id"],
+        "mastra (lexeval compat)": f"{m.info['matchedKeywords']}/{m.info['totalKeywords']} = {m.score:.3f}",
+        "default": f"{d.info['matchedKeywords']}/{d.info['totalKeywords']} = {d.score:.3f}",
+        "default misses": ", ".join(d.info["missing"]),
+    }
+    expected = ex.get("expected")
+    if expected is not None:
+        row["real mastra"] = f"{expected['matched']}/{expected['total']} = {expected['score']:.3f}"
+        row["identical"] = (m.score == expected["score"]
+                            and m.info["matchedKeywords"] == expected["matched"]
+                            and m.info["totalKeywords"] == expected["total"])
+    rows.append(row)
+examples = pd.DataFrame(rows).set_index("id")
+if "identical" in examples:
+    print(f"compat mode identical to the real Mastra on {examples['identical'].sum()}"
+          f"/{len(examples)} documentation examples")
+examples""",
+    ),
+    (
+        "md",
+        """## 4. ROUGE: `compat="rouge-score"` against the real `rouge_score` package
+
+A few pairs scored by Google's `rouge_score` 0.1.2 (installed in the dev extra) and by lexeval's
+compatibility mode, stemming on. The parity test in `tests/test_compat_rouge.py` does this for
+every SummEval summary against each of its 11 references. The last row shows what the default
+mode changes: rouge-score's tokenizer keeps only `[a-z0-9]`, so identical Russian text scores 0.""",
+    ),
+    (
+        "code",
+        """from rouge_score import rouge_scorer
+
+types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+scorer = rouge_scorer.RougeScorer(types, use_stemmer=True)
+ours = {t: RougeMetric(t, compat="rouge-score", use_stemmer=True) for t in types}
+rouge_pairs = [
+    ("the cat sat on the mat", "the cat was sitting on the mat"),
+    ("Police killed the gunman.\\nThe suspects fled.", "The gunman was shot by police.\\nSuspects ran."),
+    ("Deploying models to Node.js servers", "models deployed on node servers"),
+    ("Быстрая коричневая лиса", "Быстрая коричневая лиса"),
+]
+rows, worst = [], 0.0
+for ref, out in rouge_pairs:
+    theirs = scorer.score(ref, out)
+    row = {"reference": ref.replace("\\n", " / ")[:40]}
+    for t in types:
+        mine = ours[t].measure(ref, out).score
+        worst = max(worst, abs(mine - theirs[t].fmeasure))
+        row[f"{t} rouge_score"] = theirs[t].fmeasure
+        row[f"{t} lexeval compat"] = mine
+    row["rouge1 lexeval default"] = RougeMetric("rouge1").measure(ref, out).score
+    rows.append(row)
+print(f"max |F(lexeval compat) - F(rouge_score)| = {worst:.1e}")
+pd.DataFrame(rows).set_index("reference").T""",
+    ),
+    (
+        "md",
+        """## 5. SummEval: correlation with expert ratings
+
+1,600 CNN/DailyMail summaries (16 systems × 100 articles), each rated by three experts for
+coherence, consistency, fluency and relevance (the mean is used) and scored against 11
+references. The meta-evaluation of G-Eval (EMNLP 2023, Table 1) reports **summary-level**
+Kendall τ: for each article, τ-b between a metric and the expert rating across the 16 systems,
+averaged over articles; the metric is the F-measure averaged over the 11 references, from
+rouge-score with stemming; its "ROUGE-L" is the summary-level LCS, `rougeLsum` with one sentence
+per line.
+
+The text is PTB-tokenized, so a sentence ends with a space-separated `.`, `!` or `?`; we put
+each sentence on its own line for `rougeLsum`. Articles where a metric or a rating is constant
+across systems have no τ-b and are skipped (`nanmean`).""",
+    ),
+    (
+        "code",
+        """import re
+
+from scipy.stats import kendalltau
+
+rows_se = summeval(src)
+DIMS = ["coherence", "consistency", "fluency", "relevance"]
+docs = {}
+for i, r in enumerate(rows_se):
+    docs.setdefault(r["doc_id"], []).append(i)
+human = {d: np.array([r["expert_avg"][d] for r in rows_se]) for d in DIMS}
+print(f"{len(rows_se)} summaries, {len(docs)} documents, "
+      f"{len(rows_se[0]['references'])} references each")
+
+
+def one_sentence_per_line(text):
+    return "\\n".join(s for s in re.split(r"(?<= [.!?]) ", text) if s.strip())
+
+
+def mean_over_references(metric, lines=False):
+    prep = one_sentence_per_line if lines else (lambda t: t)
+    return np.array([
+        np.mean([metric.measure(prep(ref), prep(r["decoded"])).score for ref in r["references"]])
+        for r in rows_se
+    ])
+
+
+def summary_level_tau(scores):
+    out = {}
+    for d in DIMS:
+        taus = [kendalltau(scores[idx], human[d][idx], variant="b").statistic
+                for idx in docs.values()]
+        out[d] = float(np.nanmean(taus))
+    return out
+
+
+t = time.perf_counter()
+compat_scores = {
+    "ROUGE-1": mean_over_references(RougeMetric("rouge1", compat="rouge-score", use_stemmer=True)),
+    "ROUGE-2": mean_over_references(RougeMetric("rouge2", compat="rouge-score", use_stemmer=True)),
+    "ROUGE-L": mean_over_references(
+        RougeMetric("rougeLsum", compat="rouge-score", use_stemmer=True), lines=True),
+}
+print(f"compat scores in {time.perf_counter() - t:.1f} s")""",
+    ),
+    (
+        "code",
+        """PUBLISHED = {  # G-Eval (EMNLP 2023) Table 1, as listed in ../shared/README.md
+    "ROUGE-1": {"coherence": 0.126, "consistency": 0.130, "fluency": 0.094, "relevance": 0.252},
+    "ROUGE-2": {"coherence": 0.139, "consistency": 0.155, "fluency": 0.128, "relevance": 0.219},
+    "ROUGE-L": {"coherence": 0.099, "consistency": 0.092, "fluency": 0.084, "relevance": 0.237},
+}
+repro = pd.DataFrame({name: summary_level_tau(s) for name, s in compat_scores.items()}).T
+if src.real:
+    published = pd.DataFrame(PUBLISHED).T
+    print(f"max |reproduced - published| = {(repro - published).abs().max().max():.4f}")
+    display(pd.concat({"lexeval compat": repro, "published": published}, axis=1))
+else:
+    display(repro)""",
+    ),
+    (
+        "md",
+        """lexeval's default metrics on the same summaries: lemmas instead of Porter stems, its own
+tokenizer and (for `rougeLsum`) its own sentence splitter, and keyword coverage, which ignores
+word order and counts each keyword once. (Default token-F1 is left out: on the same tokens it
+equals default `rouge1`'s F-measure.) `CachedNormalizer` (in `_nbutil.py`) is the default
+normalizer with a memo, so each of the 2,646 distinct texts is normalized once; it changes no
+result.""",
+    ),
+    (
+        "code",
+        """t = time.perf_counter()
+tok_norm = CachedNormalizer("tokens")
+kw_norm = CachedNormalizer("default")
+default_scores = {
+    "rouge1": mean_over_references(RougeMetric("rouge1", normalizer=tok_norm)),
+    "rouge2": mean_over_references(RougeMetric("rouge2", normalizer=tok_norm)),
+    "rougeL": mean_over_references(RougeMetric("rougeL", normalizer=tok_norm)),
+    "rougeLsum": mean_over_references(RougeMetric("rougeLsum", normalizer=tok_norm), lines=True),
+    "keyword coverage": mean_over_references(KeywordCoverageMetric(normalizer=kw_norm)),
+}
+print(f"default-mode scores in {time.perf_counter() - t:.1f} s")
+taus = pd.concat({
+    "rouge-score compat": repro,
+    "lexeval default": pd.DataFrame(
+        {name: summary_level_tau(s) for name, s in default_scores.items()}).T,
+})
+taus""",
+    ),
+    (
+        "code",
+        """ax = taus.plot.barh(figsize=(8, 5.5), width=0.8)
+ax.invert_yaxis()
+ax.axvline(0, color="black", linewidth=0.8)
+ax.set_xlabel("summary-level Kendall τ-b with the expert mean (averaged over documents)")
+ax.set_title("SummEval: lexical metrics vs expert ratings")
+ax.legend(loc="lower right")
+plt.tight_layout()
+plt.show()""",
+    ),
+    (
+        "md",
+        """## 6. EVOUNA: ROC curves against human correctness
+
+EVOUNA NQ: answers of five QA systems (FiD, GPT-3.5, ChatGPT, GPT-4, New Bing) to Natural
+Questions, each judged correct or not by people. Every answer is scored against the gold
+alternatives (`golden_answer` split on `/`), keeping the maximum. ROC AUC is the probability that
+a correct answer outscores a wrong one (ties count half); it is computed here with NumPy and
+checked against `scipy.stats.mannwhitneyu`. Published: SQuAD token-F1 .890, token recall .925,
+Mastra keyword coverage .859. NQ is the set lexeval was tuned on; the held-out TQ and NQ301
+figures come from `benchmarks/quality_evouna.py` (see `docs/metrics.md`).""",
+    ),
+    (
+        "code",
+        """from scipy.stats import mannwhitneyu
+
+items = evouna(src, "NQ")
+golds = [g for g, _, _ in items]
+answers = [a for _, a, _ in items]
+labels = np.array([y for _, _, y in items])
+print(f"{len(items)} judged answers, {labels.mean():.1%} correct")
+
+squad = TokenF1Metric(variant="squad")
+t = time.perf_counter()
+qa_scores = {
+    "token F1 (SQuAD)": [squad.measure(g, a).score for g, a in zip(golds, answers)],
+    # token recall, max over the alternatives (the best-F1 alternative is not always the
+    # best-recall one, so each alternative is scored on its own)
+    "token recall (SQuAD)": [max(squad.measure(x, a).info["recall"] for x in g)
+                             for g, a in zip(golds, answers)],
+    "keyword coverage, mastra": [mastra.measure(g, a).score for g, a in zip(golds, answers)],
+    "keyword coverage, default": [default_kw.measure(g, a).score for g, a in zip(golds, answers)],
+}
+print(f"scored in {time.perf_counter() - t:.1f} s")
+
+
+def roc_curve(scores, labels):
+    \"\"\"False and true positive rates at every distinct threshold, highest first.\"\"\"
+    s = np.asarray(scores, dtype=float)
+    y = np.asarray(labels, dtype=bool)
+    order = np.argsort(-s, kind="mergesort")
+    s, y = s[order], y[order]
+    last_of_value = np.r_[np.flatnonzero(np.diff(s)), len(s) - 1]
+    tp = np.cumsum(y)[last_of_value]
+    fp = np.cumsum(~y)[last_of_value]
+    return np.r_[0, fp / (~y).sum()], np.r_[0, tp / y.sum()]
+
+
+def roc_auc(fpr, tpr):
+    return float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2))  # trapezoids
+
+
+aucs = {}
+for name, scores in qa_scores.items():
+    fpr, tpr = roc_curve(scores, labels)
+    aucs[name] = roc_auc(fpr, tpr)
+    pos = np.asarray(scores)[labels]
+    neg = np.asarray(scores)[~labels]
+    u = mannwhitneyu(pos, neg).statistic / (len(pos) * len(neg))
+    assert abs(u - aucs[name]) < 1e-9, (name, u, aucs[name])
+pd.Series(aucs, name="ROC AUC (EVOUNA NQ)").to_frame()""",
+    ),
+    (
+        "code",
+        """fig, ax = plt.subplots(figsize=(6.5, 6))
+for name, scores in qa_scores.items():
+    fpr, tpr = roc_curve(scores, labels)
+    ax.plot(fpr, tpr, marker=".", markersize=3, label=f"{name} (AUC {aucs[name]:.3f})")
+ax.plot([0, 1], [0, 1], color="grey", linestyle=":", linewidth=0.8)
+ax.set_xlabel("false positive rate (wrong answers accepted)")
+ax.set_ylabel("true positive rate (correct answers accepted)")
+ax.set_title("EVOUNA NQ: lexical scores vs human correctness")
+ax.legend(loc="lower right", fontsize=9)
+ax.set_aspect("equal")
+plt.tight_layout()
+plt.show()""",
+    ),
+    (
+        "md",
+        """Keyword coverage behaves like token *recall*: a long, chatty but correct answer (GPT-4, New
+Bing) covers the gold answer while its precision collapses, which is why token-F1 trails both.
+The curves are step-shaped because short gold answers give few distinct coverage values; to
+gate on a threshold, read the operating point off the curve for the error you can afford.""",
+    ),
+    (
+        "code",
+        """print(f"notebook ran in {time.perf_counter() - T0:.0f} s")""",
+    ),
+]
+
+# --------------------------------------------------------------------------------------------
+# 02_card_eval
+# --------------------------------------------------------------------------------------------
+
+CARDS: list[tuple[str, str]] = [
+    (
+        "md",
+        """# Evaluating generated flashcards: two prompt versions
+
+lexeval's main job: an LLM turns study texts into flashcards, and we measure whether it wrote the
+cards it should, without exact match and without embeddings. This notebook runs the bundled
+example (`examples/flashcards/`: 16 cases on varied subjects, the cards of two prompt versions),
+turns the results into a pandas DataFrame, charts them per case and compares the two versions
+with a paired bootstrap interval. The command-line equivalent is in `docs/cards.md`
+(`lexeval cards`, `lexeval compare`). Everything here is bundled; no `../shared` data is needed.""",
+    ),
+    (
+        "code",
+        """import time
+
+T0 = time.perf_counter()
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from lexeval.cards import compare_runs, evaluate, load_dataset, load_outputs
+
+%config InlineBackend.figure_formats = ["png"]
+pd.set_option("display.precision", 3)
+pd.set_option("display.width", 120)
+
+EXAMPLE = Path("..", "examples", "flashcards")
+dataset = load_dataset(EXAMPLE / "dataset.yaml")
+outputs = {
+    "prompt_v1": load_outputs(EXAMPLE / "outputs" / "prompt_v1.yaml"),
+    "prompt_v2": load_outputs(EXAMPLE / "outputs" / "prompt_v2.jsonl"),
+}
+print(f"{dataset.name} {dataset.version}: {len(dataset)} cases, "
+      f"{sum(len(c.expected_cards) for c in dataset.cases)} expected cards")
+for label, out in outputs.items():
+    print(f"{label}: {sum(len(cards) for cards in out.values())} generated cards "
+          f"for {len(out)} cases")""",
+    ),
+    (
+        "md",
+        """A case: the study text, and the cards a tutor would write, described by keywords for the
+front (question) and the back (answer). A keyword counts when its normalized form occurs in the
+card's normalized text as whole tokens (`"neural networks"` matches `"a neural network"`,
+`"art"` does not match `"start"`).""",
+    ),
+    (
+        "code",
+        """case = dataset.cases[0]
+print(case.id, "\\n", case.text.strip(), "\\n")
+pd.DataFrame(
+    {"front_keywords": ", ".join(c.front_keywords), "back_keywords": ", ".join(c.back_keywords),
+     "card_type": c.card_type}
+    for c in case.expected_cards
+)""",
+    ),
+    (
+        "md",
+        """## Results as a DataFrame
+
+`evaluate` matches every case (greedy, threshold 0.3, the default normalizer) and returns a
+`RunResult`; `to_dataframe()` gives one row per case.""",
+    ),
+    (
+        "code",
+        """runs = {label: evaluate(dataset, out) for label, out in outputs.items()}
+frames = {label: run.to_dataframe() for label, run in runs.items()}
+frames["prompt_v2"]""",
+    ),
+    (
+        "code",
+        """totals = pd.DataFrame({
+    (label, scope): getattr(run, scope).to_dict()
+    for label, run in runs.items() for scope in ("micro", "macro")
+})
+totals.loc[["recall", "precision", "f1", "avg_similarity"]]""",
+    ),
+    (
+        "code",
+        """# per card type: expected cards by their type (recall), generated ones by theirs (precision)
+pd.DataFrame({
+    (label, rate): {t: b.to_dict()[rate] for t, b in run.per_card_type.items()}
+    for label, run in runs.items() for rate in ("recall", "precision")
+})""",
+    ),
+    (
+        "md",
+        """## Per case
+
+F1 of each case under both prompt versions.""",
+    ),
+    (
+        "code",
+        """f1 = pd.DataFrame({label: frame["f1"] for label, frame in frames.items()})
+ax = f1.plot.barh(figsize=(8, 7), width=0.8, color=["#9aa5b1", "#2f6fbf"])
+ax.invert_yaxis()
+ax.set_xlim(0, 1)
+ax.set_xlabel("card F1 (matched cards, harmonic mean of recall and precision)")
+ax.set_title(f"{dataset.name}: per-case F1")
+plt.tight_layout()
+plt.show()""",
+    ),
+    (
+        "md",
+        """What the matcher decided for one case: accepted pairs with their scores and the keywords they
+missed, expected cards left unmatched, generated cards nobody asked for.""",
+    ),
+    (
+        "code",
+        """worst = f1["prompt_v1"].idxmin()
+result = next(c for c in runs["prompt_v1"].cases if c.case_id == worst)
+print(f"prompt_v1, case {worst}: recall {result.recall:.2f}, precision {result.precision:.2f}")
+for p in result.pairs:
+    gen = result.generated[p.generated_index]
+    print(f"  matched  exp[{p.expected_index}] <- {gen.front!r}  score {p.score:.2f}"
+          f"  missing {list(p.missing_front + p.missing_back)}")
+for card in result.unmatched_expected:
+    print(f"  missing  {list(card.front_keywords)} / {list(card.back_keywords)}")
+for card in result.extra_generated:
+    print(f"  extra    {card.front!r}")""",
+    ),
+    (
+        "md",
+        """## What normalization buys
+
+The same outputs matched with `normalizer=None`: plain, case-sensitive substring matching
+(`kw in text`), the behaviour of a naive harness. Plurals, inflections and capitalised
+question words then count as misses, while a substring can also hit inside a longer word. On
+this example the two disagree on only a few cards, in both directions; the cell after the table
+lists them.""",
+    ),
+    (
+        "code",
+        """plain = {label: evaluate(dataset, out, normalizer=None) for label, out in outputs.items()}
+pd.DataFrame({
+    "recall, normalized": {k: r.micro.recall for k, r in runs.items()},
+    "recall, plain": {k: r.micro.recall for k, r in plain.items()},
+    "F1, normalized": {k: r.micro.f1 for k, r in runs.items()},
+    "F1, plain": {k: r.micro.f1 for k, r in plain.items()},
+})""",
+    ),
+    (
+        "code",
+        """for label in runs:
+    for norm_case, plain_case in zip(runs[label].cases, plain[label].cases):
+        if norm_case.n_matched == plain_case.n_matched:
+            continue
+        print(f"{label} {norm_case.case_id}: normalized matches {norm_case.n_matched}, "
+              f"plain {plain_case.n_matched} of {norm_case.n_expected}")
+        for i, card in enumerate(norm_case.expected):
+            a, b = norm_case.best_scores[i], plain_case.best_scores[i]
+            if a != b:
+                print(f"   {list(card.front_keywords)} / {list(card.back_keywords)}: "
+                      f"best score normalized {a:.2f}, plain {b:.2f}")""",
+    ),
+    (
+        "md",
+        """## A/B: prompt v2 against prompt v1
+
+`compare_runs` takes the baseline and the candidate (run results, or JSON reports loaded with
+`load_report`), refuses runs made with different settings, and resamples the per-case F1
+differences with a paired bootstrap (10,000 resamples, recorded seed 12345) for a 95% interval
+and a p-value. A comparison fails when a gated metric (micro recall, precision, F1 and macro F1)
+drops by more than `max_drop` (0.02).""",
+    ),
+    (
+        "code",
+        """comparison = compare_runs(runs["prompt_v1"], runs["prompt_v2"])
+print(comparison.interval_text)
+print("verdict:", comparison.verdict, "->", "PASS" if comparison.passed else "FAIL")
+pd.DataFrame(
+    {"baseline": m.base, "candidate": m.candidate, "delta": m.delta,
+     "gated": m.max_drop is not None}
+    for m in comparison.metrics
+).set_axis([m.name for m in comparison.metrics])""",
+    ),
+    (
+        "code",
+        """deltas = pd.Series({c.case_id: c.delta for c in comparison.cases}).sort_values()
+fig, ax = plt.subplots(figsize=(8, 6))
+ax.barh(deltas.index, deltas.values,
+        color=["#c0392b" if d < 0 else "#2e8b57" for d in deltas.values])
+ax.axvline(0, color="black", linewidth=0.8)
+ax.axvspan(comparison.ci_low, comparison.ci_high, color="#2f6fbf", alpha=0.15,
+           label=f"95% CI of the mean [{comparison.ci_low:+.3f}, {comparison.ci_high:+.3f}]")
+ax.axvline(comparison.mean_delta, color="#2f6fbf",
+           label=f"mean delta {comparison.mean_delta:+.3f}")
+ax.set_xlabel("F1(prompt_v2) - F1(prompt_v1) per case")
+ax.set_title("Per-case change, with the paired bootstrap interval of the mean")
+ax.legend(loc="lower right")
+plt.tight_layout()
+plt.show()""",
+    ),
+    (
+        "md",
+        """The same comparison as Markdown, ready for a pull-request comment (`lexeval compare ...
+--markdown FILE` writes it; `docs/cards.md` has a GitHub Actions job that gates on it).""",
+    ),
+    (
+        "code",
+        """from IPython.display import Markdown
+
+Markdown(comparison.to_markdown())""",
+    ),
+    (
+        "code",
+        """print(f"notebook ran in {time.perf_counter() - T0:.0f} s")""",
+    ),
+]
+
+NOTEBOOKS = {"01_metrics_tour.ipynb": TOUR, "02_card_eval.ipynb": CARDS}
+
+
+def build(cells: list[tuple[str, str]]) -> nbformat.NotebookNode:
+    nb = new_notebook()
+    nb.cells = [new_markdown_cell(s) if kind == "md" else new_code_cell(s) for kind, s in cells]
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+    nb.metadata["language_info"] = {"name": "python"}
+    return nb
+
+
+def main(selected: list[str]) -> None:
+    for name, cells in NOTEBOOKS.items():
+        if selected and not any(s in name for s in selected):
+            continue
+        nb = build(cells)
+        seconds = execute(nb, cwd=HERE)
+        # Keep the committed file stable between runs: drop per-run cell metadata.
+        for cell in nb.cells:
+            cell.metadata.pop("execution", None)
+        nbformat.write(nb, HERE / name)
+        print(f"{name}: executed in {seconds:.1f} s")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
