@@ -60,6 +60,8 @@ MASTRA_WHITESPACE = (
     + "\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 _JS_SPLIT = re.compile("[" + re.escape(MASTRA_WHITESPACE) + "]")
+# ASCII characters Python's str.split() treats as white space but JavaScript does not.
+_ASCII_NON_JS_SPACE = re.compile("[\x1c-\x1f]")
 # Characters keyword-extractor deletes anywhere in a non-URL token.
 _MASTRA_DELETE = str.maketrans("", "", '.,;!?():"\u201c\u201d\u2018\u2019')
 _MASTRA_SINGLE_DROP = frozenset("_@&#")
@@ -149,13 +151,16 @@ def mastra_keywords(text: str) -> list[str]:
     _require_str(text, "text")
     if not text:
         return []
-    stripped = _strip_tags(text).strip(MASTRA_WHITESPACE)
-    if not stripped:
-        return []
+    text = _strip_tags(text)
+    if text.isascii() and not _ASCII_NON_JS_SPACE.search(text):
+        tokens = text.split()  # same split as JavaScript's for ASCII without U+001C..U+001F
+    else:
+        tokens = _JS_SPLIT.split(text.strip(MASTRA_WHITESPACE))
     seen: dict[str, None] = {}
-    for token in _JS_SPLIT.split(stripped):
+    word_of = _mastra_word
+    for token in tokens:
         if token:
-            word = _mastra_word(token)
+            word = word_of(token)
             if word is not None:
                 seen[word] = None
     return list(seen)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -74,35 +73,69 @@ _SUBSTRING_MIN = 4
 _CACHE_SIZE = 4096
 
 
-@dataclass(frozen=True)
 class _OutputKeys:
-    """An output text prepared for lenient matching."""
+    """An output text prepared for lenient matching; the stopword-keeping analysis and the
+    prefix index are built only when a reference key is not found directly."""
 
-    keywords: list[str]
-    keys: frozenset[str]
-    text: str
-    joined: str
-    long_keys: tuple[str, ...]
+    __slots__ = ("_aux", "_english", "_keys", "_prefixes", "joined", "keywords", "output", "text")
+
+    def __init__(self, output: str, keywords: list[str], aux: Normalizer, english: bool) -> None:
+        self.output = output
+        self.keywords = keywords
+        self._aux = aux
+        self._english = english
+        keys = {_canon(k, english) for k in keywords}
+        keys.update([k.replace("-", "") for k in keys if "-" in k])
+        self._keys = keys
+        self.text = _fold(output)
+        self.joined = _NON_WORD.sub("", self.text)
+        self._prefixes: dict[str, list[str]] | None = None
+
+    def _extend(self) -> dict[str, list[str]]:
+        if self._prefixes is None:
+            extra = {_canon(k, self._english) for k in self._aux.tokens(self.output)}
+            extra.update([k.replace("-", "") for k in extra if "-" in k])
+            self._keys |= extra
+            index: dict[str, list[str]] = {}
+            for k in self._keys:
+                if len(k) >= _PREFIX_MIN:
+                    index.setdefault(k[:_PREFIX_MIN], []).append(k)
+            self._prefixes = index
+        return self._prefixes
 
     def has(self, key: str) -> bool:
         """Whether a (canonical) reference key is present in the output."""
-        if key in self.keys or key.replace("-", "") in self.keys:
+        plain = key.replace("-", "")
+        if key in self._keys or plain in self._keys:
             return True
         if len(key) >= _SUBSTRING_MIN and (key in self.text or key in self.joined):
             return True  # glued words and citation marks: "Massachusetts1", "byJohann"
+        prefixes = self._extend()  # stopwords kept: "four", "no"
+        if key in self._keys or plain in self._keys:
+            return True
         if len(key) >= _PREFIX_MIN:
-            for other in self.long_keys:
+            for other in prefixes.get(key[:_PREFIX_MIN], ()):
                 n = Prefix.similarity(key, other)
-                if n >= _PREFIX_MIN and n >= _PREFIX_SHARE * max(len(key), len(other)):
+                if n >= _PREFIX_SHARE * max(len(key), len(other)):
                     return True  # "himalayas" / "himalaya", "eukarya" / "eukaryota"
         return False
 
 
-@lru_cache(maxsize=65536)
+# Combining diacritical mark blocks (Latin, Greek, Cyrillic accents); marks of other scripts,
+# such as Indic vowel signs or Thai tone marks, carry meaning and are kept.
+_DIACRITICS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+
 def _fold(text: str) -> str:
-    """Case-folded, diacritics removed ("Röntgen" -> "rontgen")."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    """Case-folded, accents removed ("Röntgen" -> "rontgen").
+
+    >>> _fold("Wilhelm RÖNTGEN, café")
+    'wilhelm rontgen, cafe'
+    """
+    folded = text.casefold()
+    if folded.isascii():
+        return folded
+    return _DIACRITICS.sub("", unicodedata.normalize("NFKD", folded))
 
 
 @lru_cache(maxsize=65536)
@@ -170,6 +203,7 @@ class KeywordCoverageMetric(BaseMetric):
         self.match: Match = match
         self._aux: Normalizer | None = None
         self._ref_cache: dict[str, list[str]] = {}
+        self._kw_cache: dict[str, list[str]] = {}
         self._out_cache: dict[str, _OutputKeys] = {}
         self.fuzzy = fuzzy
         self.fuzzy_threshold = float(fuzzy_threshold)
@@ -237,9 +271,19 @@ class KeywordCoverageMetric(BaseMetric):
         assert self.normalizer is not None
         if self.match == "lenient":
             return self._lenient(reference, output)
-        ref_kw = self.normalizer.keywords(reference)
-        out_kw = self.normalizer.keywords(output)
+        ref_kw = self._keywords(reference)
+        out_kw = self._keywords(output)
         return self._cover([(k, (k,)) for k in ref_kw], out_kw, out_kw, both_empty_is_one=True)
+
+    def _keywords(self, text: str) -> list[str]:
+        cached = self._kw_cache.get(text)
+        if cached is None:
+            assert self.normalizer is not None
+            cached = self.normalizer.keywords(text)
+            if len(self._kw_cache) >= _CACHE_SIZE:
+                self._kw_cache.clear()
+            self._kw_cache[text] = cached
+        return cached
 
     # ---- lenient matching (the default) -------------------------------------------------------
     def _aux_normalizer(self) -> Normalizer:
@@ -261,9 +305,14 @@ class KeywordCoverageMetric(BaseMetric):
             return cached
         assert self.normalizer is not None
         aux = self._aux_normalizer()
-        ref_kw = self.normalizer.keywords(reference)
-        ref_all = aux.tokens(reference)
-        if self.normalizer.language == "en" and any(t in NUMBER_WORDS_EN for t in ref_all):
+        ref_kw = self._keywords(reference)
+        english = self.normalizer.language == "en"
+        words = set(_NON_WORD.split(_fold(reference)))
+        if ref_kw and not (english and not words.isdisjoint(NUMBER_WORDS_EN)):
+            ref_all: list[str] = []
+        else:
+            ref_all = aux.tokens(reference)
+        if english and any(t in NUMBER_WORDS_EN for t in ref_all):
             # spaCy lists number words as stopwords, but "four" can be the whole answer
             kept = set(ref_kw)
             in_all = set(ref_all)
@@ -286,18 +335,7 @@ class KeywordCoverageMetric(BaseMetric):
             return cached
         assert self.normalizer is not None
         english = self.normalizer.language == "en"
-        out_kw = self.normalizer.keywords(output)
-        keys = {_canon(k, english) for k in out_kw}
-        keys.update(_canon(k, english) for k in self._aux_normalizer().tokens(output))
-        keys.update([k.replace("-", "") for k in keys if "-" in k])
-        text = _fold(output)
-        prepared = _OutputKeys(
-            keywords=out_kw,
-            keys=frozenset(keys),
-            text=text,
-            joined=_NON_WORD.sub("", text),
-            long_keys=tuple(k for k in keys if len(k) >= _PREFIX_MIN),
-        )
+        prepared = _OutputKeys(output, self._keywords(output), self._aux_normalizer(), english)
         if len(self._out_cache) >= _CACHE_SIZE:
             self._out_cache.clear()
         self._out_cache[output] = prepared
