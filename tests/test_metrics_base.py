@@ -100,3 +100,18 @@ def test_measure_many_matches_measure_and_checks_lengths() -> None:
         metric.measure_many(["a"], ["a", "b"])
     with pytest.raises(TypeError):
         metric.measure_many("abc", "abc")
+
+
+def test_compat_metrics_do_not_import_spacy() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, lexeval.metrics as m\n"
+        "m.get_metric('rouge1', compat='rouge-score').measure('a b', 'a')\n"
+        "m.get_metric('keyword_coverage', compat='mastra').measure('a b', 'a')\n"
+        "m.get_metric('token_f1', variant='squad').measure('a b', 'a')\n"
+        "print('spacy' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
