@@ -32,7 +32,6 @@ from lexeval.compat import rouge_score_sentences, rouge_score_tokens
 from lexeval.metrics.base import (
     BaseMetric,
     check_text,
-    fmeasure,
     register_metric,
     resolve_normalizer,
 )
@@ -231,6 +230,7 @@ class RougeMetric(BaseMetric):
         self.compat = compat
         self.use_stemmer = use_stemmer
         self.variant = variant
+        self._set = variant == "set"
         self.score_key: ScoreKey = score
         if compat is not None:
             if normalizer is not None:
@@ -294,13 +294,17 @@ class RougeMetric(BaseMetric):
         if self.n:
             ref_tokens, ref_grams, n_ref = ref
             out_tokens, out_grams, n_out = out
-            if self.variant == "set":
+            if self._set:
                 overlap = len(ref_grams & out_grams)
             else:
                 overlap = ngram_overlap(ref_grams, out_grams)
-            precision = overlap / max(n_out, 1)
-            recall = overlap / max(n_ref, 1)
-            equal_fallback = n_ref == 0 and n_out == 0 and list(ref_tokens) == list(out_tokens)
+            if n_ref and n_out:
+                precision = overlap / n_out
+                recall = overlap / n_ref
+            else:  # rouge-score divides by max(count, 1)
+                precision = overlap / max(n_out, 1)
+                recall = overlap / max(n_ref, 1)
+                equal_fallback = n_ref == n_out == 0 and list(ref_tokens) == list(out_tokens)
         elif self.rouge_type == "rougeL":
             n_ref, n_out = len(ref), len(out)
             if n_ref and n_out:
@@ -318,7 +322,8 @@ class RougeMetric(BaseMetric):
             else:
                 overlap, precision, recall = 0, 0.0, 0.0
                 equal_fallback = n_ref == 0 and n_out == 0
-        f = fmeasure(precision, recall)
+        # rouge-score's F-measure formula, bit for bit
+        f = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
         if equal_fallback and self.compat is None:
             precision = recall = f = 1.0
         info: dict[str, Any] = {
@@ -327,13 +332,16 @@ class RougeMetric(BaseMetric):
             "fmeasure": f,
             "counts": {"overlap": overlap, "reference": n_ref, "output": n_out},
         }
-        return info[self.score_key], info
+        key = self.score_key
+        return (f if key == "fmeasure" else info[key]), info
 
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
         return self._score(self._prepare(reference), self._prepare(output))
 
     def _measure_refs(self, references: list[str], output: str) -> tuple[float, dict[str, Any]]:
         out = self._prepare(output)
+        if len(references) == 1:
+            return self._score(self._prepare(references[0]), out)
         best: tuple[float, dict[str, Any]] | None = None
         best_index = 0
         for i, ref in enumerate(references):
