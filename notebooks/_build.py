@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (cell sources keep the notebooks' own line lengths)
 """Write both notebooks from the cell sources below, execute them and save them with outputs.
 
     .venv/bin/python notebooks/_build.py            # both notebooks
@@ -9,6 +10,7 @@ cell here, rebuild, and commit the executed ``.ipynb`` files.
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -16,7 +18,7 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _run import execute  # noqa: E402
+from _run import execute
 
 HERE = Path(__file__).resolve().parent
 
@@ -51,15 +53,15 @@ the repository). Without it the notebook runs on the small hand-written sample i
         "code",
         """import time
 
-T0 = time.perf_counter()
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from _nbutil import CachedNormalizer, Source, evouna, find_shared, keyword_examples, summeval
 
 import lexeval
 from lexeval import KeywordCoverageMetric, Normalizer, RougeMetric, TokenF1Metric, list_metrics
-from _nbutil import CachedNormalizer, Source, evouna, find_shared, keyword_examples, summeval
+
+T0 = time.perf_counter()
 
 %config InlineBackend.figure_formats = ["png"]
 pd.set_option("display.precision", 3)
@@ -172,7 +174,9 @@ for ex in keyword_examples(src):
     d = default_kw.measure(ex["input"], ex["output"])
     row = {
         "id": ex["id"],
-        "mastra (lexeval compat)": f"{m.info['matchedKeywords']}/{m.info['totalKeywords']} = {m.score:.3f}",
+        "mastra (lexeval compat)": (
+            f"{m.info['matchedKeywords']}/{m.info['totalKeywords']} = {m.score:.3f}"
+        ),
         "default": f"{d.info['matchedKeywords']}/{d.info['totalKeywords']} = {d.score:.3f}",
         "default misses": ", ".join(d.info["missing"]),
     }
@@ -333,12 +337,13 @@ taus""",
     ),
     (
         "code",
-        """ax = taus.plot.barh(figsize=(8, 5.5), width=0.8)
+        """flat = taus.set_axis([f"{metric} ({mode})" for mode, metric in taus.index])
+ax = flat.plot.barh(figsize=(9, 5.5), width=0.8)
 ax.invert_yaxis()
 ax.axvline(0, color="black", linewidth=0.8)
 ax.set_xlabel("summary-level Kendall τ-b with the expert mean (averaged over documents)")
 ax.set_title("SummEval: lexical metrics vs expert ratings")
-ax.legend(loc="lower right")
+ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
 plt.tight_layout()
 plt.show()""",
     ),
@@ -367,13 +372,13 @@ print(f"{len(items)} judged answers, {labels.mean():.1%} correct")
 squad = TokenF1Metric(variant="squad")
 t = time.perf_counter()
 qa_scores = {
-    "token F1 (SQuAD)": [squad.measure(g, a).score for g, a in zip(golds, answers)],
+    "token F1 (SQuAD)": [squad.measure(g, a).score for g, a in zip(golds, answers, strict=True)],
     # token recall, max over the alternatives (the best-F1 alternative is not always the
     # best-recall one, so each alternative is scored on its own)
     "token recall (SQuAD)": [max(squad.measure(x, a).info["recall"] for x in g)
-                             for g, a in zip(golds, answers)],
-    "keyword coverage, mastra": [mastra.measure(g, a).score for g, a in zip(golds, answers)],
-    "keyword coverage, default": [default_kw.measure(g, a).score for g, a in zip(golds, answers)],
+                             for g, a in zip(golds, answers, strict=True)],
+    "keyword coverage, mastra": [mastra.measure(g, a).score for g, a in zip(golds, answers, strict=True)],
+    "keyword coverage, default": [default_kw.measure(g, a).score for g, a in zip(golds, answers, strict=True)],
 }
 print(f"scored in {time.perf_counter() - t:.1f} s")
 
@@ -451,15 +456,14 @@ with a paired bootstrap interval. The command-line equivalent is in `docs/cards.
     (
         "code",
         """import time
-
-T0 = time.perf_counter()
 from pathlib import Path
 
 import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 
 from lexeval.cards import compare_runs, evaluate, load_dataset, load_outputs
+
+T0 = time.perf_counter()
 
 %config InlineBackend.figure_formats = ["png"]
 pd.set_option("display.precision", 3)
@@ -582,7 +586,7 @@ pd.DataFrame({
     (
         "code",
         """for label in runs:
-    for norm_case, plain_case in zip(runs[label].cases, plain[label].cases):
+    for norm_case, plain_case in zip(runs[label].cases, plain[label].cases, strict=True):
         if norm_case.n_matched == plain_case.n_matched:
             continue
         print(f"{label} {norm_case.case_id}: normalized matches {norm_case.n_matched}, "
@@ -627,7 +631,7 @@ ax.axvline(comparison.mean_delta, color="#2f6fbf",
            label=f"mean delta {comparison.mean_delta:+.3f}")
 ax.set_xlabel("F1(prompt_v2) - F1(prompt_v1) per case")
 ax.set_title("Per-case change, with the paired bootstrap interval of the mean")
-ax.legend(loc="lower right")
+ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2)
 plt.tight_layout()
 plt.show()""",
     ),
@@ -667,12 +671,17 @@ def main(selected: list[str]) -> None:
     for name, cells in NOTEBOOKS.items():
         if selected and not any(s in name for s in selected):
             continue
-        nb = build(cells)
+        path = HERE / name
+        nbformat.write(build(cells), path)
+        ruff = Path(sys.executable).parent / "ruff"
+        if ruff.exists():  # the committed cells are ruff-formatted, like the rest of the repo
+            subprocess.run([str(ruff), "format", "--quiet", str(path)], check=True)
+        nb = nbformat.read(path, as_version=4)
         seconds = execute(nb, cwd=HERE)
         # Keep the committed file stable between runs: drop per-run cell metadata.
         for cell in nb.cells:
             cell.metadata.pop("execution", None)
-        nbformat.write(nb, HERE / name)
+        nbformat.write(nb, path)
         print(f"{name}: executed in {seconds:.1f} s")
 
 
