@@ -96,3 +96,27 @@ def test_bad_options() -> None:
         RougeMetric("rouge1", use_stemmer=True)
     with pytest.raises(ValueError, match="compat"):
         RougeMetric("rouge1", compat="pyrouge")  # type: ignore[arg-type]
+
+
+def test_default_lsum_is_fast_on_one_long_sentence() -> None:
+    rng = random.Random(11)
+    words = [f"w{rng.randrange(3000)}" for _ in range(20_000)]
+    ref, out = " ".join(words[:10_000]), " ".join(words[10_000:])
+    metric = RougeMetric("rougeLsum")
+    metric.measure("warm up", "warm up")
+    start = time.perf_counter()
+    result = metric.measure(ref, out)
+    assert 0.0 < result.score < 1.0
+    assert time.perf_counter() - start < 5.0
+
+
+def test_default_lsum_union_length_equals_exact_backtrack_length() -> None:
+    from lexeval.metrics.rouge import lcs_indices, lcs_indices_any
+
+    rng = random.Random(3)
+    for _ in range(200):
+        a = [rng.choice("abcd") for _ in range(rng.randrange(12))]
+        b = [rng.choice("abcd") for _ in range(rng.randrange(12))]
+        fast, exact = lcs_indices_any(a, b), lcs_indices(a, b)
+        assert len(fast) == len(exact)
+        assert [a[i] for i in fast] == [a[i] for i in sorted(fast)]  # in order

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, _count_elements  # type: ignore[attr-defined]
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = [
     "RougeMetric",
     "lcs_indices",
+    "lcs_indices_any",
     "lcs_length",
     "ngram_counts",
     "ngram_overlap",
@@ -139,7 +140,25 @@ def lcs_indices(ref: Sequence[Hashable], can: Sequence[Hashable]) -> list[int]:
     return out
 
 
-def summary_lcs_hits(ref_sents: Sequence[Sequence[str]], can_sents: Sequence[Sequence[str]]) -> int:
+def lcs_indices_any(ref: Sequence[Hashable], can: Sequence[Hashable]) -> list[int]:
+    """Indices into ``ref`` of one longest common subsequence, found by rapidfuzz (bit-parallel,
+    fast on long texts; which LCS it returns may differ from rouge-score's backtrack).
+
+    >>> a, b = list("abcb"), list("bcab")
+    >>> len(lcs_indices_any(a, b)) == len(lcs_indices(a, b)) == 3
+    True
+    """
+    if not ref or not can:
+        return []
+    blocks = LCSseq.editops(ref, can).as_matching_blocks()
+    return [i for b in blocks for i in range(b.a, b.a + b.size)]
+
+
+def summary_lcs_hits(
+    ref_sents: Sequence[Sequence[str]],
+    can_sents: Sequence[Sequence[str]],
+    lcs: Callable[[Sequence[str], Sequence[str]], list[int]] = lcs_indices,
+) -> int:
     """Summary-level LCS hits (ROUGE paper 3.2 as rouge-score 0.1.2 counts them): for each
     reference sentence the union of its LCS with every candidate sentence, each token counted
     at most as often as it occurs on both sides.
@@ -161,7 +180,7 @@ def summary_lcs_hits(ref_sents: Sequence[Sequence[str]], can_sents: Sequence[Seq
         for c, cset in zip(can_sents, can_sets, strict=True):
             if rset.isdisjoint(cset):
                 continue
-            union.update(lcs_indices(r, c))
+            union.update(lcs(r, c))
         for idx in union:
             t = r[idx]
             if cnt_c[t] > 0 and cnt_r[t] > 0:
@@ -317,7 +336,9 @@ class RougeMetric(BaseMetric):
             n_ref = sum(map(len, ref))
             n_out = sum(map(len, out))
             if n_ref and n_out:
-                overlap = summary_lcs_hits(ref, out)
+                # compat: rouge-score's exact backtrack; default: any LCS, fast on long texts
+                lcs = lcs_indices if self.compat else lcs_indices_any
+                overlap = summary_lcs_hits(ref, out, lcs)
                 precision, recall = overlap / n_out, overlap / n_ref
             else:
                 overlap, precision, recall = 0, 0.0, 0.0
