@@ -57,6 +57,15 @@ def test_ordinary_punctuation_still_splits(
     assert norm.tokens(text) == expected
 
 
+def test_hyphenated_words_lemmatize_their_head_only(norm: Normalizer) -> None:
+    assert norm.tokens("drug-destroying e-mails") == ["drug-destroy", "e-mail"]
+    assert norm.tokens("x86-64 GPT-4o") == ["x86-64", "gpt-4o"]  # digits: left alone
+
+
+def test_possessive_is_not_have() -> None:
+    assert Normalizer("tokens").tokens("the app's icon") == ["the", "app", "'s", "icon"]
+
+
 def test_technical_tokens_are_not_lemmatized(norm: Normalizer) -> None:
     # "Rows" alone lemmatizes; inside an identifier it must not be touched.
     assert norm.tokens("rows") == ["row"]

@@ -89,6 +89,8 @@ LEMMA_OVERRIDES: dict[str, str] = {
     "n't": "not",
     "n‘t": "not",
     "n’t": "not",
+    "'s": "'s",  # table: have (right for "it's been", wrong for the possessive)
+    "’s": "'s",
 }
 
 # Characters removed before tokenization: C0/C1 controls (but tab, LF, CR) and lone surrogates
@@ -103,6 +105,7 @@ _INVISIBLE_RE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
 # separator, so the pattern cannot backtrack catastrophically.
 _TECH_TOKEN_RE = re.compile(r"\.?\w+(?:[-./@]\w+)*(?:\+\+|#)?")
 _ACRONYM_PLURAL_RE = re.compile(r"[A-Z]{2,}s")
+_HYPHENATED_WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")  # letters only, single hyphens
 # Han ideographs and kana: written without spaces, split into one token per character.
 _CJK_RE = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
 # Chunks longer than this skip spaCy's affix loop (quadratic on pathological input) and are
@@ -336,6 +339,7 @@ class Normalizer:
         self.cache_size = cache_size
         self._cache: dict[str, tuple[tuple[str, bool], ...]] = {}
         self._token_memo: dict[str, tuple[str, bool]] = {}
+        self._sentence_cache: dict[str, tuple[str, ...]] = {}
         self._res: _Resources | None = None
         self._stops: frozenset[str] = frozenset()
         self._stem: Callable[[str], str] | None = None
@@ -385,6 +389,9 @@ class Normalizer:
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         if len(lines) != 1:
             return lines
+        cached = self._sentence_cache.get(lines[0])
+        if cached is not None:
+            return list(cached)
         res = self._resources()
         if res.sentencizer is None:
             import spacy
@@ -395,7 +402,11 @@ class Normalizer:
             res.sentencizer = sentencizer
         with res.sentencizer.memory_zone():
             doc = res.sentencizer(self._prepare(lines[0]))
-            return [s.text.strip() for s in doc.sents if s.text.strip()]
+            found = tuple(s.text.strip() for s in doc.sents if s.text.strip())
+        if len(self._sentence_cache) >= self.cache_size:
+            self._sentence_cache.clear()
+        self._sentence_cache[lines[0]] = found
+        return list(found)
 
     @property
     def signature(self) -> str:
@@ -491,6 +502,11 @@ class Normalizer:
         if _is_technical(token):
             if _ACRONYM_PLURAL_RE.fullmatch(token):
                 return folded[:-1]  # APIs -> api
+            head, dash, last = folded.rpartition("-")
+            if dash and head and _HYPHENATED_WORD_RE.fullmatch(token):
+                # A hyphenated word stays whole, but its head (the last part) is a word like
+                # any other: drug-destroying -> drug-destroy, neural-networks -> neural-network.
+                return f"{head}-{self._key(last, last)}"
             return folded
         key = folded
         if lemma is not None:
