@@ -201,7 +201,21 @@ class BaseMetric(ABC):
             from rich.progress import track
 
             pairs = track(pairs, total=len(ins), description=f"{self.name}")
-        return [self.measure(i, o) for i, o in pairs]
+        results: list[MetricResult] = []
+        append = results.append
+        pair = self._measure_pair
+        scale = self.scale
+        for i, o in pairs:
+            if type(i) is str and type(o) is str:  # the common case, without the checks' cost
+                score, info = pair(i, o)
+                append(MetricResult(score * scale if scale != 1.0 else score, info))
+            else:
+                append(self.measure(i, o))
+        return results
+
+    def _measure_pair(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
+        """One reference and one output, both known to be ``str``."""
+        return self._measure_refs([reference], output)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.signature}>"

@@ -359,6 +359,8 @@ class RougeMetric(BaseMetric):
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
         return self._score(self._prepare(reference), self._prepare(output))
 
+    _measure_pair = _measure_one
+
     def _measure_refs(self, references: list[str], output: str) -> tuple[float, dict[str, Any]]:
         out = self._prepare(output)
         if len(references) == 1:
