@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, _count_elements  # type: ignore[attr-defined]
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RougeMetric",
+    "clipped_overlap",
     "lcs_indices",
     "lcs_indices_any",
     "lcs_length",
@@ -83,6 +84,30 @@ def ngram_overlap(ref: Mapping[Hashable, int], out: Mapping[Hashable, int]) -> i
         if o:
             total += c if c < o else o
     return total
+
+
+def clipped_overlap(ref: Mapping[Hashable, int], tokens: Sequence[str], n: int) -> int:
+    """:func:`ngram_overlap` of ``ref`` and the n-grams of ``tokens``, without counting them
+    first (one pass over the output; the fast path for a single reference).
+
+    >>> clipped_overlap(Counter("aab"), list("abb"), 1)
+    2
+    """
+    remaining = dict(ref)
+    get = remaining.get
+    if n == 1:
+        grams: Iterable[Hashable] = tokens
+    elif n == 2:
+        grams = zip(tokens, tokens[1:], strict=False)  # noqa: RUF007
+    else:
+        grams = zip(*(tokens[i:] for i in range(n)), strict=False)
+    overlap = 0
+    for gram in grams:
+        c = get(gram)
+        if c:
+            remaining[gram] = c - 1
+            overlap += 1
+    return overlap
 
 
 def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
@@ -315,6 +340,8 @@ class RougeMetric(BaseMetric):
             out_tokens, out_grams, n_out = out
             if self._set:
                 overlap = len(ref_grams & out_grams)
+            elif out_grams is None:  # output not counted: one pass over its tokens
+                overlap = clipped_overlap(ref_grams, out_tokens, self.n)
             else:
                 overlap = ngram_overlap(ref_grams, out_grams)
             if n_ref and n_out:
@@ -357,6 +384,12 @@ class RougeMetric(BaseMetric):
         return (f if key == "fmeasure" else info[key]), info
 
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
+        if self.n and not self._set:
+            out = self._cache.get(output)
+            if out is None:
+                tokens = self._tokens(output)
+                out = (tokens, None, max(len(tokens) - self.n + 1, 0))
+            return self._score(self._prepare(reference), out)
         return self._score(self._prepare(reference), self._prepare(output))
 
     _measure_pair = _measure_one
