@@ -1,9 +1,25 @@
 """Keyword coverage: the share of the reference's keywords that the output contains.
 
 * default: keywords from the lexeval normalizer (preset ``"default"``: lemmas, stopwords
-  removed, compound terms as one key), matched exactly, optionally fuzzily (rapidfuzz);
+  removed, compound terms as one key), matched leniently (below); ``match="exact"`` compares
+  keys only, ``fuzzy=True`` adds rapidfuzz matching of spelling variants;
 * ``compat="mastra"``: ``@mastra/evals`` ``KeywordCoverageMetric`` exactly;
 * ``compat="mastra-scorer"``: ``@mastra/evals`` ``createKeywordCoverageScorer`` exactly.
+
+Lenient matching (the default; tuned on EVOUNA NQ only) finds a reference keyword in the
+output when, after case folding and accent removal ("Röntgen" = "rontgen"), with English number
+words as digits ("four" = "4") and one spelling of numbers ("1,000" = "1000", "09:15" = "9:15"):
+
+1. it is one of the output's keys, or one of its keys with stopwords kept, hyphens ignored;
+2. it has at least 4 characters and occurs inside the output text, or inside the output with
+   everything but letters and digits removed (glued words and citation marks:
+   "Massachusetts1", "byJohann Gutenbergin");
+3. it shares a prefix of at least 5 characters and 80% of the longer word with an output key
+   ("himalayas" / "himalaya");
+4. otherwise a keyword made of parts ("1979–80", "six-year") earns the share of its parts found.
+
+English number words count as reference keywords although spaCy lists them as stopwords, and a
+reference made only of stopwords uses them as its keywords.
 
 >>> m = KeywordCoverageMetric(compat="mastra")
 >>> r = m.measure("The quick brown fox jumps over the lazy dog",
