@@ -240,7 +240,7 @@ def register_metric(name: str, factory: Callable[..., BaseMetric], *aliases: str
 def get_metric(name: str, **options: Any) -> BaseMetric:
     """A metric by name, configured with ``options``.
 
-    ``rougeN`` works for any positive ``N`` (``"rouge3"``).
+    ``rougeN`` works for any positive ``N`` (``"rouge3"``, or ``"rougeN"`` with ``n=3``).
 
     >>> get_metric("rouge2", compat="rouge-score").name
     'rouge2'
@@ -256,7 +256,7 @@ def get_metric(name: str, **options: Any) -> BaseMetric:
     if key in _REGISTRY:
         return _REGISTRY[key](**options)
     if _ROUGE_N.fullmatch(key):
-        return _REGISTRY["rougeN"](key, **options)
+        return _REGISTRY["rougeN"](n=int(key[5:]), **options)
     raise ValueError(f"unknown metric {name!r}; known: {', '.join(list_metrics())}")
 
 

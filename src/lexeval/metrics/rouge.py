@@ -420,4 +420,12 @@ def _rouge_factory(rouge_type: str) -> Any:
 
 for _t in ("rouge1", "rouge2", "rougeL", "rougeLsum"):
     register_metric(_t, _rouge_factory(_t))
-register_metric("rougeN", RougeMetric)
+
+
+def _rouge_n(*, n: int, **options: Any) -> RougeMetric:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"rougeN needs a positive int n, not {n!r}")
+    return RougeMetric(f"rouge{n}", **options)
+
+
+register_metric("rougeN", _rouge_n)
