@@ -450,3 +450,17 @@ def test_property_explain_matches_fast_path(text: str) -> None:
 def test_property_any_unicode_never_crashes(text: str) -> None:
     for preset in ("default", "tokens", "none"):
         assert isinstance(Normalizer(preset).keywords(text), list)
+
+
+_LETTERS = st.text(st.characters(categories=["Lu", "Ll", "Lt", "Lm", "Lo"]), min_size=1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LETTERS, min_size=1, max_size=8))
+def test_property_letters_fast_path_equals_spacy_tokenizer(chunks: list[str]) -> None:
+    """Letters-only chunks skip spaCy's tokenizer; they must come out as it would split them."""
+    norm = Normalizer(split_cjk=False)
+    tokenizer = norm._resources().nlp.tokenizer
+    words = [*chunks, "cannot", "Gonna", "dunno", "Doin", "lemme", "cant", "ITS"]
+    expected = [[t.text for t in tokenizer(w)] for w in words]
+    assert norm._split_chunks(words) == expected

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -206,12 +207,14 @@ class _Resources:
     stopwords: frozenset[str]
     lemma_table: Any  # a spacy.lookups.Table, or None when the language has no table
     lookups_version: str | None
+    specials: frozenset[str] | None = None  # special cases; None: no letters fast path
     sentencizer: Any = None
     phrase_matchers: dict[tuple[str, ...], Any] = field(default_factory=dict)
 
 
 _DROPPED = ("", True)  # memo marker for a token that step 2 drops (punctuation)
-_COMPOUND_INDEXES: dict[tuple[Any, ...], tuple[dict[str, str], frozenset[str], Any]] = {}
+_CompoundIndex = tuple[dict[str, str], frozenset[tuple[str, str]], Any]
+_COMPOUND_INDEXES: dict[tuple[Any, ...], _CompoundIndex] = {}
 
 
 def _version_of(dist: str) -> str:
@@ -248,7 +251,13 @@ def _load_language(language: str) -> _Resources:
         lookups_version = _version_of("spacy-lookups-data")
     except ValueError:
         pass
+    from spacy.tokenizer import Tokenizer
+
+    # The letters-only fast path holds for spaCy's rule-based tokenizer only (not zh's).
+    tokenizer = nlp.tokenizer
+    specials = frozenset(tokenizer.rules or ()) if isinstance(tokenizer, Tokenizer) else None
     return _Resources(
+        specials=specials,
         nlp=nlp,
         stopwords=frozenset(nlp.Defaults.stop_words),
         lemma_table=table,
@@ -340,11 +349,12 @@ class Normalizer:
         self._cache: dict[str, tuple[tuple[str, bool], ...]] = {}
         self._token_memo: dict[str, tuple[str, bool]] = {}
         self._sentence_cache: dict[str, tuple[str, ...]] = {}
+        self._in_zone = False
         self._res: _Resources | None = None
         self._stops: frozenset[str] = frozenset()
         self._stem: Callable[[str], str] | None = None
         self._aliases: dict[str, str] = {}
-        self._first_keys: frozenset[str] = frozenset()
+        self._first_bigrams: frozenset[tuple[str, str]] = frozenset()
         self._matcher: Any = None
         self._signature: str | None = None
 
@@ -482,12 +492,37 @@ class Normalizer:
 
     def _split_chunk(self, chunk: str) -> list[str]:
         """Step 2: one white-space chunk into tokens (spaCy, technical terms kept whole)."""
-        if len(chunk) > _MAX_CHUNK:
-            pieces = _LONG_CHUNK_RE.findall(chunk)
-        else:
-            pieces = [t.text for t in self._resources().nlp.tokenizer(chunk)]
-        if self.config.split_cjk and _CJK_RE.search(chunk):
-            pieces = [p for piece in pieces for p in _CJK_RE.split(piece) if p]
+        return self._split_chunks([chunk])[0]
+
+    def _split_chunks(self, chunks: Sequence[str]) -> list[list[str]]:
+        """Step 2 for many chunks with one tokenizer call (a Doc per chunk costs far more).
+
+        Chunks hold no white space, and spaCy splits only at white space before its affix
+        rules, so tokenizing the chunks joined by single spaces gives each chunk's own tokens;
+        the last token of each chunk is the one followed by a space.
+        """
+        pieces: list[list[str]] = [[] for _ in chunks]
+        specials = self._resources().specials
+        short = []
+        for i, chunk in enumerate(chunks):
+            if specials is not None and chunk.isalpha() and chunk not in specials:
+                # No affix rule of spaCy's applies to letters alone; only a special case
+                # ("cannot", "gonna") splits them (a test checks this against the tokenizer).
+                pieces[i].append(chunk)
+            elif len(chunk) <= _MAX_CHUNK:
+                short.append(i)
+        if short:
+            doc = self._resources().nlp.tokenizer(" ".join(chunks[i] for i in short))
+            position = 0
+            for token in doc:
+                pieces[short[position]].append(token.text)
+                if token.whitespace_:
+                    position += 1
+        for i, chunk in enumerate(chunks):
+            if len(chunk) > _MAX_CHUNK:
+                pieces[i] = _LONG_CHUNK_RE.findall(chunk)
+            if self.config.split_cjk and _CJK_RE.search(chunk):
+                pieces[i] = [p for piece in pieces[i] for p in _CJK_RE.split(piece) if p]
         return pieces
 
     def _fold(self, token: str) -> str:
@@ -527,11 +562,12 @@ class Normalizer:
     def _is_stop(self, folded: str, key: str) -> bool:
         return folded in self._stops or key in self._stops
 
-    def _analyze_chunk(self, chunk: str) -> tuple[tuple[str, bool], ...]:
+    def _analyze_chunk(self, pieces: list[str]) -> tuple[tuple[str, bool], ...]:
+        """Steps 3-4 and the stopword flag for the tokens of one chunk (memoized per token)."""
         out = []
         drop = self.config.drop_punct
         memo = self._token_memo
-        for token in self._split_chunk(chunk):
+        for token in pieces:
             pair = memo.get(token)
             if pair is None:
                 if drop and not _has_alnum(token):
@@ -569,18 +605,18 @@ class Normalizer:
         cache = self._cache
         chunks = self._prepare(text).split()
         missing = [c for c in dict.fromkeys(chunks) if c not in cache]
-        if missing:
-            if len(cache) + len(missing) > self.cache_size:
-                cache.clear()
-            with self._memory_zone():
-                for chunk in missing:
-                    cache[chunk] = self._analyze_chunk(chunk)
+        if not missing:
+            return self._merge_compounds([pair for chunk in chunks for pair in cache[chunk]])
+        if len(cache) + len(missing) > self.cache_size:
+            cache.clear()
+        with self._memory_zone():  # one zone for the new chunks and the compound matching
+            split = self._split_chunks(missing)
+            for chunk, pieces in zip(missing, split, strict=True):
+                cache[chunk] = self._analyze_chunk(pieces)
+            pairs = [pair for chunk in chunks for pair in cache[chunk]]
             if len(missing) > self.cache_size:  # a single text larger than the cache
-                pairs = [pair for chunk in chunks for pair in cache[chunk]]
                 cache.clear()
-                return self._merge_compounds(pairs)
-        pairs = [pair for chunk in chunks for pair in cache[chunk]]
-        return self._merge_compounds(pairs)
+            return self._merge_compounds(pairs)
 
     def _merge_compounds(self, pairs: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
         """Step 5: compound terms become one key (spaCy's PhraseMatcher on the lemma keys)."""
@@ -589,7 +625,11 @@ class Normalizer:
         aliases = self._aliases
         if aliases:
             pairs = [(aliases[k], False) if k in aliases else (k, s) for k, s in pairs]
-        if len(pairs) < 2 or self._first_keys.isdisjoint(k for k, _ in pairs):
+        if len(pairs) < 2:
+            return pairs
+        keys = [k for k, _ in pairs]
+        # Every pattern has at least two tokens, so a match needs its first two side by side.
+        if self._first_bigrams.isdisjoint(itertools.pairwise(keys)):
             return pairs
         from spacy.tokens import Doc
         from spacy.util import filter_spans
@@ -621,11 +661,21 @@ class Normalizer:
 
     @contextmanager
     def _memory_zone(self) -> Iterator[None]:
-        """spaCy's memory zone, so strings of transient texts do not pile up in the vocab."""
+        """spaCy's memory zone, so strings of transient texts do not pile up in the vocab.
+
+        Re-entrant: inside an open zone it does nothing (entering a zone has a cost).
+        """
+        if self._in_zone:
+            yield
+            return
         nlp = self._resources().nlp
         zone = nlp.memory_zone() if hasattr(nlp, "memory_zone") else nullcontext()
         with zone:
-            yield
+            self._in_zone = True
+            try:
+                yield
+            finally:
+                self._in_zone = False
 
     def _resources(self) -> _Resources:
         if self._res is not None:
@@ -678,15 +728,15 @@ class Normalizer:
         if cached is None:
             cached = self._index_compounds(res)
             _COMPOUND_INDEXES[cache_key] = cached
-        self._aliases, self._first_keys, self._matcher = cached
+        self._aliases, self._first_bigrams, self._matcher = cached
 
-    def _index_compounds(self, res: _Resources) -> tuple[dict[str, str], frozenset[str], Any]:
+    def _index_compounds(self, res: _Resources) -> _CompoundIndex:
         from spacy.matcher import PhraseMatcher
         from spacy.tokens import Doc
 
         matcher = PhraseMatcher(res.nlp.vocab, attr="ORTH")
         aliases: dict[str, str] = {}
-        first: set[str] = set()
+        first: set[tuple[str, str]] = set()
         for entry in self._compound_entries():
             parts = [p for p in re.split(r"[\s\-]+", self._prepare(entry)) if p]
             if len(parts) < 2:
@@ -700,7 +750,7 @@ class Normalizer:
             aliases.setdefault(joined_key, canonical)
             for variant in {tuple(keys), tuple(folded)}:
                 matcher.add(canonical, [Doc(res.nlp.vocab, words=list(variant))])
-                first.add(variant[0])
+                first.add((variant[0], variant[1]))
         return aliases, frozenset(first), matcher
 
     def _build_signature(self) -> str:
