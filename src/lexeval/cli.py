@@ -261,18 +261,12 @@ def _parse_options(specs: Sequence[str]) -> dict[str, Any]:
 
 
 def _read_pairs(path: str) -> tuple[list[str | list[str]], list[str]]:
-    from lexeval.cards.dataset import DatasetError, _read_text
+    from lexeval.cards.dataset import DatasetError, _read_text, iter_jsonl
 
     name, text = _read_text(path, 200 * 1024 * 1024)
     inputs: list[str | list[str]] = []
     outputs: list[str] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DatasetError(name, number, None, f"invalid JSON: {exc.msg}") from None
+    for number, data in iter_jsonl(name, text):
         if not isinstance(data, dict):
             raise DatasetError(name, number, None, "expected an object")
         ref: object = data.get("input")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -445,16 +445,25 @@ def _outputs_mapping(reader: _Reader, root: yaml.Node | None) -> Outputs:
     return out
 
 
-def _outputs_jsonl(name: str, text: str) -> Outputs:
-    collected: dict[str, list[GeneratedCard]] = {}
-    dumper = yaml.SafeDumper(io.StringIO())
+def iter_jsonl(name: str, text: str) -> Iterator[tuple[int, object]]:
+    """(line number, parsed value) of each non-blank line of a JSONL text.
+
+    >>> list(iter_jsonl("x.jsonl", chr(10).join(['{"a": 1}', "", "[2]"])))
+    [(1, {'a': 1}), (3, [2])]
+    """
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
+            yield number, json.loads(line)
         except json.JSONDecodeError as exc:
             raise DatasetError(name, number, None, f"invalid JSON: {exc.msg}") from None
+
+
+def _outputs_jsonl(name: str, text: str) -> Outputs:
+    collected: dict[str, list[GeneratedCard]] = {}
+    dumper = yaml.SafeDumper(io.StringIO())
+    for number, data in iter_jsonl(name, text):
         reader = _Reader(name, default_line=number)
         node = dumper.represent_data(data)
         if not isinstance(node, yaml.MappingNode):
