@@ -395,19 +395,13 @@ def _bootstrap(
     if len(diffs) < 2:
         return None, None, None
     import numpy as np
-    from scipy.stats import bootstrap
 
-    result = bootstrap(
-        (np.asarray(diffs, dtype=float),),
-        np.mean,
-        n_resamples=n_resamples,
-        confidence_level=confidence,
-        method="percentile",
-        rng=np.random.default_rng(seed),
+    from lexeval.metrics.aggregate import bootstrap_mean
+
+    low, high, distribution = bootstrap_mean(
+        diffs, seed=seed, n_resamples=n_resamples, confidence=confidence
     )
-    means = np.asarray(result.bootstrap_distribution, dtype=float)
+    means = np.asarray(distribution, dtype=float)
     extreme = int(np.count_nonzero(np.abs(means - observed) >= abs(observed) - 1e-12))
     p_value = (1 + extreme) / (n_resamples + 1)
-    low = float(result.confidence_interval.low)
-    high = float(result.confidence_interval.high)
     return low, high, min(1.0, p_value)

@@ -10,14 +10,42 @@
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from lexeval.metrics.base import MetricResult, fmeasure
 
-__all__ = ["AggregateResult", "aggregate"]
+__all__ = ["AggregateResult", "aggregate", "bootstrap_mean"]
+
+
+def bootstrap_mean(
+    values: Sequence[float], *, seed: int, n_resamples: int, confidence: float
+) -> tuple[float, float, Any]:
+    """Percentile bootstrap interval of the mean, seeded: ``(low, high, resampled means)``.
+
+    scipy's ``stats.bootstrap`` with ``numpy.random.default_rng(seed)``; the same seed gives
+    the same interval. The card comparison uses it on paired per-case differences.
+
+    >>> low, high, means = bootstrap_mean([0.0, 1.0, 1.0, 0.0], seed=1, n_resamples=99,
+    ...                                   confidence=0.9)
+    >>> 0.0 <= low <= 0.5 <= high <= 1.0, len(means)
+    (True, 99)
+    """
+    import numpy as np
+    from scipy.stats import bootstrap
+
+    result = bootstrap(
+        (np.asarray(values, dtype=float),),
+        np.mean,
+        n_resamples=n_resamples,
+        confidence_level=confidence,
+        method="percentile",
+        vectorized=True,
+        rng=np.random.default_rng(seed),
+    )
+    interval = result.confidence_interval
+    return float(interval.low), float(interval.high), result.bootstrap_distribution
 
 
 @dataclass(frozen=True)
@@ -76,22 +104,7 @@ def aggregate(
     if len(items) == 1 or bool(np.all(scores == scores[0])):
         low = high = mean
     else:
-        from scipy import stats
-
-        kwargs: dict[str, Any] = {
-            "n_resamples": n_boot,
-            "confidence_level": confidence,
-            "method": "percentile",
-            "vectorized": True,
-        }
-        rng = np.random.default_rng(seed)
-        if "rng" in inspect.signature(stats.bootstrap).parameters:
-            kwargs["rng"] = rng
-        else:  # scipy < 1.15
-            kwargs["random_state"] = rng
-        res = stats.bootstrap((scores,), np.mean, **kwargs)
-        low = float(res.confidence_interval.low)
-        high = float(res.confidence_interval.high)
+        low, high, _ = bootstrap_mean(scores, seed=seed, n_resamples=n_boot, confidence=confidence)
 
     micro_p = micro_r = micro_f = None
     counts = [r.info.get("counts") for r in items]
