@@ -99,12 +99,13 @@ def aggregate(
         raise ValueError(f"confidence must be between 0 and 1, not {confidence!r}")
     import numpy as np
 
-    scores = np.array([float(r.score) for r in items], dtype=float)
+    values = [float(r.score) for r in items]
+    scores = np.array(values, dtype=float)
     mean = float(scores.mean())
     if len(items) == 1 or bool(np.all(scores == scores[0])):
         low = high = mean
     else:
-        low, high, _ = bootstrap_mean(scores, seed=seed, n_resamples=n_boot, confidence=confidence)
+        low, high, _ = bootstrap_mean(values, seed=seed, n_resamples=n_boot, confidence=confidence)
 
     micro_p = micro_r = micro_f = None
     counts = [r.info.get("counts") for r in items]
