@@ -464,3 +464,31 @@ def test_property_letters_fast_path_equals_spacy_tokenizer(chunks: list[str]) ->
     words = [*chunks, "cannot", "Gonna", "dunno", "Doin", "lemme", "cant", "ITS"]
     expected = [[t.text for t in tokenizer(w)] for w in words]
     assert norm._split_chunks(words) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_TEXT, max_size=8), st.sampled_from([1, 3, 100_000]))
+def test_property_batch_path_equals_one_by_one(texts: list[str], cache_size: int) -> None:
+    """prefetch/tokens_many (one tokenizer call per group) give what tokens() gives alone."""
+    expected = [Normalizer().tokens(t) for t in texts]
+    batch = Normalizer(cache_size=cache_size)
+    assert batch.tokens_many(texts) == expected
+    assert batch.tokens_many(texts) == expected  # again, with prefetched texts skipped
+
+
+def test_batch_rejects_bad_items() -> None:
+    with pytest.raises(TypeError, match=r"texts\[1\] must be a str"):
+        Normalizer().tokens_many(["ok", 3])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="not a str"):
+        Normalizer().prefetch("one text")
+
+
+def test_full_cache_keeps_every_chunk_of_the_current_text() -> None:
+    """Regression: clearing a full cache must not drop chunks the current text still needs."""
+    small = Normalizer(cache_size=3)
+    assert small.tokens("alpha beta gamma") == ["alpha", "beta", "gamma"]
+    assert small.tokens("delta beta") == ["delta", "beta"]
+    assert small.tokens_many(["alpha beta gamma", "delta beta"]) == [
+        ["alpha", "beta", "gamma"],
+        ["delta", "beta"],
+    ]

@@ -349,6 +349,7 @@ class Normalizer:
         self._cache: dict[str, tuple[tuple[str, bool], ...]] = {}
         self._token_memo: dict[str, tuple[str, bool]] = {}
         self._sentence_cache: dict[str, tuple[str, ...]] = {}
+        self._prefetched: dict[str, None] = {}  # texts whose chunks prefetch() has cached
         self._in_zone = False
         self._res: _Resources | None = None
         self._stops: frozenset[str] = frozenset()
@@ -377,6 +378,60 @@ class Normalizer:
             return self._prepare(text).split()
         pairs = self._analyze(text)
         return [key for key, stop in pairs if not stop]
+
+    def tokens_many(self, texts: Iterable[str]) -> list[list[str]]:
+        """:meth:`tokens` of many texts, equal to calling it on each, after :meth:`prefetch`.
+
+        >>> Normalizer().tokens_many(["Dogs bark.", "", "Cats purr"])
+        [['dog', 'bark'], [], ['cat', 'purr']]
+        """
+        if isinstance(texts, str):
+            raise TypeError("texts must be an iterable of str, not a str")
+        items = list(texts)
+        self.prefetch(items)
+        return [self.tokens(t) for t in items]
+
+    def prefetch(self, texts: Iterable[str]) -> None:
+        """Analyze the white-space chunks of many texts that are not cached yet, in one
+        tokenizer call and one memory zone per group (about twice as fast as text by text on
+        texts not seen before; nearly free on texts seen before).
+
+        >>> norm = Normalizer()
+        >>> norm.prefetch(["Dogs bark.", "Cats purr"])
+        >>> norm.tokens("Cats bark")
+        ['cat', 'bark']
+        """
+        if isinstance(texts, str):
+            raise TypeError("texts must be an iterable of str, not a str")
+        cfg = self.config
+        if cfg.compat is not None or cfg.tokenizer == "whitespace" or cfg.pipeline is not None:
+            return
+        self._resources()
+        cache = self._cache
+        done = self._prefetched
+        limit = max(1, min(self.cache_size // 2, 20_000))
+        missing: dict[str, None] = {}
+        for i, text in enumerate(texts):
+            _check_text(text, f"texts[{i}]")
+            if text in done:
+                continue
+            if len(done) >= self.cache_size:
+                done.clear()
+            done[text] = None
+            missing.update((c, None) for c in self._prepare(text).split() if c not in cache)
+            if len(missing) >= limit:
+                self._cache_chunks(list(missing))
+                missing = {}
+        if missing:
+            self._cache_chunks(list(missing))
+
+    def _cache_chunks(self, chunks: list[str]) -> None:
+        cache = self._cache
+        if len(cache) + len(chunks) > self.cache_size:
+            self._clear_chunks()
+        with self._memory_zone():
+            for chunk, pieces in zip(chunks, self._split_chunks(chunks), strict=True):
+                cache[chunk] = self._analyze_chunk(pieces)
 
     def keywords(self, text: str) -> list[str]:
         """The distinct keys in order of first appearance; compound terms are one key.
@@ -608,15 +663,21 @@ class Normalizer:
         if not missing:
             return self._merge_compounds([pair for chunk in chunks for pair in cache[chunk]])
         if len(cache) + len(missing) > self.cache_size:
-            cache.clear()
+            self._clear_chunks()  # this text's cached chunks go too: analyze all of them
+            missing = list(dict.fromkeys(chunks))
         with self._memory_zone():  # one zone for the new chunks and the compound matching
             split = self._split_chunks(missing)
             for chunk, pieces in zip(missing, split, strict=True):
                 cache[chunk] = self._analyze_chunk(pieces)
             pairs = [pair for chunk in chunks for pair in cache[chunk]]
             if len(missing) > self.cache_size:  # a single text larger than the cache
-                cache.clear()
+                self._clear_chunks()
             return self._merge_compounds(pairs)
+
+    def _clear_chunks(self) -> None:
+        """Empty the chunk cache (when full); prefetched texts must then be analyzed again."""
+        self._cache.clear()
+        self._prefetched.clear()
 
     def _merge_compounds(self, pairs: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
         """Step 5: compound terms become one key (spaCy's PhraseMatcher on the lemma keys)."""

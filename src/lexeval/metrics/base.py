@@ -196,6 +196,7 @@ class BaseMetric(ABC):
         outs = list(outputs)
         if len(ins) != len(outs):
             raise ValueError(f"{len(ins)} inputs but {len(outs)} outputs")
+        self._prefetch(ins, outs)
         pairs: Iterable[tuple[str | Sequence[str], str]] = zip(ins, outs, strict=True)
         if progress:
             from rich.progress import track
@@ -212,6 +213,22 @@ class BaseMetric(ABC):
             else:
                 append(self.measure(i, o))
         return results
+
+    def _prefetch(self, inputs: list[str | Sequence[str]], outputs: list[str]) -> None:
+        """Normalize a batch's distinct texts at once (the normalizer's batch path), so that
+        scoring the pairs finds every text in its caches."""
+        normalizer = getattr(self, "normalizer", None)
+        prefetch = getattr(normalizer, "prefetch", None)
+        if prefetch is None or len(outputs) < 2:
+            return
+        texts: dict[str, None] = {}
+        for item in inputs:
+            if type(item) is str:
+                texts[item] = None
+            elif isinstance(item, (list, tuple)):
+                texts.update((t, None) for t in item if type(t) is str)
+        texts.update((t, None) for t in outputs if type(t) is str)
+        prefetch(list(texts))
 
     def _measure_pair(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
         """One reference and one output, both known to be ``str``."""
