@@ -56,7 +56,7 @@ the repository). Without it the notebook runs on the small hand-written sample i
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from _nbutil import CachedNormalizer, Source, evouna, find_shared, keyword_examples, summeval
+from _nbutil import Source, evouna, find_shared, keyword_examples, summeval
 
 import lexeval
 from lexeval import KeywordCoverageMetric, Normalizer, RougeMetric, TokenF1Metric, list_metrics
@@ -311,15 +311,14 @@ else:
         """lexeval's default metrics on the same summaries: lemmas instead of Porter stems, its own
 tokenizer and (for `rougeLsum`) its own sentence splitter, and keyword coverage, which ignores
 word order and counts each keyword once. (Default token-F1 is left out: on the same tokens it
-equals default `rouge1`'s F-measure.) `CachedNormalizer` (in `_nbutil.py`) is the default
-normalizer with a memo, so each of the 2,646 distinct texts is normalized once; it changes no
-result.""",
+equals default `rouge1`'s F-measure.) One normalizer per preset is shared by the metrics, so
+its caches serve all of them.""",
     ),
     (
         "code",
         """t = time.perf_counter()
-tok_norm = CachedNormalizer("tokens")
-kw_norm = CachedNormalizer("default")
+tok_norm = Normalizer("tokens")
+kw_norm = Normalizer("default")
 default_scores = {
     "rouge1": mean_over_references(RougeMetric("rouge1", normalizer=tok_norm)),
     "rouge2": mean_over_references(RougeMetric("rouge2", normalizer=tok_norm)),

@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lexeval import Normalizer
-
 HERE = Path(__file__).resolve().parent
 SAMPLE = HERE / "sample"
 
@@ -108,32 +106,3 @@ def evouna(src: Source, name: str = "NQ") -> list[tuple[list[str], str, bool]]:
             if golds and isinstance(answer, str) and isinstance(judge, bool):
                 items.append((golds, answer, judge))
     return items
-
-
-class CachedNormalizer(Normalizer):
-    """A :class:`lexeval.Normalizer` that remembers the keys of every text it has seen.
-
-    Same settings, same signature, same results; it only avoids normalizing a reference again
-    for each of the summaries scored against it (SummEval scores 1,600 summaries against 11
-    references each). Notebook use only: the cache is unbounded.
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._memo: dict[tuple[str, str], Any] = {}
-
-    def _cached(self, kind: str, text: str, fn: Any) -> Any:
-        key = (kind, text)
-        value = self._memo.get(key)
-        if value is None:
-            value = self._memo[key] = fn(text)
-        return list(value)
-
-    def tokens(self, text: str) -> list[str]:
-        return self._cached("tokens", text, super().tokens)  # type: ignore[no-any-return]
-
-    def keywords(self, text: str) -> list[str]:
-        return self._cached("keywords", text, super().keywords)  # type: ignore[no-any-return]
-
-    def sentences(self, text: str) -> list[str]:
-        return self._cached("sentences", text, super().sentences)  # type: ignore[no-any-return]

@@ -379,6 +379,20 @@ class Normalizer:
         pairs = self._analyze(text)
         return [key for key, stop in pairs if not stop]
 
+    def analyze(self, text: str, *, merge_compounds: bool = True) -> list[tuple[str, bool]]:
+        """Every key with its stopword flag, before stopwords are removed (what :meth:`tokens`
+        filters); ``merge_compounds=False`` leaves compound terms as their parts.
+
+        >>> Normalizer().analyze("The neural networks")
+        [('the', True), ('neural network', False)]
+        >>> Normalizer().analyze("The neural networks", merge_compounds=False)
+        [('the', True), ('neural', False), ('network', False)]
+        """
+        _check_text(text, "text")
+        if self.config.compat is not None or self.config.tokenizer == "whitespace":
+            return [(token, False) for token in self.tokens(text)]
+        return self._analyze(text, merge=merge_compounds)
+
     def tokens_many(self, texts: Iterable[str]) -> list[list[str]]:
         """:meth:`tokens` of many texts, equal to calling it on each, after :meth:`prefetch`.
 
@@ -461,7 +475,7 @@ class Normalizer:
         if res.sentencizer is None:
             import spacy
 
-            sentencizer = spacy.blank(self.language if res.nlp.lang == self.language else "xx")
+            sentencizer = spacy.blank(self.language)
             _set_tokenizer_rules(sentencizer)
             sentencizer.add_pipe("sentencizer")
             res.sentencizer = sentencizer
@@ -645,9 +659,11 @@ class Normalizer:
         with nlp.memory_zone():
             return [(t.text, t.lemma_) for t in nlp(prepared) if not t.is_space]
 
-    def _analyze(self, text: str) -> list[tuple[str, bool]]:
-        """Steps 1-5 with the per-chunk cache: (key, is_stopword) pairs, compounds merged."""
+    def _analyze(self, text: str, merge: bool = True) -> list[tuple[str, bool]]:
+        """Steps 1-5 with the per-chunk cache: (key, is_stopword) pairs, compounds merged
+        unless ``merge`` is false."""
         self._resources()
+        merge_compounds = self._merge_compounds if merge else _no_merge
         if self.config.pipeline is not None:
             out = []
             for token, lemma in self._pipeline_tokens(self._prepare(text)):
@@ -656,12 +672,12 @@ class Normalizer:
                 folded = self._fold(token)
                 key = self._key(token, folded, lemma)
                 out.append((key, self._is_stop(folded, key)))
-            return self._merge_compounds(out)
+            return merge_compounds(out)
         cache = self._cache
         chunks = self._prepare(text).split()
         missing = [c for c in dict.fromkeys(chunks) if c not in cache]
         if not missing:
-            return self._merge_compounds([pair for chunk in chunks for pair in cache[chunk]])
+            return merge_compounds([pair for chunk in chunks for pair in cache[chunk]])
         if len(cache) + len(missing) > self.cache_size:
             self._clear_chunks()  # this text's cached chunks go too: analyze all of them
             missing = list(dict.fromkeys(chunks))
@@ -672,7 +688,7 @@ class Normalizer:
             pairs = [pair for chunk in chunks for pair in cache[chunk]]
             if len(missing) > self.cache_size:  # a single text larger than the cache
                 self._clear_chunks()
-            return self._merge_compounds(pairs)
+            return merge_compounds(pairs)
 
     def _clear_chunks(self) -> None:
         """Empty the chunk cache (when full); prefetched texts must then be analyzed again."""
@@ -853,6 +869,10 @@ class Normalizer:
         return "|".join(parts)
 
 
+def _no_merge(pairs: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    return pairs
+
+
 def _has_alnum(token: str) -> bool:
     return any(c.isalnum() for c in token)
 
@@ -880,8 +900,3 @@ def _words(value: object, name: str) -> list[str]:
         if not isinstance(word, str):
             raise TypeError(f"{name} must contain only str, found {type(word).__name__}")
     return [unicodedata.normalize("NFKC", cast(str, w)).casefold() for w in words]
-
-
-def explain_steps(normalizer: Normalizer, texts: Sequence[str]) -> list[Explanation]:
-    """Explain several texts (convenience for notebooks)."""
-    return [normalizer.explain(t) for t in texts]

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -93,12 +93,23 @@ class _OutputKeys:
     """An output text prepared for lenient matching; the stopword-keeping analysis and the
     prefix index are built only when a reference key is not found directly."""
 
-    __slots__ = ("_aux", "_english", "_keys", "_prefixes", "joined", "keywords", "output", "text")
+    __slots__ = (
+        "_all_keys",
+        "_english",
+        "_keys",
+        "_prefixes",
+        "joined",
+        "keywords",
+        "output",
+        "text",
+    )
 
-    def __init__(self, output: str, keywords: list[str], aux: Normalizer, english: bool) -> None:
+    def __init__(
+        self, output: str, keywords: list[str], all_keys: Callable[[str], list[str]], english: bool
+    ) -> None:
         self.output = output
         self.keywords = keywords
-        self._aux = aux
+        self._all_keys = all_keys
         self._english = english
         keys = {_canon(k, english) for k in keywords}
         keys.update([k.replace("-", "") for k in keys if "-" in k])
@@ -109,7 +120,7 @@ class _OutputKeys:
 
     def _extend(self) -> dict[str, list[str]]:
         if self._prefixes is None:
-            extra = {_canon(k, self._english) for k in self._aux.tokens(self.output)}
+            extra = {_canon(k, self._english) for k in self._all_keys(self.output)}
             extra.update([k.replace("-", "") for k in extra if "-" in k])
             self._keys |= extra
             index: dict[str, list[str]] = {}
@@ -217,7 +228,6 @@ class KeywordCoverageMetric(BaseMetric):
             raise ValueError(f"match must be 'lenient' or 'exact', not {match!r}")
         self.compat = compat
         self.match: Match = match
-        self._aux: Normalizer | None = None
         self._ref_cache: dict[str, list[str]] = {}
         self._kw_cache: dict[str, list[str]] = {}
         self._out_cache: dict[str, _OutputKeys] = {}
@@ -302,17 +312,11 @@ class KeywordCoverageMetric(BaseMetric):
         return cached
 
     # ---- lenient matching (the default) -------------------------------------------------------
-    def _aux_normalizer(self) -> Normalizer:
-        """The same language with stopwords kept: for number words and stopword-only inputs."""
-        if self._aux is None:
-            from lexeval.normalize import Normalizer
-
-            assert self.normalizer is not None
-            if self.normalizer.config.compat is not None or self.normalizer.preset == "none":
-                self._aux = self.normalizer
-            else:
-                self._aux = Normalizer("tokens", language=self.normalizer.language)
-        return self._aux
+    def _all_keys(self, text: str) -> list[str]:
+        """Every key of ``text`` with stopwords kept and compounds as their parts (number
+        words and stopword-only inputs), from the metric's own normalizer and its caches."""
+        assert self.normalizer is not None
+        return [key for key, _ in self.normalizer.analyze(text, merge_compounds=False)]
 
     def _lenient_reference(self, reference: str) -> list[str]:
         """Reference keywords, with English number words kept and a stopword-only fallback."""
@@ -320,14 +324,13 @@ class KeywordCoverageMetric(BaseMetric):
         if cached is not None:
             return cached
         assert self.normalizer is not None
-        aux = self._aux_normalizer()
         ref_kw = self._keywords(reference)
         english = self.normalizer.language == "en"
         words = set(_NON_WORD.split(_fold(reference)))
         if ref_kw and not (english and not words.isdisjoint(NUMBER_WORDS_EN)):
             ref_all: list[str] = []
         else:
-            ref_all = aux.tokens(reference)
+            ref_all = self._all_keys(reference)
         if english and any(t in NUMBER_WORDS_EN for t in ref_all):
             # spaCy lists number words as stopwords, but "four" can be the whole answer
             kept = set(ref_kw)
@@ -351,7 +354,7 @@ class KeywordCoverageMetric(BaseMetric):
             return cached
         assert self.normalizer is not None
         english = self.normalizer.language == "en"
-        prepared = _OutputKeys(output, self._keywords(output), self._aux_normalizer(), english)
+        prepared = _OutputKeys(output, self._keywords(output), self._all_keys, english)
         if len(self._out_cache) >= _CACHE_SIZE:
             self._out_cache.clear()
         self._out_cache[output] = prepared
