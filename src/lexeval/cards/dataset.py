@@ -31,8 +31,10 @@ __all__ = [
     "ExpectedCard",
     "GeneratedCard",
     "generate_outputs",
+    "iter_jsonl",
     "load_dataset",
     "load_outputs",
+    "read_text",
 ]
 
 #: Card types a dataset may name. Generated cards may carry any type string; it only has to equal
@@ -167,7 +169,7 @@ class EvalDataset:
 # ---------------------------------------------------------------- reading files
 
 
-def _read_text(path: str | os.PathLike[str], max_bytes: int) -> tuple[str, str]:
+def read_text(path: str | os.PathLike[str], max_bytes: int) -> tuple[str, str]:
     """Return (display name, text) of a UTF-8 file no larger than ``max_bytes``."""
     name = os.fspath(path)
     try:
@@ -311,7 +313,7 @@ def load_dataset(
     >>> ds.version, ds.cases[0].expected_cards[0].back_keywords
     ('1.0', ('light', 'glucose'))
     """
-    name, text = _read_text(path, max_bytes)
+    name, text = read_text(path, max_bytes)
     root = _compose(name, text)
     if root is None:
         raise DatasetError(name, None, None, "file is empty")
@@ -403,7 +405,7 @@ def load_outputs(
     >>> load_outputs(p)["c1"][0].front
     'Q?'
     """
-    name, text = _read_text(path, max_bytes)
+    name, text = read_text(path, max_bytes)
     suffix = Path(name).suffix.lower()
     if suffix == ".jsonl":
         return _outputs_jsonl(name, text)

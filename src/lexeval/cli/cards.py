@@ -1,0 +1,83 @@
+"""``lexeval cards``: evaluate generated flashcards against a dataset."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from lexeval.cli.common import console, unit_float
+
+__all__ = ["register", "run"]
+
+
+def register(sub: Any) -> None:
+    """Add the ``cards`` subcommand to ``sub`` (an argparse subparsers action)."""
+    cards = sub.add_parser(
+        "cards",
+        help="evaluate generated flashcards against a dataset",
+        description="Match generated cards to the expected cards of each case, print a table, "
+        "optionally write a JSON report and fail on gates.",
+    )
+    cards.add_argument("dataset", metavar="DATASET", help="YAML dataset")
+    cards.add_argument("outputs", metavar="OUTPUTS", help="generated cards (.jsonl/.json/.yaml)")
+    cards.add_argument("--json", metavar="REPORT", help="write the JSON report here (atomically)")
+    cards.add_argument(
+        "--threshold", type=unit_float, default=0.3, help="minimum pair score (default 0.3)"
+    )
+    cards.add_argument(
+        "--strategy", choices=("greedy", "optimal"), default="greedy", help="matching strategy"
+    )
+    cards.add_argument(
+        "--fail-under",
+        metavar="METRIC=MIN",
+        nargs="+",
+        action="extend",
+        default=[],
+        help="gate, e.g. recall=0.8 or macro.f1=0.7 (metrics: recall, precision, f1, "
+        "avg_similarity; scope micro by default); exit 1 when one fails",
+    )
+    norm = cards.add_mutually_exclusive_group()
+    norm.add_argument("--preset", default="default", help="normalizer preset (default: default)")
+    norm.add_argument(
+        "--plain",
+        action="store_true",
+        help="no normalization: case-sensitive substring matching (kw in text)",
+    )
+    cards.add_argument("--quiet", action="store_true", help="print only the gate lines")
+    cards.add_argument(
+        "--progress",
+        action="store_true",
+        help="show a progress bar on stderr (automatic on a terminal from 200 cases)",
+    )
+    cards.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``lexeval cards``; returns the exit code."""
+    from lexeval.cards import Gate, check_gates, evaluate, load_dataset, load_outputs, render_run
+
+    gates = [Gate.parse(spec) for spec in args.fail_under]  # usage errors before any work
+    dataset = load_dataset(args.dataset)
+    outputs = load_outputs(args.outputs)
+    run = evaluate(
+        dataset,
+        outputs,
+        threshold=args.threshold,
+        strategy=args.strategy,
+        normalizer=None if args.plain else args.preset,
+        progress=args.progress or (sys.stderr.isatty() and len(dataset) >= 200),
+    )
+    results = check_gates(run, gates)
+    out = console()
+    if args.quiet:
+        for g in results:
+            status = "PASS" if g.passed else "FAIL"
+            out.print(f"{status} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
+    else:
+        render_run(run, out, results)
+    if args.json:
+        run.write_json(args.json, results)
+        if not args.quiet:
+            out.print(f"report written to {args.json}", markup=False)
+    return 0 if all(g.passed for g in results) else 1

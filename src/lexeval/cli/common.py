@@ -1,0 +1,88 @@
+"""What every subcommand shares: the usage error, the parser class, argument types, the console.
+
+>>> unit_float("0.25")
+0.25
+>>> parse_options(["compat=mastra", "n=4"])
+{'compat': 'mastra', 'n': 4}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+__all__ = [
+    "Parser",
+    "UsageError",
+    "console",
+    "parse_options",
+    "positive_int",
+    "print_error",
+    "unit_float",
+]
+
+
+class UsageError(Exception):
+    """A command-line or data problem: reported in one line, exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors become :class:`UsageError` (one line, exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def unit_float(text: str) -> float:
+    """An argument type: a number in [0, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text} is not in [0, 1]")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """An argument type: an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not positive")
+    return value
+
+
+def parse_options(specs: Sequence[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` metric options; VALUE is parsed as JSON when it can be."""
+    options: dict[str, Any] = {}
+    for spec in specs:
+        key, sep, raw = spec.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--option {spec!r} must look like KEY=VALUE")
+        try:
+            options[key.strip()] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key.strip()] = raw
+    return options
+
+
+def print_error(message: str) -> None:
+    """Print ``message`` as one ``lexeval: error:`` line on stderr."""
+    print(f"lexeval: error: {' '.join(message.split())}", file=sys.stderr)
+
+
+def console() -> Console:
+    """A Rich console for stdout that stays readable in CI logs."""
+    from rich.console import Console
+
+    # Tables stay readable in CI logs, where there is no terminal to measure.
+    return Console(highlight=False, width=None if sys.stdout.isatty() else 120)
