@@ -52,9 +52,40 @@ def test_no_counts_no_micro_and_single_result() -> None:
 def test_bad_input() -> None:
     with pytest.raises(ValueError, match="empty"):
         aggregate([])
-    with pytest.raises(TypeError, match="MetricResult"):
-        aggregate([0.5])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="MetricResult, float or bool"):
+        aggregate(["0.5"])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="finite"):
+        aggregate([0.5, float("nan")])
     with pytest.raises(ValueError, match="confidence"):
         aggregate(_results(), confidence=1.5)
     with pytest.raises(TypeError, match="seed"):
         aggregate(_results(), seed=1.5)  # type: ignore[arg-type]
+
+
+def test_plain_scores_and_booleans() -> None:
+    floats = aggregate([0.25, 0.75, 1])
+    assert floats.mean == pytest.approx(2 / 3) and floats.n == 3
+    assert floats.pass_rate is None and floats.n_judged == 0 and floats.n_passed is None
+    verdicts = aggregate([True, False, True, True])
+    assert verdicts.mean == verdicts.pass_rate == 0.75
+    assert (verdicts.n_passed, verdicts.n_judged) == (3, 4)
+    assert verdicts.pass_rate_ci_low is not None and verdicts.pass_rate_ci_high is not None
+    assert verdicts.pass_rate_ci_low < 0.75 < verdicts.pass_rate_ci_high
+
+
+def test_pass_rate_of_results_with_a_threshold() -> None:
+    metric = TokenF1Metric(variant="set", threshold=0.6)
+    pairs = [("a b c d", "a b c"), ("a b", "a b x y z z"), ("p q", "r"), ("p q", "p q")]
+    results = metric.measure_many([r for r, _ in pairs], [o for _, o in pairs])
+    agg = aggregate(results)
+    assert [r.passed for r in results] == [True, False, False, True]
+    assert agg.pass_rate == 0.5 and agg.n_passed == 2 and agg.n_judged == 4
+    # the Wilson interval of 2/4 at 95%, as scipy computes it
+    from scipy.stats import binomtest
+
+    ci = binomtest(2, 4).proportion_ci(method="wilson")
+    assert (agg.pass_rate_ci_low, agg.pass_rate_ci_high) == (ci.low, ci.high)
+    # results without a verdict do not count in the pass rate
+    mixed = aggregate([*results, MetricResult(1.0)])
+    assert mixed.n_judged == 4 and mixed.pass_rate == 0.5 and mixed.n == 5
+    assert mixed.to_dict()["pass_rate"] == 0.5

@@ -33,8 +33,72 @@ def test_result_is_frozen_and_serializable() -> None:
         r.score = 1.0  # type: ignore[misc]
     assert json.loads(json.dumps(r.to_dict())) == {
         "score": 0.25,
+        "passed": None,
+        "signature": None,
         "info": {"precision": 0.5, "counts": {"overlap": 1}},
     }
+
+
+ALL_METRICS = [
+    *ALL_COMPAT,
+    lambda **kw: KeywordCoverageMetric(**kw),
+    lambda **kw: KeywordCoverageMetric(match="exact", **kw),
+    lambda **kw: TokenF1Metric(**kw),
+    lambda **kw: RougeMetric("rouge2", **kw),
+    lambda **kw: RougeMetric("rougeLsum", **kw),
+]
+ALL_COMPAT_KW = [
+    lambda **kw: KeywordCoverageMetric(compat="mastra", **kw),
+    lambda **kw: TokenF1Metric(variant="squad", **kw),
+    lambda **kw: RougeMetric("rouge1", compat="rouge-score", **kw),
+    *ALL_METRICS[len(ALL_COMPAT) :],
+]
+
+
+@pytest.mark.parametrize("make", ALL_COMPAT_KW)
+def test_threshold_gives_a_verdict_and_results_carry_the_signature(make: object) -> None:
+    ref, out = "the quick brown fox jumps over the lazy dog", "a quick brown fox sleeps"
+    plain = make()  # type: ignore[operator]
+    free = plain.measure(ref, out)
+    assert free.passed is None and free.signature == plain.signature
+    assert 0.0 < free.score < 1.0
+    below = make(threshold=free.score)  # type: ignore[operator]
+    above = make(threshold=min(1.0, free.score + 0.01))  # type: ignore[operator]
+    assert below.measure(ref, out).passed is True  # score >= threshold passes
+    assert above.measure(ref, out).passed is False
+    assert below.signature == plain.signature  # the threshold changes the verdict only
+    assert below.measure(ref, out).score == free.score
+    many = above.measure_many([ref, ref], [out, ref])
+    assert many == [above.measure(ref, out), above.measure(ref, ref)]
+    assert [r.passed for r in many] == [False, True]
+    assert many[1].to_dict()["passed"] is True
+    assert many[0].to_dict()["signature"] == plain.signature
+
+
+def test_threshold_is_checked_and_follows_the_scale() -> None:
+    with pytest.raises(TypeError, match="threshold"):
+        TokenF1Metric(threshold="0.5")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="threshold"):
+        TokenF1Metric(threshold=True)  # type: ignore[arg-type]
+    for bad in (-0.1, 1.5, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="threshold"):
+            TokenF1Metric(threshold=bad)
+    scaled = TokenF1Metric(variant="set", scale=100, threshold=50)
+    result = scaled.measure("the cat ran", "the dog sat")  # F1 1/3 -> 33.3
+    assert result.score == pytest.approx(100 / 3) and result.passed is False
+    assert (
+        TokenF1Metric(variant="set", scale=100, threshold=30)
+        .measure("the cat ran", "the dog sat")
+        .passed
+    )
+    assert get_metric("rouge1", threshold=0.5).threshold == 0.5
+
+
+def test_measure_keywords_carries_the_verdict() -> None:
+    metric = KeywordCoverageMetric(compat="mastra", threshold=0.6)
+    result = metric.measure_keywords(["React", "hooks", "state"], "React state and props")
+    assert result.score == pytest.approx(2 / 3) and result.passed is True
+    assert result.signature == metric.signature
 
 
 @pytest.mark.parametrize("make", ALL_COMPAT)

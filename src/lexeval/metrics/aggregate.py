@@ -1,4 +1,5 @@
-"""Corpus-level summary of many :class:`~lexeval.metrics.base.MetricResult` objects.
+"""Corpus-level summary of many :class:`~lexeval.metrics.base.MetricResult` objects (or plain
+scores, or pass/fail booleans: a pass rate is an aggregate too).
 
 >>> from lexeval.metrics.base import MetricResult
 >>> rs = [MetricResult(s, {"counts": {"overlap": o, "reference": 4, "output": 2}})
@@ -6,17 +7,24 @@
 >>> agg = aggregate(rs, n_boot=200)
 >>> agg.mean, agg.micro_recall, agg.micro_precision, agg.seed
 (0.375, 0.375, 0.75, 12345)
+>>> aggregate([True, True, False, True]).pass_rate
+0.75
 """
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from lexeval.metrics.base import MetricResult, fmeasure
 
-__all__ = ["AggregateResult", "aggregate", "bootstrap_mean"]
+__all__ = ["AggregateResult", "Scored", "aggregate", "bootstrap_mean"]
+
+Scored: TypeAlias = MetricResult | float | bool
+"""What :func:`aggregate` accepts: a result, a plain score, or a pass/fail verdict."""
 
 
 def bootstrap_mean(
@@ -50,8 +58,13 @@ def bootstrap_mean(
 
 @dataclass(frozen=True)
 class AggregateResult:
-    """Mean score, pooled (micro) precision/recall/F when every result has ``counts``, and a
-    percentile bootstrap confidence interval of the mean with its recorded seed."""
+    """Mean score, pooled (micro) precision/recall/F when every result has ``counts``, a
+    percentile bootstrap confidence interval of the mean with its recorded seed, and the pass
+    rate with its Wilson interval when results carry a verdict (``passed``).
+
+    ``n_passed`` and ``n_judged`` count the results that passed and those that carry a verdict
+    (results measured without a threshold carry none); the pass rate is ``n_passed / n_judged``.
+    """
 
     n: int
     mean: float
@@ -63,20 +76,50 @@ class AggregateResult:
     micro_precision: float | None = None
     micro_recall: float | None = None
     micro_fmeasure: float | None = None
+    n_judged: int = 0
+    n_passed: int | None = None
+    pass_rate: float | None = None
+    pass_rate_ci_low: float | None = None
+    pass_rate_ci_high: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A plain, JSON-ready dict."""
         return asdict(self)
 
 
+def _as_result(item: object) -> MetricResult:
+    """A :class:`MetricResult` from a result, a plain finite score or a bool verdict."""
+    if isinstance(item, MetricResult):
+        return item
+    import numpy as np
+
+    if isinstance(item, (bool, np.bool_)):
+        verdict = bool(item)
+        return MetricResult(float(verdict), passed=verdict)
+    if isinstance(item, numbers.Real):
+        value = float(item)
+        if not math.isfinite(value):
+            raise ValueError(f"results must hold finite scores, not {item!r}")
+        return MetricResult(value)
+    raise TypeError(
+        f"results must hold MetricResult, float or bool values, not {type(item).__name__}"
+    )
+
+
 def aggregate(
-    results: Iterable[MetricResult],
+    results: Iterable[Scored],
     *,
     seed: int = 12345,
     n_boot: int = 1000,
     confidence: float = 0.95,
 ) -> AggregateResult:
-    """Summarise ``results``: mean, micro P/R/F from ``info["counts"]``, bootstrap CI.
+    """Summarise ``results``: mean, micro P/R/F from ``info["counts"]``, bootstrap CI, pass
+    rate.
+
+    ``results`` may mix :class:`MetricResult` objects, plain scores (floats) and verdicts
+    (bools: ``True`` scores 1.0 and counts as passed). The pass rate is reported when at
+    least one item carries a verdict, over those items, with a Wilson score interval at the
+    same ``confidence``.
 
     The bootstrap resamples the scores ``n_boot`` times with ``numpy.random.default_rng(seed)``
     (scipy's percentile bootstrap); one result gives a zero-width interval. An empty list
@@ -85,10 +128,7 @@ def aggregate(
     >>> aggregate([MetricResult(1.0)]).ci_low
     1.0
     """
-    items = list(results)
-    for r in items:
-        if not isinstance(r, MetricResult):
-            raise TypeError(f"results must hold MetricResult, not {type(r).__name__}")
+    items = [_as_result(r) for r in results]
     if not items:
         raise ValueError("results is empty")
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -116,6 +156,18 @@ def aggregate(
         micro_p = overlap / out if out else 0.0
         micro_r = overlap / ref if ref else 0.0
         micro_f = fmeasure(micro_p, micro_r)
+
+    verdicts = [r.passed for r in items if r.passed is not None]
+    n_passed = pass_rate = rate_low = rate_high = None
+    if verdicts:
+        from scipy.stats import binomtest
+
+        n_passed = sum(verdicts)
+        pass_rate = n_passed / len(verdicts)
+        interval = binomtest(n_passed, len(verdicts)).proportion_ci(
+            confidence_level=confidence, method="wilson"
+        )
+        rate_low, rate_high = float(interval.low), float(interval.high)
     return AggregateResult(
         n=len(items),
         mean=mean,
@@ -127,4 +179,9 @@ def aggregate(
         micro_precision=micro_p,
         micro_recall=micro_r,
         micro_fmeasure=micro_f,
+        n_judged=len(verdicts),
+        n_passed=n_passed,
+        pass_rate=pass_rate,
+        pass_rate_ci_low=rate_low,
+        pass_rate_ci_high=rate_high,
     )

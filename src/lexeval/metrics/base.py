@@ -9,13 +9,17 @@ Every metric is configured in its constructor and measures one pair per call::
 best one is reported, like rouge-score's ``score_multi``); ``output`` is the text under
 evaluation.
 
+Every metric takes ``threshold=`` (default None): its results then carry ``passed``
+(``score >= threshold``), and every result carries the metric's ``signature``.
+
 >>> r = MetricResult(0.5, {"precision": 1.0})
 >>> r.to_dict()
-{'score': 0.5, 'info': {'precision': 1.0}}
+{'score': 0.5, 'passed': None, 'signature': None, 'info': {'precision': 1.0}}
 """
 
 from __future__ import annotations
 
+import math
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
@@ -38,21 +42,34 @@ __all__ = [
 
 @dataclass(frozen=True)
 class MetricResult:
-    """One measurement: ``score`` (0..1 times the metric's ``scale``) and ``info`` (evidence).
+    """One measurement: ``score`` (0..1 times the metric's ``scale``), ``info`` (evidence),
+    ``passed`` (``score >= threshold`` when the metric has a threshold, else None) and the
+    ``signature`` of the metric that measured it (None for a result built by hand).
 
     ``info`` may hold ``counts`` (``overlap``, ``reference``, ``output``) that
     :func:`lexeval.metrics.aggregate` pools into micro precision, recall and F.
 
+    >>> from lexeval.metrics import TokenF1Metric
+    >>> r = TokenF1Metric(variant="set", threshold=0.5).measure("the cat sat", "the cat")
+    >>> r.score, r.passed, r.signature
+    (0.8, True, 'token_f1|variant:set|norm:lower-split')
     >>> MetricResult(1.0).info
     {}
     """
 
     score: float
     info: dict[str, Any] = field(default_factory=dict, hash=False)
+    passed: bool | None = None
+    signature: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """A plain, JSON-ready dict: ``{"score": ..., "info": {...}}``."""
-        return {"score": self.score, "info": dict(self.info)}
+        """A plain, JSON-ready dict: ``{"score", "passed", "signature", "info"}``."""
+        return {
+            "score": self.score,
+            "passed": self.passed,
+            "signature": self.signature,
+            "info": dict(self.info),
+        }
 
 
 @runtime_checkable
@@ -125,6 +142,22 @@ def check_scale(scale: object) -> float:
     return float(scale)
 
 
+def check_threshold(threshold: object, scale: float = 1.0) -> float | None:
+    """None, or a finite ``threshold`` between 0 and ``scale`` (a score's range).
+
+    >>> check_threshold(0.5), check_threshold(None)
+    (0.5, None)
+    """
+    if threshold is None:
+        return None
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+        raise TypeError(f"threshold must be a number or None, not {type(threshold).__name__}")
+    value = float(threshold)
+    if not (math.isfinite(value) and 0.0 <= value <= scale):
+        raise ValueError(f"threshold must be between 0 and the scale {scale:g}, not {threshold!r}")
+    return value
+
+
 def resolve_normalizer(normalizer: Normalizer | str | None, default: str) -> Normalizer:
     """A :class:`~lexeval.normalize.Normalizer` from an instance, a preset name or None."""
     from lexeval.normalize import Normalizer
@@ -141,15 +174,34 @@ def resolve_normalizer(normalizer: Normalizer | str | None, default: str) -> Nor
 
 
 class BaseMetric(ABC):
-    """Shared behaviour: argument checks, best-of-references, ``scale``, batches.
+    """Shared behaviour: argument checks, best-of-references, ``scale``, ``threshold``,
+    batches.
 
-    Subclasses implement :meth:`_measure_one` (one reference, unscaled score).
+    ``threshold`` (in the score's units, i.e. after ``scale``) gives every result a verdict,
+    ``passed = score >= threshold``; it is not part of the signature, because it changes the
+    verdict, not the score. Subclasses implement :meth:`_measure_one` (one reference,
+    unscaled score).
     """
 
     name: str = "metric"
 
-    def __init__(self, *, scale: float = 1.0) -> None:
+    def __init__(self, *, scale: float = 1.0, threshold: float | None = None) -> None:
         self.scale = check_scale(scale)
+        self.threshold = check_threshold(threshold, self.scale)
+
+    def make_result(self, score: float, info: dict[str, Any]) -> MetricResult:
+        """A :class:`MetricResult` for an unscaled ``score``: scaled, with the verdict and the
+        signature.
+
+        >>> from lexeval.metrics import TokenF1Metric
+        >>> TokenF1Metric(variant="set", scale=10, threshold=6).make_result(0.5, {}).passed
+        False
+        """
+        if self.scale != 1.0:
+            score *= self.scale
+        threshold = self.threshold
+        passed = None if threshold is None else score >= threshold
+        return MetricResult(score, info, passed, self.signature)
 
     @property
     @abstractmethod
@@ -178,7 +230,7 @@ class BaseMetric(ABC):
         if type(output) is not str:
             check_text(output, "output")
         score, info = self._measure_refs(references, output)
-        return MetricResult(score * self.scale if self.scale != 1.0 else score, info)
+        return self.make_result(score, info)
 
     def measure_many(
         self,
@@ -206,10 +258,15 @@ class BaseMetric(ABC):
         append = results.append
         pair = self._measure_pair
         scale = self.scale
+        threshold = self.threshold
+        signature = self.signature
         for i, o in pairs:
             if type(i) is str and type(o) is str:  # the common case, without the checks' cost
                 score, info = pair(i, o)
-                append(MetricResult(score * scale if scale != 1.0 else score, info))
+                if scale != 1.0:
+                    score *= scale
+                passed = None if threshold is None else score >= threshold
+                append(MetricResult(score, info, passed, signature))
             else:
                 append(self.measure(i, o))
         return results

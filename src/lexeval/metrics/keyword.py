@@ -218,8 +218,9 @@ class KeywordCoverageMetric(BaseMetric):
         fuzzy_min_length: int = 5,
         match: Match = "lenient",
         scale: float = 1.0,
+        threshold: float | None = None,
     ) -> None:
-        super().__init__(scale=check_scale(scale))
+        super().__init__(scale=check_scale(scale), threshold=threshold)
         if compat not in (None, "mastra", "mastra-scorer"):
             raise ValueError(f"compat must be None, 'mastra' or 'mastra-scorer', not {compat!r}")
         if not isinstance(fuzzy, bool):
@@ -282,7 +283,7 @@ class KeywordCoverageMetric(BaseMetric):
             check_text(k, "keywords")
         check_text(output, "output")
         score, info = self._explicit(list(keywords), output)
-        return MetricResult(score * self.scale if self.scale != 1.0 else score, info)
+        return self.make_result(score, info)
 
     # ---- scoring ----------------------------------------------------------------------------
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:

@@ -250,8 +250,9 @@ class RougeMetric(BaseMetric):
         score: ScoreKey = "fmeasure",
         normalizer: Normalizer | str | None = None,
         scale: float = 1.0,
+        threshold: float | None = None,
     ) -> None:
-        super().__init__(scale=scale)
+        super().__init__(scale=scale, threshold=threshold)
         check_text(rouge_type, "rouge_type")
         match = _TYPE.fullmatch(rouge_type)
         if match is None:

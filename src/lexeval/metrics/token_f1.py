@@ -48,8 +48,9 @@ class TokenF1Metric(BaseMetric):
         variant: Variant = "default",
         normalizer: Normalizer | str | None = None,
         scale: float = 1.0,
+        threshold: float | None = None,
     ) -> None:
-        super().__init__(scale=scale)
+        super().__init__(scale=scale, threshold=threshold)
         if variant not in ("default", "squad", "set"):
             raise ValueError(f"variant must be 'default', 'squad' or 'set', not {variant!r}")
         self.variant: Variant = variant
