@@ -396,7 +396,7 @@ def _bootstrap(
         return None, None, None
     import numpy as np
 
-    from lexeval.metrics.aggregate import bootstrap_mean
+    from lexeval.stats import bootstrap_mean
 
     low, high, distribution = bootstrap_mean(
         diffs, seed=seed, n_resamples=n_resamples, confidence=confidence

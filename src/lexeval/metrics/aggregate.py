@@ -1,6 +1,9 @@
 """Corpus-level summary of many :class:`~lexeval.metrics.base.MetricResult` objects (or plain
 scores, or pass/fail booleans: a pass rate is an aggregate too).
 
+The seeded bootstrap lives in :mod:`lexeval.stats`; ``bootstrap_mean`` stays importable from
+here.
+
 >>> from lexeval.metrics.base import MetricResult
 >>> rs = [MetricResult(s, {"counts": {"overlap": o, "reference": 4, "output": 2}})
 ...       for s, o in [(0.5, 2), (0.25, 1)]]
@@ -15,45 +18,17 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any, TypeAlias
 
 from lexeval.metrics.base import MetricResult, fmeasure
+from lexeval.stats import bootstrap_mean
 
 __all__ = ["AggregateResult", "Scored", "aggregate", "bootstrap_mean"]
 
 Scored: TypeAlias = MetricResult | float | bool
 """What :func:`aggregate` accepts: a result, a plain score, or a pass/fail verdict."""
-
-
-def bootstrap_mean(
-    values: Sequence[float], *, seed: int, n_resamples: int, confidence: float
-) -> tuple[float, float, Any]:
-    """Percentile bootstrap interval of the mean, seeded: ``(low, high, resampled means)``.
-
-    scipy's ``stats.bootstrap`` with ``numpy.random.default_rng(seed)``; the same seed gives
-    the same interval. The card comparison uses it on paired per-case differences.
-
-    >>> low, high, means = bootstrap_mean([0.0, 1.0, 1.0, 0.0], seed=1, n_resamples=99,
-    ...                                   confidence=0.9)
-    >>> 0.0 <= low <= 0.5 <= high <= 1.0, len(means)
-    (True, 99)
-    """
-    import numpy as np
-    from scipy.stats import bootstrap
-
-    result = bootstrap(
-        (np.asarray(values, dtype=float),),
-        np.mean,
-        n_resamples=n_resamples,
-        confidence_level=confidence,
-        method="percentile",
-        vectorized=True,
-        rng=np.random.default_rng(seed),
-    )
-    interval = result.confidence_interval
-    return float(interval.low), float(interval.high), result.bootstrap_distribution
 
 
 @dataclass(frozen=True)
