@@ -16,7 +16,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-PAGES = ["index.md", "normalization.md", "metrics.md", "cards.md", "cli.md", "benchmarks.md"]
+PAGES = [
+    "index.md",
+    "normalization.md",
+    "metrics.md",
+    "cards.md",
+    "cli.md",
+    "benchmarks.md",
+    "scale.md",
+]
 
 
 def _help(*args: str) -> str:

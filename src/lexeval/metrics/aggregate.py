@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, TypeAlias
 
 from lexeval.metrics.base import MetricResult, fmeasure
 from lexeval.stats import bootstrap_mean
 
-__all__ = ["AggregateResult", "Scored", "aggregate", "bootstrap_mean"]
+__all__ = ["AggregateResult", "Scored", "aggregate", "aggregate_scores", "bootstrap_mean"]
 
 Scored: TypeAlias = MetricResult | float | bool
 """What :func:`aggregate` accepts: a result, a plain score, or a pass/fail verdict."""
@@ -106,6 +106,43 @@ def aggregate(
     items = [_as_result(r) for r in results]
     if not items:
         raise ValueError("results is empty")
+    pooled: tuple[int, int, int] | None = None
+    counts = [r.info.get("counts") for r in items]
+    if all(isinstance(c, dict) for c in counts):
+        pooled = (
+            sum(int(c["overlap"]) for c in counts if c is not None),
+            sum(int(c["reference"]) for c in counts if c is not None),
+            sum(int(c["output"]) for c in counts if c is not None),
+        )
+    verdicts = [r.passed for r in items if r.passed is not None]
+    return aggregate_scores(
+        [float(r.score) for r in items],
+        pooled_counts=pooled,
+        verdicts=(sum(verdicts), len(verdicts)) if verdicts else None,
+        seed=seed,
+        n_boot=n_boot,
+        confidence=confidence,
+    )
+
+
+def aggregate_scores(
+    scores: Sequence[float],
+    *,
+    pooled_counts: tuple[int, int, int] | None = None,
+    verdicts: tuple[int, int] | None = None,
+    seed: int = 12345,
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+) -> AggregateResult:
+    """:func:`aggregate` from the scores in order, the counts already summed
+    (``(overlap, reference, output)``, or None) and the verdicts already counted
+    (``(passed, judged)``, or None): the path for results held in columns, such as
+    :func:`lexeval.dask.aggregate_dask`, which sums where the results are.
+
+    >>> agg = aggregate_scores([0.5, 0.25], pooled_counts=(3, 8, 4), n_boot=200)
+    >>> agg.mean, agg.micro_precision, agg.micro_recall
+    (0.375, 0.75, 0.375)
+    """
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(f"seed must be int, not {type(seed).__name__}")
     if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 1:
@@ -114,37 +151,36 @@ def aggregate(
         raise ValueError(f"confidence must be between 0 and 1, not {confidence!r}")
     import numpy as np
 
-    values = [float(r.score) for r in items]
-    scores = np.array(values, dtype=float)
-    mean = float(scores.mean())
-    if len(items) == 1 or bool(np.all(scores == scores[0])):
+    values = scores if isinstance(scores, list) else [float(s) for s in scores]
+    if not values:
+        raise ValueError("results is empty")
+    array = np.array(values, dtype=float)
+    mean = float(array.mean())
+    if len(values) == 1 or bool(np.all(array == array[0])):
         low = high = mean
     else:
         low, high, _ = bootstrap_mean(values, seed=seed, n_resamples=n_boot, confidence=confidence)
 
     micro_p = micro_r = micro_f = None
-    counts = [r.info.get("counts") for r in items]
-    if all(isinstance(c, dict) for c in counts):
-        overlap = sum(int(c["overlap"]) for c in counts if c is not None)
-        ref = sum(int(c["reference"]) for c in counts if c is not None)
-        out = sum(int(c["output"]) for c in counts if c is not None)
+    if pooled_counts is not None:
+        overlap, ref, out = pooled_counts
         micro_p = overlap / out if out else 0.0
         micro_r = overlap / ref if ref else 0.0
         micro_f = fmeasure(micro_p, micro_r)
 
-    verdicts = [r.passed for r in items if r.passed is not None]
+    n_judged = 0
     n_passed = pass_rate = rate_low = rate_high = None
-    if verdicts:
+    if verdicts is not None and verdicts[1] > 0:
         from scipy.stats import binomtest
 
-        n_passed = sum(verdicts)
-        pass_rate = n_passed / len(verdicts)
-        interval = binomtest(n_passed, len(verdicts)).proportion_ci(
+        n_passed, n_judged = verdicts
+        pass_rate = n_passed / n_judged
+        interval = binomtest(n_passed, n_judged).proportion_ci(
             confidence_level=confidence, method="wilson"
         )
         rate_low, rate_high = float(interval.low), float(interval.high)
     return AggregateResult(
-        n=len(items),
+        n=len(values),
         mean=mean,
         ci_low=low,
         ci_high=high,
@@ -154,7 +190,7 @@ def aggregate(
         micro_precision=micro_p,
         micro_recall=micro_r,
         micro_fmeasure=micro_f,
-        n_judged=len(verdicts),
+        n_judged=n_judged,
         n_passed=n_passed,
         pass_rate=pass_rate,
         pass_rate_ci_low=rate_low,
