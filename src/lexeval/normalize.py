@@ -17,7 +17,9 @@ constructor, data in the call (as in sacrebleu), and every configuration has a r
 ['Split', 'only,', 'please']
 
 spaCy is imported lazily, the first time a normalizer needs it, and its resources are loaded once
-per process and language.
+per process and language. A normalizer can be shared by any number of threads (every call into
+spaCy holds the language's lock) and pickles as its configuration only (the new process rebuilds
+its resources on first use).
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
+import os
 import re
+import threading
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
@@ -114,6 +118,8 @@ _CJK_RE = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
 _MAX_CHUNK = 2000
 _LONG_CHUNK_RE = re.compile(r"\w+|[^\w\s]")
 
+_CHUNK_RE = re.compile(r"\S+")
+
 _SNOWBALL_LANGUAGES = {
     "ar": "arabic",
     "da": "danish",
@@ -201,20 +207,71 @@ class Explanation:
 
 @dataclass
 class _Resources:
-    """spaCy objects and tables for one language, loaded once per process."""
+    """spaCy objects and tables for one language, loaded once per process.
+
+    spaCy's vocabulary, string store and tokenizer are not thread-safe, and a memory zone frees
+    the strings every thread added while it was open: every use of ``nlp`` (tokenizer, Doc,
+    matcher, memory zone) holds ``lock``; ``zone_depth`` (changed only under the lock) makes
+    :func:`_spacy_zone` re-entrant.
+    """
 
     nlp: Any
     stopwords: frozenset[str]
     lemma_table: Any  # a spacy.lookups.Table, or None when the language has no table
     lookups_version: str | None
     specials: frozenset[str] | None = None  # special cases; None: no letters fast path
-    sentencizer: Any = None
-    phrase_matchers: dict[tuple[str, ...], Any] = field(default_factory=dict)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    zone_depth: int = 0
+
+
+@dataclass
+class _Pipeline:
+    """A trained spaCy pipeline and the lock every call into it holds."""
+
+    nlp: Any
+    lock: threading.RLock = field(default_factory=threading.RLock)
 
 
 _DROPPED = ("", True)  # memo marker for a token that step 2 drops (punctuation)
 _CompoundIndex = tuple[dict[str, str], frozenset[tuple[str, str]], Any]
 _COMPOUND_INDEXES: dict[tuple[Any, ...], _CompoundIndex] = {}
+_LANGUAGES: dict[str, _Resources] = {}
+_PIPELINES: dict[str, _Pipeline] = {}
+# Held while loading resources or building a normalizer's indexes (never inside a zone).
+_LOAD_LOCK = threading.RLock()
+
+
+def _locks_after_fork() -> None:
+    """A forked child gets new locks: a lock another thread of the parent held stays held."""
+    global _LOAD_LOCK
+    _LOAD_LOCK = threading.RLock()
+    for pipeline in _PIPELINES.values():
+        pipeline.lock = threading.RLock()
+    for res in _LANGUAGES.values():
+        res.lock = threading.RLock()
+        res.zone_depth = 0
+
+
+if hasattr(os, "register_at_fork"):  # pragma: no branch - POSIX
+    os.register_at_fork(after_in_child=_locks_after_fork)
+
+
+@contextmanager
+def _spacy_zone(res: _Resources) -> Iterator[None]:
+    """The language's lock and spaCy's memory zone, so that strings of transient texts do not
+    pile up in the vocabulary. Re-entrant: inside an open zone it only takes the lock."""
+    with res.lock:
+        if res.zone_depth:
+            yield
+            return
+        nlp = res.nlp
+        zone = nlp.memory_zone() if hasattr(nlp, "memory_zone") else nullcontext()
+        with zone:
+            res.zone_depth = 1
+            try:
+                yield
+            finally:
+                res.zone_depth = 0
 
 
 def _version_of(dist: str) -> str:
@@ -228,9 +285,19 @@ def _short_hash(words: Iterable[str]) -> str:
     return hashlib.sha256("\n".join(sorted(words)).encode("utf-8")).hexdigest()[:8]
 
 
-@functools.cache
 def _load_language(language: str) -> _Resources:
-    """The blank spaCy pipeline with lexeval's tokenizer rules, its stopwords and lemma table."""
+    """The blank spaCy pipeline with lexeval's tokenizer rules, its stopwords and lemma table
+    (built once per process and language, whichever thread asks first)."""
+    res = _LANGUAGES.get(language)
+    if res is None:
+        with _LOAD_LOCK:
+            res = _LANGUAGES.get(language)
+            if res is None:
+                res = _LANGUAGES[language] = _build_language(language)
+    return res
+
+
+def _build_language(language: str) -> _Resources:
     import spacy
     from spacy.lookups import load_lookups
 
@@ -265,9 +332,18 @@ def _load_language(language: str) -> _Resources:
     )
 
 
-@functools.cache
-def _load_pipeline(name: str) -> Any:
+def _load_pipeline(name: str) -> _Pipeline:
     """A trained spaCy pipeline (a package name or a path), loaded once per process."""
+    pipeline = _PIPELINES.get(name)
+    if pipeline is None:
+        with _LOAD_LOCK:
+            pipeline = _PIPELINES.get(name)
+            if pipeline is None:
+                pipeline = _PIPELINES[name] = _Pipeline(_build_pipeline(name))
+    return pipeline
+
+
+def _build_pipeline(name: str) -> Any:
     import spacy
 
     try:
@@ -287,6 +363,23 @@ def _set_tokenizer_rules(nlp: Any) -> None:
     nlp.tokenizer.token_match = _TECH_TOKEN_RE.fullmatch
     suffixes = [*nlp.Defaults.suffixes, r"\."]
     nlp.tokenizer.suffix_search = compile_suffix_regex(suffixes).search
+
+
+@functools.cache
+def _sentence_punct_chars() -> frozenset[str]:
+    """The characters that end a sentence for spaCy's ``sentencizer``."""
+    from spacy.pipeline import Sentencizer
+
+    return frozenset(Sentencizer.default_punct_chars)
+
+
+def _is_punct(token: str) -> bool:
+    """spaCy's ``is_punct``: every character is Unicode punctuation (category P*).
+
+    >>> _is_punct("?!"), _is_punct("a."), _is_punct("")
+    (True, False, True)
+    """
+    return all(unicodedata.category(c).startswith("P") for c in token)
 
 
 def _is_technical(token: str) -> bool:
@@ -342,22 +435,50 @@ class Normalizer:
         self.language = language
         self.config = replace(base, **_coerce_options(options))
         if self.config.stemmer not in (None, "porter", "snowball"):
-            raise ValueError(f"stemmer must be 'porter', 'snowball' or None, not {options!r}")
+            raise ValueError(
+                f"stemmer must be 'porter', 'snowball' or None, not {self.config.stemmer!r}"
+            )
         if self.config.compat == "rouge-score" and self.config.stemmer == "snowball":
             raise ValueError("rouge-score only stems with Porter: use stemmer='porter' or None")
         self.cache_size = cache_size
+        self._reset()
+
+    def _reset(self) -> None:
+        """Empty caches; resources are looked up again on first use."""
         self._cache: dict[str, tuple[tuple[str, bool], ...]] = {}
         self._token_memo: dict[str, tuple[str, bool]] = {}
         self._sentence_cache: dict[str, tuple[str, ...]] = {}
         self._prefetched: dict[str, None] = {}  # texts whose chunks prefetch() has cached
-        self._in_zone = False
         self._res: _Resources | None = None
         self._stops: frozenset[str] = frozenset()
         self._stem: Callable[[str], str] | None = None
+        self._table: Any = None  # the language's lemma table, once resources are looked up
         self._aliases: dict[str, str] = {}
         self._first_bigrams: frozenset[tuple[str, str]] = frozenset()
         self._matcher: Any = None
         self._signature: str | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The configuration only: caches and spaCy objects are rebuilt in the new process.
+
+        >>> import pickle
+        >>> norm = Normalizer(stopwords=False)
+        >>> len(pickle.dumps(norm)) < 1000, pickle.loads(pickle.dumps(norm)).tokens("The dogs")
+        (True, ['the', 'dog'])
+        """
+        return {
+            "preset": self.preset,
+            "language": self.language,
+            "config": self.config,
+            "cache_size": self.cache_size,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.preset = state["preset"]
+        self.language = state["language"]
+        self.config = state["config"]
+        self.cache_size = state["cache_size"]
+        self._reset()
 
     def __repr__(self) -> str:
         return f"Normalizer(preset={self.preset!r}, language={self.language!r})"
@@ -443,9 +564,8 @@ class Normalizer:
         cache = self._cache
         if len(cache) + len(chunks) > self.cache_size:
             self._clear_chunks()
-        with self._memory_zone():
-            for chunk, pieces in zip(chunks, self._split_chunks(chunks), strict=True):
-                cache[chunk] = self._analyze_chunk(pieces)
+        for chunk, pieces in zip(chunks, self._split_chunks(chunks), strict=True):
+            cache[chunk] = self._analyze_chunk(pieces)
 
     def keywords(self, text: str) -> list[str]:
         """The distinct keys in order of first appearance; compound terms are one key.
@@ -459,7 +579,9 @@ class Normalizer:
         """Split text into sentences without downloaded models (for ROUGE-Lsum).
 
         Text with several non-empty lines is taken as one sentence a line (rouge-score's
-        convention); otherwise spaCy's rule-based ``sentencizer`` splits it.
+        convention); otherwise the rule of spaCy's ``sentencizer`` splits it (a sentence ends
+        after ``.``, ``!``, ``?`` and the like, once a token that is not punctuation follows),
+        on the normalizer's own tokens, in time linear in the text's length.
 
         >>> Normalizer().sentences("It rained. We stayed in! Did you?")
         ['It rained.', 'We stayed in!', 'Did you?']
@@ -471,21 +593,42 @@ class Normalizer:
         cached = self._sentence_cache.get(lines[0])
         if cached is not None:
             return list(cached)
-        res = self._resources()
-        if res.sentencizer is None:
-            import spacy
-
-            sentencizer = spacy.blank(self.language)
-            _set_tokenizer_rules(sentencizer)
-            sentencizer.add_pipe("sentencizer")
-            res.sentencizer = sentencizer
-        with res.sentencizer.memory_zone():
-            doc = res.sentencizer(self._prepare(lines[0]))
-            found = tuple(s.text.strip() for s in doc.sents if s.text.strip())
+        found = tuple(self._split_sentences(self._prepare(lines[0])))
         if len(self._sentence_cache) >= self.cache_size:
             self._sentence_cache.clear()
         self._sentence_cache[lines[0]] = found
         return list(found)
+
+    def _split_sentences(self, text: str) -> list[str]:
+        """spaCy's ``Sentencizer.predict`` on the tokens of :meth:`_split_chunks` (which are
+        spaCy's tokenizer's, but linear on long chunks); white space that spaCy makes a token
+        of (any run but a single space) counts as a token here too."""
+        punct_chars = _sentence_punct_chars()
+        spans = [(m.start(), m.group()) for m in _CHUNK_RE.finditer(text)]
+        distinct = list(dict.fromkeys(chunk for _, chunk in spans))
+        tokens_of = dict(zip(distinct, self._split_chunks(distinct, split_cjk=False), strict=True))
+        split = [tokens_of[chunk] for _, chunk in spans]
+        starts = [0]
+        seen_period = False
+        previous_end = -1
+        for (offset, chunk), pieces in zip(spans, split, strict=True):
+            if seen_period and previous_end >= 0 and text[previous_end:offset] != " ":
+                # a white-space token: neither punctuation nor a sentence end
+                starts.append(previous_end)
+                seen_period = False
+            position = offset
+            for piece in pieces:
+                in_punct_chars = piece in punct_chars
+                if seen_period and not in_punct_chars and not _is_punct(piece):
+                    starts.append(position)
+                    seen_period = False
+                elif in_punct_chars:
+                    seen_period = True
+                position += len(piece)
+            previous_end = offset + len(chunk)
+        starts.append(len(text))
+        sentences = (text[a:b].strip() for a, b in itertools.pairwise(starts))
+        return [sentence for sentence in sentences if sentence]
 
     @property
     def signature(self) -> str:
@@ -563,15 +706,19 @@ class Normalizer:
         """Step 2: one white-space chunk into tokens (spaCy, technical terms kept whole)."""
         return self._split_chunks([chunk])[0]
 
-    def _split_chunks(self, chunks: Sequence[str]) -> list[list[str]]:
+    def _split_chunks(
+        self, chunks: Sequence[str], *, split_cjk: bool | None = None
+    ) -> list[list[str]]:
         """Step 2 for many chunks with one tokenizer call (a Doc per chunk costs far more).
 
         Chunks hold no white space, and spaCy splits only at white space before its affix
         rules, so tokenizing the chunks joined by single spaces gives each chunk's own tokens;
-        the last token of each chunk is the one followed by a space.
+        the last token of each chunk is the one followed by a space. The tokens of a chunk
+        always join up to the chunk.
         """
         pieces: list[list[str]] = [[] for _ in chunks]
-        specials = self._resources().specials
+        res = self._resources()
+        specials = res.specials
         short = []
         for i, chunk in enumerate(chunks):
             if specials is not None and chunk.isalpha() and chunk not in specials:
@@ -581,16 +728,19 @@ class Normalizer:
             elif len(chunk) <= _MAX_CHUNK:
                 short.append(i)
         if short:
-            doc = self._resources().nlp.tokenizer(" ".join(chunks[i] for i in short))
-            position = 0
-            for token in doc:
-                pieces[short[position]].append(token.text)
-                if token.whitespace_:
-                    position += 1
+            with _spacy_zone(res):
+                doc = res.nlp.tokenizer(" ".join(chunks[i] for i in short))
+                position = 0
+                for token in doc:
+                    pieces[short[position]].append(token.text)
+                    if token.whitespace_:
+                        position += 1
+        if split_cjk is None:
+            split_cjk = self.config.split_cjk
         for i, chunk in enumerate(chunks):
             if len(chunk) > _MAX_CHUNK:
                 pieces[i] = _LONG_CHUNK_RE.findall(chunk)
-            if self.config.split_cjk and _CJK_RE.search(chunk):
+            if split_cjk and _CJK_RE.search(chunk):
                 pieces[i] = [p for piece in pieces[i] for p in _CJK_RE.split(piece) if p]
         return pieces
 
@@ -616,7 +766,7 @@ class Normalizer:
         if lemma is not None:
             key = self._fold(lemma) or folded
         elif cfg.lemmatize:
-            table = self._resources().lemma_table
+            table = self._table
             if self.language == "en" and folded in LEMMA_OVERRIDES:
                 key = LEMMA_OVERRIDES[folded]
             elif table is not None:
@@ -655,9 +805,9 @@ class Normalizer:
     def _pipeline_tokens(self, prepared: str) -> list[tuple[str, str]]:
         """(text, lemma) of each token as a trained pipeline analyses the whole text."""
         assert self.config.pipeline is not None
-        nlp = _load_pipeline(self.config.pipeline)
-        with nlp.memory_zone():
-            return [(t.text, t.lemma_) for t in nlp(prepared) if not t.is_space]
+        pipeline = _load_pipeline(self.config.pipeline)
+        with pipeline.lock, pipeline.nlp.memory_zone():
+            return [(t.text, t.lemma_) for t in pipeline.nlp(prepared) if not t.is_space]
 
     def _analyze(self, text: str, merge: bool = True) -> list[tuple[str, bool]]:
         """Steps 1-5 with the per-chunk cache: (key, is_stopword) pairs, compounds merged
@@ -675,20 +825,32 @@ class Normalizer:
             return merge_compounds(out)
         cache = self._cache
         chunks = self._prepare(text).split()
-        missing = [c for c in dict.fromkeys(chunks) if c not in cache]
-        if not missing:
-            return merge_compounds([pair for chunk in chunks for pair in cache[chunk]])
-        if len(cache) + len(missing) > self.cache_size:
-            self._clear_chunks()  # this text's cached chunks go too: analyze all of them
-            missing = list(dict.fromkeys(chunks))
-        with self._memory_zone():  # one zone for the new chunks and the compound matching
-            split = self._split_chunks(missing)
-            for chunk, pieces in zip(missing, split, strict=True):
-                cache[chunk] = self._analyze_chunk(pieces)
+        try:
             pairs = [pair for chunk in chunks for pair in cache[chunk]]
-            if len(missing) > self.cache_size:  # a single text larger than the cache
-                self._clear_chunks()
-            return merge_compounds(pairs)
+        except KeyError:  # a chunk not seen yet (or dropped by another thread's clearing)
+            pairs = self._analyze_chunks(chunks)
+        return merge_compounds(pairs)
+
+    def _analyze_chunks(self, chunks: list[str]) -> list[tuple[str, bool]]:
+        """The pairs of ``chunks``, analyzing those not cached (thread-safe: the cache is only
+        read with ``get`` and written whole entries at a time)."""
+        cache = self._cache
+        found: dict[str, tuple[tuple[str, bool], ...]] = {}
+        missing: list[str] = []
+        for chunk in dict.fromkeys(chunks):
+            pairs = cache.get(chunk)
+            if pairs is None:
+                missing.append(chunk)
+            else:
+                found[chunk] = pairs
+        if len(cache) + len(missing) > self.cache_size:
+            self._clear_chunks()
+        keep = len(missing) <= self.cache_size  # a single text larger than the cache: no caching
+        for chunk, pieces in zip(missing, self._split_chunks(missing), strict=True):
+            found[chunk] = pairs = self._analyze_chunk(pieces)
+            if keep:
+                cache[chunk] = pairs
+        return [pair for chunk in chunks for pair in found[chunk]]
 
     def _clear_chunks(self) -> None:
         """Empty the chunk cache (when full); prefetched texts must then be analyzed again."""
@@ -712,7 +874,7 @@ class Normalizer:
         from spacy.util import filter_spans
 
         res = self._resources()
-        with self._memory_zone():
+        with _spacy_zone(res):
             doc = Doc(res.nlp.vocab, words=[k for k, _ in pairs])
             spans = filter_spans(self._matcher(doc, as_spans=True))
             labels = [(span.start, span.end, span.label_) for span in spans]
@@ -736,27 +898,18 @@ class Normalizer:
 
     # ------------------------------------------------------------------ resources
 
-    @contextmanager
-    def _memory_zone(self) -> Iterator[None]:
-        """spaCy's memory zone, so strings of transient texts do not pile up in the vocab.
-
-        Re-entrant: inside an open zone it does nothing (entering a zone has a cost).
-        """
-        if self._in_zone:
-            yield
-            return
-        nlp = self._resources().nlp
-        zone = nlp.memory_zone() if hasattr(nlp, "memory_zone") else nullcontext()
-        with zone:
-            self._in_zone = True
-            try:
-                yield
-            finally:
-                self._in_zone = False
-
     def _resources(self) -> _Resources:
-        if self._res is not None:
+        res = self._res
+        if res is not None:
+            return res
+        with _LOAD_LOCK:
+            if self._res is None:
+                self._load_resources()
+            assert self._res is not None
             return self._res
+
+    def _load_resources(self) -> None:
+        """Look up this configuration's resources; ``_res`` is set last, once all is ready."""
         cfg = self.config
         res = _load_language(self.language)
         if cfg.pipeline is not None:
@@ -777,10 +930,10 @@ class Normalizer:
             if name is None:
                 raise ValueError(f"nltk has no Snowball stemmer for language {self.language!r}")
             self._stem = functools.lru_cache(maxsize=self.cache_size)(SnowballStemmer(name).stem)
-        self._res = res
+        self._table = res.lemma_table
         if cfg.compounds:
             self._build_compounds(res)
-        return res
+        self._res = res
 
     def _compound_entries(self) -> list[str]:
         entries: list[str] = []
@@ -803,7 +956,8 @@ class Normalizer:
         cache_key = (*shape, cfg.pipeline, cfg.extra_compounds)
         cached = _COMPOUND_INDEXES.get(cache_key)
         if cached is None:
-            cached = self._index_compounds(res)
+            with res.lock:  # the patterns' strings must not land in another thread's zone
+                cached = self._index_compounds(res)
             _COMPOUND_INDEXES[cache_key] = cached
         self._aliases, self._first_bigrams, self._matcher = cached
 

@@ -184,6 +184,9 @@ class BaseMetric(ABC):
     """
 
     name: str = "metric"
+    #: Instance attributes that are caches (dicts): a pickled metric carries them empty, so
+    #: that it pickles small and rebuilds them in the new process.
+    _cache_attributes: tuple[str, ...] = ()
 
     def __init__(self, *, scale: float = 1.0, threshold: float | None = None) -> None:
         self.scale = check_scale(scale)
@@ -202,6 +205,14 @@ class BaseMetric(ABC):
         threshold = self.threshold
         passed = None if threshold is None else score >= threshold
         return MetricResult(score, info, passed, self.signature)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The configuration (its normalizer pickles as configuration too), without caches."""
+        state = self.__dict__.copy()
+        for name in self._cache_attributes:
+            if name in state:
+                state[name] = {}
+        return state
 
     @property
     @abstractmethod

@@ -119,16 +119,20 @@ class _OutputKeys:
         self._prefixes: dict[str, list[str]] | None = None
 
     def _extend(self) -> dict[str, list[str]]:
-        if self._prefixes is None:
+        """Add the stopword-keeping keys and build the prefix index (once; threads that race
+        here build the same values in locals and publish them whole)."""
+        prefixes = self._prefixes
+        if prefixes is None:
             extra = {_canon(k, self._english) for k in self._all_keys(self.output)}
             extra.update([k.replace("-", "") for k in extra if "-" in k])
-            self._keys |= extra
-            index: dict[str, list[str]] = {}
-            for k in self._keys:
+            keys = self._keys | extra
+            prefixes = {}
+            for k in keys:
                 if len(k) >= _PREFIX_MIN:
-                    index.setdefault(k[:_PREFIX_MIN], []).append(k)
-            self._prefixes = index
-        return self._prefixes
+                    prefixes.setdefault(k[:_PREFIX_MIN], []).append(k)
+            self._keys = keys
+            self._prefixes = prefixes
+        return prefixes
 
     def has(self, key: str) -> bool:
         """Whether a (canonical) reference key is present in the output."""
@@ -206,6 +210,7 @@ class KeywordCoverageMetric(BaseMetric):
     """
 
     name = "keyword_coverage"
+    _cache_attributes = ("_ref_cache", "_kw_cache", "_out_cache")
 
     def __init__(
         self,

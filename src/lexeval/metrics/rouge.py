@@ -240,6 +240,8 @@ class RougeMetric(BaseMetric):
     {'overlap': 3, 'reference': 4, 'output': 4}
     """
 
+    _cache_attributes = ("_cache",)
+
     def __init__(
         self,
         rouge_type: str = "rougeL",

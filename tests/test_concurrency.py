@@ -1,0 +1,176 @@
+"""Same answers whatever the concurrency: threads sharing a normalizer or metric, distinct
+normalizers in many threads, and process pools with every start method, against serial runs."""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+import random
+import sys
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from lexeval.metrics import BaseMetric, KeywordCoverageMetric, RougeMetric, TokenF1Metric
+from lexeval.normalize import PRESETS, Normalizer
+
+THREADS = 8
+
+_WORDS = (  # noqa: SIM905 (a list literal would take 30 lines)
+    "the a of and not never no is are was were be been running runs ran dogs cats mice "
+    "data number numbers better best four seven twenty first hundred 1,000 09:15 3.50 "
+    "neural networks machine learning state-of-the-art e-mail Röntgen café naïve "
+    "React.js Node.js TCP/IP C++ C# .NET v1.2.3 x86-64 snake_case camelCase APIs "
+    "https://example.com/a?b=1 me@example.org don't can't it's app's "
+    "Paris France capital river mountain Himalayas Massachusetts Gutenberg "
+    "東京 日本語 Привет мир"
+).split()
+_PUNCT = [".", ",", ";", "!", "?", ":", " -", "…", "(", ")", '"']
+
+
+def make_texts(count: int, seed: int = 0) -> list[str]:
+    """Distinct, varied texts: common and technical words, new tokens, sentences, lines."""
+    rng = random.Random(seed)
+    texts: dict[str, None] = {}
+    while len(texts) < count:
+        parts: list[str] = []
+        for _ in range(rng.randint(1, 30)):
+            r = rng.random()
+            if r < 0.7:
+                parts.append(rng.choice(_WORDS))
+            elif r < 0.85:
+                parts.append(f"w{rng.randint(0, 10**9)}{rng.choice(['', 's', 'ing'])}")
+            else:
+                parts.append(rng.choice(_PUNCT))
+        sep = rng.choice([" ", " ", " ", "  ", "\n"])
+        texts[sep.join(parts)] = None
+    return list(texts)
+
+
+def make_pairs(count: int, seed: int = 0) -> list[tuple[str, str]]:
+    texts = make_texts(2 * count, seed)
+    return list(zip(texts[:count], texts[count:], strict=True))
+
+
+METRICS: dict[str, Callable[[], BaseMetric]] = {
+    "keyword_coverage": KeywordCoverageMetric,
+    "keyword_coverage_exact": lambda: KeywordCoverageMetric(match="exact"),
+    "keyword_coverage_fuzzy": lambda: KeywordCoverageMetric(match="exact", fuzzy=True),
+    "keyword_coverage_mastra": lambda: KeywordCoverageMetric(compat="mastra"),
+    "keyword_coverage_scorer": lambda: KeywordCoverageMetric(compat="mastra-scorer"),
+    "token_f1": TokenF1Metric,
+    "token_f1_squad": lambda: TokenF1Metric(variant="squad"),
+    "token_f1_set": lambda: TokenF1Metric(variant="set"),
+    "rouge1": lambda: RougeMetric("rouge1"),
+    "rouge2": lambda: RougeMetric("rouge2"),
+    "rougeL": lambda: RougeMetric("rougeL"),
+    "rougeLsum": lambda: RougeMetric("rougeLsum"),
+    "rouge2_set": lambda: RougeMetric("rouge2", variant="set"),
+    "rouge1_compat": lambda: RougeMetric("rouge1", compat="rouge-score", use_stemmer=True),
+    "rougeL_compat": lambda: RougeMetric("rougeL", compat="rouge-score"),
+    "rougeLsum_compat": lambda: RougeMetric("rougeLsum", compat="rouge-score", use_stemmer=True),
+}
+
+
+@pytest.fixture(autouse=True)
+def frequent_switches() -> Iterator[None]:
+    """Switch threads every 10 microseconds, so that unsafe interleavings actually happen."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    yield
+    sys.setswitchinterval(interval)
+
+
+def _threaded(function: Callable[[Any], Any], items: list[Any]) -> list[Any]:
+    with ThreadPoolExecutor(THREADS) as pool:
+        return list(pool.map(function, items))
+
+
+def _results(metric: BaseMetric, pairs: list[tuple[str, str]]) -> list[Any]:
+    return [metric.measure(i, o).to_dict() for i, o in pairs]
+
+
+@pytest.mark.parametrize("name", sorted(METRICS))
+def test_a_metric_shared_by_threads_equals_serial(name: str) -> None:
+    pairs = make_pairs(1000, seed=sorted(METRICS).index(name))
+    serial = _results(METRICS[name](), pairs)
+    shared = METRICS[name]()
+    threaded = _threaded(lambda pair: shared.measure(*pair).to_dict(), pairs)
+    assert threaded == serial
+    assert _results(shared, pairs[:200]) == serial[:200]  # and still right on one thread
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_normalizer_shared_by_threads_equals_serial(preset: str) -> None:
+    texts = make_texts(1500, seed=7)
+
+    def run(norm: Normalizer, text: str) -> tuple[Any, ...]:
+        return (norm.tokens(text), norm.keywords(text), norm.sentences(text), norm.analyze(text))
+
+    serial_norm = Normalizer(preset)
+    serial = [run(serial_norm, t) for t in texts]
+    shared = Normalizer(preset)
+    assert _threaded(lambda t: run(shared, t), texts) == serial
+
+
+def test_distinct_normalizers_in_threads_equal_serial() -> None:
+    texts = make_texts(2000, seed=11)
+    serial = Normalizer().tokens_many(texts)
+    slices = [texts[i::THREADS] for i in range(THREADS)]
+
+    def own_normalizer(part: list[str]) -> list[list[str]]:
+        norm = Normalizer()
+        out = [norm.tokens(t) for t in part[: len(part) // 2]]
+        return out + norm.tokens_many(part[len(part) // 2 :])  # the batch path too
+
+    results = _threaded(own_normalizer, slices)
+    for i, result in enumerate(results):
+        assert result == serial[i::THREADS]
+
+
+def test_prefetch_and_measure_many_in_threads() -> None:
+    pairs = make_pairs(2000, seed=3)
+    serial = [r.to_dict() for r in KeywordCoverageMetric().measure_many(*zip(*pairs, strict=True))]
+    shared = KeywordCoverageMetric()
+    batches = [pairs[i : i + 100] for i in range(0, len(pairs), 100)]
+    results = _threaded(lambda b: shared.measure_many(*zip(*b, strict=True)), batches)
+    assert [r.to_dict() for batch in results for r in batch] == serial
+
+
+@pytest.mark.parametrize("name", sorted(METRICS))
+def test_metrics_pickle_small_and_equal(name: str) -> None:
+    metric = METRICS[name]()
+    pairs = make_pairs(50, seed=5)
+    before = _results(metric, pairs)  # fills caches and loads spaCy
+    data = pickle.dumps(metric)
+    assert len(data) < 2000, len(data)
+    clone = pickle.loads(data)
+    assert clone.signature == metric.signature
+    assert _results(clone, pairs) == before
+
+
+@pytest.mark.parametrize("method", multiprocessing.get_all_start_methods())
+def test_process_pools_equal_serial(method: str) -> None:
+    names = [
+        "keyword_coverage",
+        "keyword_coverage_mastra",
+        "token_f1",
+        "rougeLsum",
+        "rouge1_compat",
+    ]
+    metrics = [METRICS[name]() for name in names]
+    pairs = make_pairs(120, seed=13)
+    serial = [_results(m, pairs) for m in metrics]  # the parent has used spaCy before forking
+    ins, outs = [list(side) for side in zip(*pairs, strict=True)]
+    context = multiprocessing.get_context(method)
+    with ProcessPoolExecutor(2, mp_context=context) as pool:
+        futures = [
+            pool.submit(m.measure_many, ins[k::2], outs[k::2]) for m in metrics for k in (0, 1)
+        ]
+        parallel = [f.result(timeout=120) for f in futures]
+    for index, expected in enumerate(serial):
+        even, odd = parallel[2 * index], parallel[2 * index + 1]
+        assert [r.to_dict() for r in even] == expected[0::2]
+        assert [r.to_dict() for r in odd] == expected[1::2]
