@@ -13,14 +13,26 @@ True
 
 from __future__ import annotations
 
-import io
-import json
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
+from lexeval.io import (
+    MAX_FILE_BYTES,
+    InputError,
+    ListNode,
+    MapNode,
+    Node,
+    ScalarNode,
+    compose_yaml,
+    iter_jsonl,
+    json_node,
+    locate_json,
+    parse_json,
+    paused_gc,
+    read_text,
+)
 
 __all__ = [
     "CARD_TYPES",
@@ -43,31 +55,12 @@ CARD_TYPES: frozenset[str] = frozenset(
     {"qa", "cloze", "definition", "list", "true_false", "multiple_choice", "reverse"}
 )
 
-#: Largest dataset or output file read (bytes); larger files are refused before parsing.
-MAX_FILE_BYTES = 20 * 1024 * 1024
-
-_STR = "tag:yaml.org,2002:str"
-_INT = "tag:yaml.org,2002:int"
-_FLOAT = "tag:yaml.org,2002:float"
-_NULL = "tag:yaml.org,2002:null"
-
-
-class DatasetError(ValueError):
-    """A dataset or output file that cannot be used; the message names file, line and field.
-
-    >>> str(DatasetError("d.yaml", 3, "cases[0].id", "expected a string"))
-    'd.yaml:3: cases[0].id: expected a string'
-    >>> str(DatasetError("d.yaml", None, None, "file is empty"))
-    'd.yaml: file is empty'
-    """
-
-    def __init__(self, file: str, line: int | None, field: str | None, message: str) -> None:
-        self.file = file
-        self.line = line
-        self.field = field
-        self.message = message
-        where = file if line is None else f"{file}:{line}"
-        super().__init__(f"{where}: {field}: {message}" if field else f"{where}: {message}")
+#: A dataset, output or report file that cannot be used; the message names file, line and
+#: field (the same class as :class:`lexeval.io.InputError`).
+#:
+#: >>> str(DatasetError("d.yaml", 3, "cases[0].id", "expected a string"))
+#: 'd.yaml:3: cases[0].id: expected a string'
+DatasetError = InputError
 
 
 def _str_tuple(values: Iterable[str], name: str) -> tuple[str, ...]:
@@ -169,66 +162,32 @@ class EvalDataset:
 # ---------------------------------------------------------------- reading files
 
 
-def read_text(path: str | os.PathLike[str], max_bytes: int) -> tuple[str, str]:
-    """Return (display name, text) of a UTF-8 file no larger than ``max_bytes``."""
-    name = os.fspath(path)
-    try:
-        size = os.path.getsize(name)
-        if size > max_bytes:
-            raise DatasetError(name, None, None, f"file is {size} bytes, larger than {max_bytes}")
-        with open(name, "rb") as handle:
-            raw = handle.read(max_bytes + 1)
-    except OSError as exc:
-        raise DatasetError(name, None, None, f"cannot read file: {exc.strerror or exc}") from None
-    if len(raw) > max_bytes:
-        raise DatasetError(name, None, None, f"file is larger than {max_bytes} bytes")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise DatasetError(name, line, None, f"not UTF-8 (byte {exc.start})") from None
-    return name, text.removeprefix("\ufeff")
-
-
-def _compose(name: str, text: str) -> yaml.Node | None:
-    try:
-        return yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise DatasetError(name, line, None, f"invalid YAML: {problem}") from None
-    except yaml.YAMLError as exc:
-        raise DatasetError(name, None, None, f"invalid YAML: {exc}") from None
-
-
 class _Reader:
-    """Validates composed YAML nodes, building error messages with file, line and field."""
+    """Validates nodes, building error messages with file, line and field."""
 
     def __init__(self, name: str, default_line: int | None = None) -> None:
         self.name = name
         self.default_line = default_line
 
-    def line(self, node: yaml.Node) -> int | None:
-        mark = node.start_mark
-        return mark.line + 1 if mark is not None else self.default_line
+    def line(self, node: Node) -> int | None:
+        return node.line if node.line is not None else self.default_line
 
-    def error(self, node: yaml.Node, path: str, message: str) -> DatasetError:
+    def error(self, node: Node, path: str, message: str) -> DatasetError:
         return DatasetError(self.name, self.line(node), path or None, message)
 
     def mapping(
         self,
-        node: yaml.Node,
+        node: Node,
         path: str,
         required: Iterable[str],
         optional: Iterable[str],
         strict: bool = True,
-    ) -> dict[str, yaml.Node]:
-        if not isinstance(node, yaml.MappingNode):
+    ) -> dict[str, Node]:
+        if not isinstance(node, MapNode):
             raise self.error(node, path, f"expected a mapping, got {_kind(node)}")
         known = {*required, *optional}
-        out: dict[str, yaml.Node] = {}
-        for key_node, value_node in node.value:
+        out: dict[str, Node] = {}
+        for key_node, value_node in node.pairs:
             key = self.key(key_node, path)
             if key in out:
                 raise self.error(key_node, _join(path, key), "duplicate key")
@@ -241,43 +200,42 @@ class _Reader:
                 raise self.error(node, _join(path, key), "missing required field")
         return out
 
-    def key(self, node: yaml.Node, path: str) -> str:
-        if not isinstance(node, yaml.ScalarNode):
+    def key(self, node: Node, path: str) -> str:
+        if not isinstance(node, ScalarNode):
             raise self.error(node, path, "mapping keys must be strings")
-        return str(node.value)
+        return node.value
 
-    def string(self, node: yaml.Node, path: str, *, numbers: bool = False) -> str:
+    def string(self, node: Node, path: str, *, numbers: bool = False) -> str:
         """A string scalar; with ``numbers`` an unquoted number is taken as its source text."""
-        tags = (_STR, _INT, _FLOAT) if numbers else (_STR,)
-        if isinstance(node, yaml.ScalarNode) and node.tag in tags:
-            return str(node.value)
+        tags = ("str", "int", "float") if numbers else ("str",)
+        if isinstance(node, ScalarNode) and node.tag in tags:
+            return node.value
         raise self.error(node, path, f"expected a string, got {_kind(node)}")
 
-    def nonblank(self, node: yaml.Node, path: str, *, numbers: bool = False) -> str:
+    def nonblank(self, node: Node, path: str, *, numbers: bool = False) -> str:
         value = self.string(node, path, numbers=numbers)
         if not value.strip():
             raise self.error(node, path, "must not be blank")
         return value
 
-    def sequence(self, node: yaml.Node, path: str) -> list[yaml.Node]:
-        if not isinstance(node, yaml.SequenceNode):
+    def sequence(self, node: Node, path: str) -> list[Node]:
+        if not isinstance(node, ListNode):
             raise self.error(node, path, f"expected a list, got {_kind(node)}")
-        return list(node.value)
+        return node.items
 
-    def optional_string(self, node: yaml.Node | None, path: str) -> str | None:
-        if node is None or (isinstance(node, yaml.ScalarNode) and node.tag == _NULL):
+    def optional_string(self, node: Node | None, path: str) -> str | None:
+        if node is None or (isinstance(node, ScalarNode) and node.tag == "null"):
             return None
         return self.nonblank(node, path)
 
 
-def _kind(node: yaml.Node) -> str:
-    if isinstance(node, yaml.MappingNode):
+def _kind(node: Node) -> str:
+    if isinstance(node, MapNode):
         return "a mapping"
-    if isinstance(node, yaml.SequenceNode):
+    if isinstance(node, ListNode):
         return "a list"
-    tag = str(node.tag).rsplit(":", 1)[-1]
     return {"str": "a string", "int": "an integer", "float": "a number", "null": "null"}.get(
-        tag, f"a {tag}"
+        node.tag, f"a {node.tag}"
     )
 
 
@@ -314,11 +272,14 @@ def load_dataset(
     ('1.0', ('light', 'glucose'))
     """
     name, text = read_text(path, max_bytes)
-    root = _compose(name, text)
+    with paused_gc():
+        return _dataset(name, compose_yaml(name, text), frozenset(card_types))
+
+
+def _dataset(name: str, root: Node | None, allowed_types: frozenset[str]) -> EvalDataset:
     if root is None:
         raise DatasetError(name, None, None, "file is empty")
     reader = _Reader(name)
-    allowed_types = frozenset(card_types)
     top = reader.mapping(root, "", ("name", "cases"), ("version", "description"))
     ds_name = reader.nonblank(top["name"], "name")
     version = reader.nonblank(top["version"], "version", numbers=True) if "version" in top else ""
@@ -355,7 +316,7 @@ def load_dataset(
 
 
 def _expected_card(
-    reader: _Reader, node: yaml.Node, where: str, allowed_types: frozenset[str]
+    reader: _Reader, node: Node, where: str, allowed_types: frozenset[str]
 ) -> ExpectedCard:
     fields = reader.mapping(node, where, ("front_keywords", "back_keywords"), ("card_type",))
     lists: list[tuple[str, ...]] = []
@@ -407,37 +368,33 @@ def load_outputs(
     """
     name, text = read_text(path, max_bytes)
     suffix = Path(name).suffix.lower()
-    if suffix == ".jsonl":
-        return _outputs_jsonl(name, text)
-    if suffix == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DatasetError(name, exc.lineno, None, f"invalid JSON: {exc.msg}") from None
-        try:
-            root = _compose(name, text)  # JSON is YAML: node marks give line numbers
-        except DatasetError:
-            # No node marks: errors then name the file and field without a line.
-            root = yaml.SafeDumper(io.StringIO()).represent_data(data)
-        return _outputs_mapping(_Reader(name), root)
-    if suffix in (".yaml", ".yml"):
-        root = _compose(name, text)
-        if root is None:
-            raise DatasetError(name, None, None, "file is empty")
-        return _outputs_mapping(_Reader(name), root)
+    with paused_gc():
+        if suffix == ".jsonl":
+            return _outputs_jsonl(name, text)
+        if suffix == ".json":
+            data = parse_json(name, text)
+            try:
+                return _outputs_mapping(_Reader(name), json_node(data))
+            except DatasetError as exc:
+                if exc.line is not None:  # pragma: no cover - JSON nodes carry no line
+                    raise
+            # Parse again, slower, keeping each value's line, for an error that names it.
+            return _outputs_mapping(_Reader(name), locate_json(name, text))
+        if suffix in (".yaml", ".yml"):
+            return _outputs_mapping(_Reader(name), compose_yaml(name, text))
     raise DatasetError(name, None, None, "unknown output format (use .jsonl, .json, .yaml or .yml)")
 
 
-def _outputs_mapping(reader: _Reader, root: yaml.Node | None) -> Outputs:
+def _outputs_mapping(reader: _Reader, root: Node | None) -> Outputs:
     if root is None:
         raise DatasetError(reader.name, None, None, "file is empty")
-    if not isinstance(root, yaml.MappingNode):
+    if not isinstance(root, MapNode):
         raise reader.error(root, "", f"expected a mapping from case id to cards, got {_kind(root)}")
     out: Outputs = {}
-    for key_node, value_node in root.value:
-        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _NULL:
+    for key_node, value_node in root.pairs:
+        if not isinstance(key_node, ScalarNode) or key_node.tag == "null":
             raise reader.error(key_node, "", "case ids must be strings")
-        case_id = str(key_node.value)
+        case_id = key_node.value
         if case_id in out:
             raise reader.error(key_node, case_id, "duplicate case id")
         items = reader.sequence(value_node, case_id)
@@ -447,31 +404,14 @@ def _outputs_mapping(reader: _Reader, root: yaml.Node | None) -> Outputs:
     return out
 
 
-def iter_jsonl(name: str, text: str) -> Iterator[tuple[int, object]]:
-    """(line number, parsed value) of each non-blank line of a JSONL text.
-
-    >>> list(iter_jsonl("x.jsonl", chr(10).join(['{"a": 1}', "", "[2]"])))
-    [(1, {'a': 1}), (3, [2])]
-    """
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DatasetError(name, number, None, f"invalid JSON: {exc.msg}") from None
-
-
 def _outputs_jsonl(name: str, text: str) -> Outputs:
     collected: dict[str, list[GeneratedCard]] = {}
-    dumper = yaml.SafeDumper(io.StringIO())
     for number, data in iter_jsonl(name, text):
         reader = _Reader(name, default_line=number)
-        node = dumper.represent_data(data)
-        if not isinstance(node, yaml.MappingNode):
+        node = json_node(data, number)
+        if not isinstance(node, MapNode):
             raise reader.error(node, "", f"expected an object, got {_kind(node)}")
-        keys = {str(k.value) for k, _ in node.value if isinstance(k, yaml.ScalarNode)}
-        if "cards" in keys:
+        if "cards" in data:
             fields = reader.mapping(node, "", ("case_id", "cards"), (), strict=False)
             case_id = reader.nonblank(fields["case_id"], "case_id", numbers=True)
             cards = collected.setdefault(case_id, [])
@@ -484,7 +424,7 @@ def _outputs_jsonl(name: str, text: str) -> Outputs:
     return {case_id: tuple(cards) for case_id, cards in collected.items()}
 
 
-def _generated_card(reader: _Reader, node: yaml.Node, where: str) -> GeneratedCard:
+def _generated_card(reader: _Reader, node: Node, where: str) -> GeneratedCard:
     fields = reader.mapping(node, where, ("front", "back"), (), strict=False)
     front = reader.string(fields["front"], _join(where, "front"))
     back = reader.string(fields["back"], _join(where, "back"))
