@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import errno
 import gc
 import json
 import json.decoder
@@ -159,7 +160,7 @@ def _read_regular(name: str, max_bytes: int) -> bytes:
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise InputError(name, None, None, f"cannot read file: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as handle:
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise InputError(name, None, None, f"is {_file_kind(info.st_mode)}, not a regular file")
@@ -167,10 +168,12 @@ def _read_regular(name: str, max_bytes: int) -> bytes:
             raise InputError(
                 name, None, None, f"file is {info.st_size} bytes, larger than {max_bytes}"
             )
-        try:
+        with os.fdopen(fd, "rb", closefd=False) as handle:
             return handle.read(max_bytes + 1)
-        except OSError as exc:
-            raise InputError(name, None, None, f"cannot read file: {exc.strerror}") from None
+    except OSError as exc:
+        raise InputError(name, None, None, f"cannot read file: {exc.strerror}") from None
+    finally:
+        os.close(fd)
 
 
 _BOMS = (
@@ -710,9 +713,9 @@ def check_output_path(
 
     A target must be a regular file or a new name in an existing directory; symbolic links are
     followed (the file they point to is replaced, the link stays). Refused with
-    :class:`OutputError`: an empty name, a device, FIFO, socket or directory, a missing
-    directory, and one of the run's ``inputs`` (label -> path, compared by device and inode,
-    so hard links and symlinks are caught).
+    :class:`OutputError`: an empty name, a device, FIFO, socket or directory, and one of the
+    run's ``inputs`` (label -> path, compared by device and inode, so hard links and symlinks
+    are caught). A missing directory raises ``FileNotFoundError``.
 
     >>> check_output_path("/dev/null")
     Traceback (most recent call last):
@@ -731,15 +734,11 @@ def check_output_path(
         info = os.stat(real)
     except FileNotFoundError:
         parent = os.path.dirname(real) or "."
-        try:
-            parent_info = os.stat(parent)
-        except OSError as exc:
-            raise OutputError(name, f"cannot write: {exc.strerror} ({parent})") from None
-        if not stat.S_ISDIR(parent_info.st_mode):
-            raise OutputError(name, f"cannot write: {parent} is not a directory") from None
+        if not os.path.isdir(parent):  # an OSError, as open() would raise
+            raise FileNotFoundError(errno.ENOENT, f"no such directory {parent}", name) from None
         return real
     except OSError as exc:
-        raise OutputError(name, f"cannot write: {exc.strerror}") from None
+        raise type(exc)(exc.errno, exc.strerror or str(exc), name) from None
     if not stat.S_ISREG(info.st_mode):
         raise OutputError(name, f"is {_file_kind(info.st_mode)}, not a regular file")
     for label, input_path in (inputs or {}).items():
@@ -786,7 +785,7 @@ def write_text_atomic(
     except FileNotFoundError:
         mode = 0o666 & ~current_umask()
     except OSError as exc:
-        raise type(exc)(exc.errno, exc.strerror, name) from None
+        raise type(exc)(exc.errno, exc.strerror or str(exc), name) from None
     directory, base = os.path.split(real)
     tmp: str | None = None
     mask_signals = threading.current_thread() is threading.main_thread()
@@ -805,8 +804,8 @@ def write_text_atomic(
             os.fsync(handle.fileno())
         os.replace(tmp, real)
         tmp = None
-    except OSError as exc:
-        raise type(exc)(exc.errno, exc.strerror, name) from None
+    except OSError as exc:  # name the target, not the temporary file
+        raise type(exc)(exc.errno, exc.strerror or str(exc), name) from None
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):

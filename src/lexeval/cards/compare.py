@@ -13,7 +13,6 @@ significant (``p < alpha``) to fail.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Mapping, Sequence
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from lexeval.cards.dataset import DatasetError
 from lexeval.cards.report import SCHEMA_VERSION, RunResult
+from lexeval.io import MAX_FILE_BYTES, parse_json, read_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -78,19 +78,14 @@ class RunSummary:
         )
 
 
-def load_report(path: str | os.PathLike[str]) -> RunSummary:
-    """Read a JSON report written by :meth:`RunResult.write_json`."""
-    name = os.fspath(path)
-    try:
-        with open(name, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except OSError as exc:
-        raise DatasetError(name, None, None, f"cannot read report: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise DatasetError(name, None, None, "report is not UTF-8") from None
-    except json.JSONDecodeError as exc:
-        raise DatasetError(name, exc.lineno, None, f"invalid JSON: {exc.msg}") from None
-    return _summary(name, data)
+def load_report(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES) -> RunSummary:
+    """Read a JSON report written by :meth:`RunResult.write_json`.
+
+    Read like every input (:func:`lexeval.io.read_text`: a regular file up to ``max_bytes``,
+    UTF-8) with a strict JSON parser (:func:`lexeval.io.parse_json`), then validated.
+    """
+    name, text = read_text(path, max_bytes)
+    return _summary(name, parse_json(name, text))
 
 
 def _summary(name: str, data: Any) -> RunSummary:

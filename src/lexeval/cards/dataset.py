@@ -369,7 +369,7 @@ def load_outputs(
     name, text = read_text(path, max_bytes)
     suffix = Path(name).suffix.lower()
     with paused_gc():
-        if suffix == ".jsonl":
+        if suffix == ".jsonl" or name == "<stdin>":
             return _outputs_jsonl(name, text)
         if suffix == ".json":
             data = parse_json(name, text)

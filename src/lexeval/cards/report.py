@@ -11,14 +11,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lexeval._version import __version__
@@ -35,6 +32,7 @@ from lexeval.cards.matching import (
     _Scorer,
     resolve_normalizer,
 )
+from lexeval.io import write_text_atomic
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -239,10 +237,24 @@ class RunResult:
             "cases": [_case_dict(c) for c in self.cases],
         }
 
-    def write_json(self, path: str | os.PathLike[str], gates: Sequence[GateResult] = ()) -> None:
-        """Write the JSON report atomically (a temporary file, then a rename)."""
-        text = json.dumps(self.to_dict(gates), ensure_ascii=False, indent=2) + "\n"
-        write_text_atomic(path, text)
+    def to_json(self, gates: Sequence[GateResult] = ()) -> str:
+        """The JSON report as text (what :meth:`write_json` writes)."""
+        return json.dumps(self.to_dict(gates), ensure_ascii=False, indent=2) + "\n"
+
+    def write_json(
+        self,
+        path: str | os.PathLike[str],
+        gates: Sequence[GateResult] = (),
+        *,
+        inputs: Mapping[str, str | os.PathLike[str] | None] | None = None,
+    ) -> None:
+        """Write the JSON report atomically (:func:`lexeval.io.write_text_atomic`).
+
+        The dataset the run read, and any other ``inputs`` (label -> path), are never
+        overwritten: such a target raises :class:`lexeval.io.OutputError`.
+        """
+        protected = {"dataset": self.dataset_path, **(inputs or {})}
+        write_text_atomic(path, self.to_json(gates), inputs=protected)
 
     def to_dataframe(self) -> Any:
         """A ``pandas.DataFrame``, one row per case, indexed by case id.
@@ -318,25 +330,6 @@ def _case_dict(case: CaseResult) -> dict[str, Any]:
             for j in case.extra_generated_indices
         ],
     }
-
-
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``.
-
-    Readers never see a half-written file, and a failure leaves no file behind.
-    """
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 # ---------------------------------------------------------------- running
@@ -492,6 +485,7 @@ def render_run(
     """Print the per-case table, the totals, the per-type breakdown and the gates."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     console = console or Console()
     minimum = {g.gate.metric: g.gate.minimum for g in gates if g.gate.scope == "micro"}
@@ -501,7 +495,8 @@ def render_run(
     def cell(value: float, metric: str) -> str:
         return f"[{_style(value, minimum.get(metric))}]{value:.3f}[/]"
 
-    table = Table(title=title or f"{run.dataset_name} {run.dataset_version}".strip())
+    # Data strings (dataset name, case ids, card types) are Text, never parsed as markup.
+    table = Table(title=Text(title or f"{run.dataset_name} {run.dataset_version}".strip()))
     table.add_column("case", no_wrap=True)
     for name in ("exp", "gen", "match"):
         table.add_column(name, justify="right")
@@ -517,7 +512,7 @@ def render_run(
         if c.extra_generated_indices:
             notes.append(f"+{len(c.extra_generated_indices)} extra")
         table.add_row(
-            c.case_id,
+            Text(c.case_id),
             str(c.n_expected),
             str(c.n_generated),
             str(c.n_matched),
@@ -547,7 +542,7 @@ def render_run(
         types.add_column(name, justify="left" if name == "type" else "right")
     for t in run.per_card_type.values():
         types.add_row(
-            t.card_type,
+            Text(t.card_type),
             str(t.n_expected),
             str(t.n_matched_expected),
             f"{t.recall:.3f}" if t.n_expected else "-",
@@ -560,4 +555,4 @@ def render_run(
     for g in gates:
         mark = "[green]PASS[/]" if g.passed else "[bold red]FAIL[/]"
         console.print(f"{mark} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
-    console.print(f"[dim]signature: {run.signature}[/]")
+    console.print(Text(f"signature: {run.signature}", style="dim"))

@@ -1,8 +1,9 @@
 """The ``lexeval`` command line: one module per subcommand, each with ``register`` and ``run``.
 
 Exit codes: 0 every gate passed, 1 a gate failed (a threshold, or a regression in
-``compare``), 2 a usage or data error (one line on stderr, no traceback). A run that fails
-leaves no report file behind.
+``compare``), 2 a usage or data error (one line on stderr, no traceback), 130 interrupted
+(SIGINT), 128 + N killed by signal N (SIGTERM 143, SIGHUP 129). A run that fails or is
+interrupted leaves no report file behind, not even a temporary one.
 
 Top-level imports stay light: ``lexeval --help`` loads neither spaCy nor rich.
 
@@ -13,14 +14,16 @@ sets ``func``) and ``run(args) -> int``, listed in :data:`COMMANDS`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
 from lexeval._version import __version__
 from lexeval.cli.common import Parser, UsageError, print_error
 
-__all__ = ["COMMANDS", "build_parser", "main"]
+__all__ = ["COMMANDS", "EXIT_INTERRUPTED", "build_parser", "main"]
 
 #: The subcommand modules, in the order ``lexeval --help`` lists them.
 COMMANDS: tuple[str, ...] = ("cards", "compare", "score", "normalize", "metrics")
@@ -41,25 +44,41 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Exit code of a run stopped by SIGINT (Ctrl-C), as shells report it.
+EXIT_INTERRUPTED = 130
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    from lexeval.io import Terminated, signals_as_exceptions
+
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
-        if args.command is None:
-            parser.print_help()
-            return 2
-        code: int = args.func(args)
-        return code
+        with signals_as_exceptions():
+            args = parser.parse_args(argv)
+            if args.command is None:
+                parser.print_help()
+                return 2
+            code: int = args.func(args)
+            return code
     except UsageError as exc:
         print_error(str(exc))
-    except ValueError as exc:  # DatasetError, SignatureMismatchError and option checks
+    except ValueError as exc:  # InputError, OutputError, SignatureMismatchError, options
         print_error(str(exc))
+    except BrokenPipeError:
+        # The reader of stdout went away (``lexeval ... | head``): stop quietly.
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except OSError as exc:
-        name = f" {exc.filename}" if exc.filename else ""
-        print_error(f"{exc.strerror or exc}{name}")
+        where = f"{exc.filename}: " if exc.filename else ""
+        print_error(f"{where}{exc.strerror or exc}")
     except KeyboardInterrupt:
         print_error("interrupted")
+        return EXIT_INTERRUPTED
+    except Terminated as exc:
+        print_error(f"terminated by {exc}")
+        return 128 + exc.signum
     return 2
 
 

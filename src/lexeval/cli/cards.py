@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from lexeval.cli.common import console, unit_float
+from lexeval.cli.common import UsageError, console, output_target, unit_float
 
 __all__ = ["register", "run"]
 
@@ -19,9 +19,17 @@ def register(sub: Any) -> None:
         description="Match generated cards to the expected cards of each case, print a table, "
         "optionally write a JSON report and fail on gates.",
     )
-    cards.add_argument("dataset", metavar="DATASET", help="YAML dataset")
-    cards.add_argument("outputs", metavar="OUTPUTS", help="generated cards (.jsonl/.json/.yaml)")
-    cards.add_argument("--json", metavar="REPORT", help="write the JSON report here (atomically)")
+    cards.add_argument("dataset", metavar="DATASET", help="YAML dataset ('-': stdin)")
+    cards.add_argument(
+        "outputs",
+        metavar="OUTPUTS",
+        help="generated cards (.jsonl/.json/.yaml; '-': JSONL on stdin)",
+    )
+    cards.add_argument(
+        "--json",
+        metavar="REPORT",
+        help="write the JSON report here (atomically; '-': stdout, the table then goes to stderr)",
+    )
     cards.add_argument(
         "--threshold", type=unit_float, default=0.3, help="minimum pair score (default 0.3)"
     )
@@ -58,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
     from lexeval.cards import Gate, check_gates, evaluate, load_dataset, load_outputs, render_run
 
     gates = [Gate.parse(spec) for spec in args.fail_under]  # usage errors before any work
+    if args.dataset == "-" and args.outputs == "-":
+        raise UsageError("DATASET and OUTPUTS cannot both be '-' (standard input)")
+    inputs = {"DATASET": args.dataset, "OUTPUTS": args.outputs}
+    report = output_target("--json", args.json, inputs)
     dataset = load_dataset(args.dataset)
     outputs = load_outputs(args.outputs)
     run = evaluate(
@@ -69,15 +81,17 @@ def run(args: argparse.Namespace) -> int:
         progress=args.progress or (sys.stderr.isatty() and len(dataset) >= 200),
     )
     results = check_gates(run, gates)
-    out = console()
+    out = console(stderr=report == "-")
     if args.quiet:
         for g in results:
             status = "PASS" if g.passed else "FAIL"
             out.print(f"{status} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
     else:
         render_run(run, out, results)
-    if args.json:
-        run.write_json(args.json, results)
+    if report == "-":
+        sys.stdout.write(run.to_json(results))
+    elif report is not None:
+        run.write_json(report, results, inputs=inputs)
         if not args.quiet:
-            out.print(f"report written to {args.json}", markup=False)
+            out.print(f"report written to {report}", markup=False)
     return 0 if all(g.passed for g in results) else 1

@@ -21,6 +21,7 @@ __all__ = [
     "Parser",
     "UsageError",
     "console",
+    "output_target",
     "parse_options",
     "positive_int",
     "print_error",
@@ -80,9 +81,26 @@ def print_error(message: str) -> None:
     print(f"lexeval: error: {' '.join(message.split())}", file=sys.stderr)
 
 
-def console() -> Console:
-    """A Rich console for stdout that stays readable in CI logs."""
+def console(*, stderr: bool = False) -> Console:
+    """A Rich console for stdout (or stderr, when stdout carries a report) that stays readable
+    in CI logs."""
     from rich.console import Console
 
+    stream = sys.stderr if stderr else sys.stdout
     # Tables stay readable in CI logs, where there is no terminal to measure.
-    return Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+    return Console(highlight=False, stderr=stderr, width=None if stream.isatty() else 120)
+
+
+def output_target(option: str, path: str | None, inputs: dict[str, str]) -> str | None:
+    """Check a report option's target before any work: None (not asked), ``-`` (stdout), or a
+    path that :func:`lexeval.io.check_output_path` accepts (refused: empty names, devices,
+    FIFOs, directories, missing directories and the run's own ``inputs``)."""
+    from lexeval.io import check_output_path
+
+    if path is None or path == "-":
+        return path
+    try:
+        check_output_path(path, inputs)
+    except ValueError as exc:
+        raise UsageError(f"{option} {exc}") from None
+    return path

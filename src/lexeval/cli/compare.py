@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
-from lexeval.cli.common import console, positive_int, unit_float
+from lexeval.cli.common import console, output_target, positive_int, unit_float
 
 __all__ = ["register", "run"]
 
@@ -24,7 +25,11 @@ def register(sub: Any) -> None:
     compare.add_argument(
         "--max-drop", type=unit_float, default=0.02, help="tolerated drop (default 0.02)"
     )
-    compare.add_argument("--markdown", metavar="FILE", help="write a Markdown summary here")
+    compare.add_argument(
+        "--markdown",
+        metavar="FILE",
+        help="write a Markdown summary here ('-': stdout, the table then goes to stderr)",
+    )
     compare.add_argument("--seed", type=int, default=12345, help="bootstrap seed (12345)")
     compare.add_argument(
         "--resamples", type=positive_int, default=10000, help="bootstrap resamples (10000)"
@@ -45,8 +50,11 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``lexeval compare``; returns the exit code."""
-    from lexeval.cards import compare_runs, load_report, write_text_atomic
+    from lexeval.cards import compare_runs, load_report
+    from lexeval.io import write_text_atomic
 
+    inputs = {"BASE": args.base, "CANDIDATE": args.candidate}
+    markdown = output_target("--markdown", args.markdown, inputs)
     base = load_report(args.base)
     candidate = load_report(args.candidate)
     result = compare_runs(
@@ -58,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
         alpha=args.alpha,
         allow_signature_mismatch=args.allow_signature_mismatch,
     )
-    result.render(console())
-    if args.markdown:
-        write_text_atomic(args.markdown, result.to_markdown())
+    result.render(console(stderr=markdown == "-"))
+    if markdown == "-":
+        sys.stdout.write(result.to_markdown())
+    elif markdown is not None:
+        write_text_atomic(markdown, result.to_markdown(), inputs=inputs)
     return 0 if result.passed else 1

@@ -23,7 +23,9 @@ def register(sub: Any) -> None:
     score.add_argument("--metric", required=True, help="metric name (see 'lexeval metrics')")
     score.add_argument("--input", help="the reference text")
     score.add_argument("--output", help="the text under evaluation")
-    score.add_argument("--jsonl", metavar="FILE", help="score every line of a JSONL file")
+    score.add_argument(
+        "--jsonl", metavar="FILE", help="score every line of a JSONL file ('-': stdin)"
+    )
     score.add_argument(
         "--option",
         metavar="KEY=VALUE",
@@ -36,7 +38,8 @@ def register(sub: Any) -> None:
 
 def read_pairs(path: str) -> tuple[list[str | list[str]], list[str]]:
     """The ``input``/``output`` pairs of a JSONL file."""
-    from lexeval.cards.dataset import DatasetError, iter_jsonl, read_text
+    from lexeval.io import InputError as DatasetError
+    from lexeval.io import iter_jsonl, read_text
 
     name, text = read_text(path, 200 * 1024 * 1024)
     inputs: list[str | list[str]] = []
