@@ -731,7 +731,8 @@ def check_output_path(
         raise OutputError(repr(name), "an empty file name")
     real = os.path.realpath(name)
     try:
-        info = os.stat(real)
+        # stat the name itself: the kernel follows links, /dev/stdout included, to what is there
+        info = os.stat(name)
     except FileNotFoundError:
         parent = os.path.dirname(real) or "."
         if not os.path.isdir(parent):  # an OSError, as open() would raise
