@@ -24,6 +24,7 @@ PAGES = [
     "cli.md",
     "benchmarks.md",
     "scale.md",
+    "judge.md",
 ]
 
 

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from lexeval.cli.common import UsageError, parse_options
+from lexeval.cli.judge import add_backend_arguments, backend_options
 
 __all__ = ["register", "run"]
 
@@ -33,6 +34,7 @@ def register(sub: Any) -> None:
         default=[],
         help="metric option, VALUE parsed as JSON when possible (e.g. compat=mastra)",
     )
+    add_backend_arguments(score)
     score.set_defaults(func=run)
 
 
@@ -70,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give either --jsonl or --input/--output, not both")
     if not args.jsonl and (args.input is None or args.output is None):
         raise UsageError("give --input and --output, or --jsonl FILE")
-    options = parse_options(args.option)
+    options = {**parse_options(args.option), **backend_options(args)}
     try:
         metric = get_metric(args.metric, **options)
     except TypeError as exc:

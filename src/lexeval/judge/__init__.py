@@ -1,0 +1,43 @@
+"""The judge tier: LLM-as-judge metrics over any OpenAI-compatible server, a local llama.cpp
+default, and a lexical-first cascade.
+
+Backends: :class:`OpenAICompatible` (OpenAI, vLLM, llama.cpp's server, Ollama, ...) and
+:class:`LocalServer` (llama.cpp started by lexeval on 127.0.0.1, the same client). Judges, each
+a metric (``measure(input, output) -> MetricResult`` with ``passed``): :class:`CorrectnessJudge`,
+:class:`RubricJudge` (with :class:`Criterion`), :class:`PairwiseJudge`, and
+:class:`RecordedJudge` (recorded verdicts of a real model). See ``docs/judge.md``.
+
+Importing this package does not import ``openai`` or ``xllamacpp`` (the ``judge`` extra);
+they load on the first request.
+
+>>> from lexeval.judge import RecordedJudge
+>>> RecordedJudge({"Paris": True}).measure("Paris", "Paris").passed
+True
+"""
+
+from __future__ import annotations
+
+from lexeval.judge.backend import OpenAICompatible, Usage
+from lexeval.judge.correctness import CorrectnessJudge
+from lexeval.judge.errors import JudgeBackendError, JudgeConfigError, JudgeError
+from lexeval.judge.local import LocalServer
+from lexeval.judge.pairwise import PairwiseJudge, PairwiseResult, length_bias, position_consistency
+from lexeval.judge.recorded import RecordedJudge
+from lexeval.judge.rubric import Criterion, RubricJudge
+
+__all__ = [
+    "CorrectnessJudge",
+    "Criterion",
+    "JudgeBackendError",
+    "JudgeConfigError",
+    "JudgeError",
+    "LocalServer",
+    "OpenAICompatible",
+    "PairwiseJudge",
+    "PairwiseResult",
+    "RecordedJudge",
+    "RubricJudge",
+    "Usage",
+    "length_bias",
+    "position_consistency",
+]

@@ -1,0 +1,116 @@
+"""An on-disk cache of judgments (SQLite, one file), so that re-running a judged evaluation
+costs no request.
+
+Entries are keyed on a hash of everything that changes a judgment: the model, the prompt
+template's version, the messages (which hold the inputs), and the request parameters. The API
+key and the server's address are never part of the key or the stored value.
+
+>>> import tempfile, os
+>>> cache = JudgmentCache(os.path.join(tempfile.mkdtemp(), "judgments.sqlite3"))
+>>> key = cache_key({"model": "m", "messages": [{"role": "user", "content": "hi"}]})
+>>> cache.get(key) is None
+True
+>>> cache.put(key, {"text": "hello"})
+>>> cache.get(key)
+{'text': 'hello'}
+>>> len(cache)
+1
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+__all__ = ["JudgmentCache", "cache_key", "default_cache_path"]
+
+
+def default_cache_path() -> Path:
+    """``$LEXEVAL_CACHE_DIR/judgments.sqlite3``, else under ``$XDG_CACHE_HOME/lexeval`` or
+    ``~/.cache/lexeval``.
+
+    >>> default_cache_path().name
+    'judgments.sqlite3'
+    """
+    root = os.environ.get("LEXEVAL_CACHE_DIR")
+    if not root:
+        xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        root = str(Path(xdg) / "lexeval")
+    return Path(root) / "judgments.sqlite3"
+
+
+def cache_key(parts: dict[str, Any]) -> str:
+    """A stable SHA-256 of ``parts`` (canonical JSON: sorted keys, no whitespace).
+
+    >>> cache_key({"b": 1, "a": [1, 2]}) == cache_key({"a": [1, 2], "b": 1})
+    True
+    """
+    canonical = json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+class JudgmentCache:
+    """A thread-safe key -> JSON value store in one SQLite file (created on first use).
+
+    Each write is one transaction: an entry is stored whole or not at all.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_cache_path()
+        self._lock = threading.Lock()
+        self._connection: sqlite3.Connection | None = None
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._connection is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            connection = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0)
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute(
+                "CREATE TABLE IF NOT EXISTS judgments (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+            )
+            connection.commit()
+            self._connection = connection
+        return self._connection
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        """The stored value for ``key``, or None."""
+        with self._lock:
+            row = (
+                self._connect()
+                .execute("SELECT value FROM judgments WHERE key = ?", (key,))
+                .fetchone()
+            )
+        if row is None:
+            return None
+        value = json.loads(row[0])
+        return value if isinstance(value, dict) else None
+
+    def put(self, key: str, value: dict[str, Any]) -> None:
+        """Store ``value`` (a JSON-ready dict) under ``key``, replacing any earlier entry."""
+        text = json.dumps(value, ensure_ascii=False)
+        with self._lock:
+            connection = self._connect()
+            with connection:
+                connection.execute(
+                    "INSERT OR REPLACE INTO judgments (key, value) VALUES (?, ?)", (key, text)
+                )
+
+    def __len__(self) -> int:
+        with self._lock:
+            row = self._connect().execute("SELECT COUNT(*) FROM judgments").fetchone()
+        return int(row[0])
+
+    def close(self) -> None:
+        """Close the database connection (it reopens on the next use)."""
+        with self._lock:
+            if self._connection is not None:
+                self._connection.close()
+                self._connection = None
+
+    def __repr__(self) -> str:
+        return f"<JudgmentCache {self.path}>"
