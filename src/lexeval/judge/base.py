@@ -14,7 +14,6 @@ A parse error gives a result whose score is NaN, whose ``passed`` is None and wh
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -30,31 +29,25 @@ __all__ = [
     "ask",
     "count_parse_errors",
     "judged",
-    "make_result",
+    "verdict_result",
 ]
 
 T = TypeVar("T")
-_RESULT_FIELDS = {f.name for f in dataclasses.fields(MetricResult)}
 
 
 class ParseError(ValueError):
     """A reply that does not hold the verdict asked for."""
 
 
-def make_result(
+def verdict_result(
     score: float, info: dict[str, Any], passed: bool | None, signature: str | None
 ) -> MetricResult:
     """A :class:`MetricResult` with a verdict and the metric's signature.
 
-    >>> make_result(1.0, {}, True, "judge").passed
+    >>> verdict_result(1.0, {}, True, "judge").passed
     True
     """
-    if "passed" in _RESULT_FIELDS:
-        return MetricResult(score, info, passed=passed, signature=signature)  # type: ignore[call-arg]
-    info["passed"] = passed
-    result = MetricResult(score, info)
-    object.__setattr__(result, "passed", passed)
-    return result
+    return MetricResult(score, info, passed, signature)
 
 
 def judged(results: Iterable[MetricResult]) -> list[MetricResult]:
@@ -164,16 +157,13 @@ class JudgeMetric(BaseMetric):
     def __init__(
         self, backend: OpenAICompatible, *, threshold: float | None = None, max_tokens: int = 512
     ) -> None:
-        super().__init__()
+        super().__init__(threshold=threshold)
         if not isinstance(backend, OpenAICompatible):
             raise TypeError(
                 f"backend must be an OpenAICompatible (or LocalServer), "
                 f"not {type(backend).__name__}"
             )
-        if threshold is not None and not (0.0 <= float(threshold) <= 1.0):
-            raise ValueError(f"threshold must be between 0 and 1, not {threshold!r}")
         self.backend = backend
-        self.threshold = None if threshold is None else float(threshold)
         self.max_tokens = max_tokens
 
     @property
@@ -196,7 +186,7 @@ class JudgeMetric(BaseMetric):
 
     def _result(self, references: list[str], output: str, question: str | None) -> MetricResult:
         score, info, own = self.judge(references, output, question)
-        return make_result(score, info, self._verdict(score, own), self.signature)
+        return verdict_result(score, info, self._verdict(score, own), self.signature)
 
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
         score, info, _ = self.judge([reference], output, None)

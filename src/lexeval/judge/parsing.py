@@ -75,7 +75,7 @@ def choice_probability(top_logprobs: Mapping[str, float], first: str, second: st
     This is alpaca_eval's way of reading a one-token verdict: a calibrated score instead of a
     hard label.
 
-    >>> choice_probability({"1": math.log(0.6), "2": math.log(0.2)}, "1", "2")
+    >>> round(choice_probability({"1": math.log(0.6), "2": math.log(0.2)}, "1", "2"), 6)
     0.75
     >>> choice_probability({"Maybe": -0.1}, "yes", "no") is None
     True

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lexeval.judge.base import make_result
+from lexeval.judge.base import verdict_result
 from lexeval.judge.errors import JudgeError
 from lexeval.metrics.base import BaseMetric, MetricResult, check_references, check_text
 
@@ -105,7 +105,9 @@ class RecordedJudge(BaseMetric):
             "reason": verdict.reply,
             "source": self.source,
         }
-        return make_result(1.0 if verdict.correct else 0.0, info, verdict.correct, self.signature)
+        return verdict_result(
+            1.0 if verdict.correct else 0.0, info, verdict.correct, self.signature
+        )
 
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
         result = self._result(output, None)
