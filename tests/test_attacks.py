@@ -16,7 +16,7 @@ import stat
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -83,6 +83,40 @@ def lexeval(
     return python(code, *args, fsize=fsize, stdin=stdin)
 
 
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """Run the command line in this process (for attacks that cannot hang or blow up)."""
+    from lexeval.cli import main
+
+    capsys.readouterr()
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(list(args), code, out, err)
+
+
+MANY = textwrap.dedent(
+    """
+    import contextlib, io, json, sys
+    from lexeval.cli import main
+    for args in json.loads(sys.argv[1]):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            code = main(args)
+        print(json.dumps([code, err.getvalue()]))
+    """
+)
+
+
+def lexeval_many(*runs: Sequence[str]) -> list[subprocess.CompletedProcess[str]]:
+    """Several command lines in one limited subprocess (one interpreter start for all)."""
+    proc = python(MANY, json.dumps([list(args) for args in runs]))
+    assert proc.returncode == 0, proc.stderr
+    results = [json.loads(line) for line in proc.stdout.splitlines()]
+    return [
+        subprocess.CompletedProcess(list(args), code, "", err)
+        for args, (code, err) in zip(runs, results, strict=True)
+    ]
+
+
 def one_error_line(proc: subprocess.CompletedProcess[str], fragment: str, code: int = 2) -> str:
     assert proc.returncode == code, (proc.returncode, proc.stderr)
     lines = proc.stderr.strip().splitlines()
@@ -129,17 +163,15 @@ def special_files(tmp_path: Path) -> dict[str, Path]:
 
 
 def test_report_never_replaces_a_device_fifo_or_directory(
-    tmp_path: Path, run_files: tuple[Path, Path]
+    tmp_path: Path, run_files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     dataset, outputs = run_files
     specials = special_files(tmp_path)
     before = snapshot(tmp_path)
     for kind, target in specials.items():
-        proc = lexeval("cards", str(dataset), str(outputs), "--plain", "--json", str(target))
+        proc = cli(capsys, "cards", str(dataset), str(outputs), "--plain", "--json", str(target))
         one_error_line(proc, f"{target}: is a {kind}, not a regular file")
-        proc = lexeval(
-            "compare", str(EXAMPLES / "nothing.json"), "b.json", "--markdown", str(target)
-        )
+        proc = cli(capsys, "compare", "missing.json", "b.json", "--markdown", str(target))
         one_error_line(proc, f"{target}: is a {kind}, not a regular file")
     assert snapshot(tmp_path) == before  # nothing replaced, nothing left behind
     with pytest.raises(OutputError, match="character device"):
@@ -147,7 +179,7 @@ def test_report_never_replaces_a_device_fifo_or_directory(
 
 
 def test_report_never_overwrites_the_runs_own_inputs(
-    tmp_path: Path, run_files: tuple[Path, Path]
+    tmp_path: Path, run_files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     dataset, outputs = run_files
     hard_link = tmp_path / "hard.yaml"
@@ -161,13 +193,13 @@ def test_report_never_overwrites_the_runs_own_inputs(
         (hard_link, "DATASET"),
         (soft_link, "OUTPUTS"),
     ):
-        proc = lexeval("cards", str(dataset), str(outputs), "--plain", "--json", str(target))
+        proc = cli(capsys, "cards", str(dataset), str(outputs), "--plain", "--json", str(target))
         one_error_line(proc, f"is the run's {label}")
     base = tmp_path / "base.json"
-    proc = lexeval("cards", str(dataset), str(outputs), "--plain", "--json", str(base))
+    proc = cli(capsys, "cards", str(dataset), str(outputs), "--plain", "--json", str(base))
     assert proc.returncode == 0, proc.stderr
     before = snapshot(tmp_path)
-    proc = lexeval("compare", str(base), str(base), "--markdown", str(base))
+    proc = cli(capsys, "compare", str(base), str(base), "--markdown", str(base))
     one_error_line(proc, "is the run's BASE")
     assert snapshot(tmp_path) == before
     # the library refuses the dataset a run was made from, too
@@ -179,7 +211,7 @@ def test_report_never_overwrites_the_runs_own_inputs(
 
 
 def test_symlinked_report_is_followed_and_stays_a_link(
-    tmp_path: Path, run_files: tuple[Path, Path]
+    tmp_path: Path, run_files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     dataset, outputs = run_files
     real = tmp_path / "reports" / "latest.json"
@@ -187,7 +219,7 @@ def test_symlinked_report_is_followed_and_stays_a_link(
     real.write_text("old", encoding="utf-8")
     link = tmp_path / "report.json"
     link.symlink_to(real)
-    proc = lexeval("cards", str(dataset), str(outputs), "--plain", "--json", str(link))
+    proc = cli(capsys, "cards", str(dataset), str(outputs), "--plain", "--json", str(link))
     assert proc.returncode == 0, proc.stderr
     assert link.is_symlink()
     assert json.loads(real.read_text(encoding="utf-8"))["dataset"]["name"] == "tiny"
@@ -216,28 +248,34 @@ def test_reports_respect_the_umask_and_keep_an_existing_mode(tmp_path: Path, uma
     assert existing.read_text(encoding="utf-8") == "replaced\n"
 
 
-def test_dash_writes_the_report_to_stdout(tmp_path: Path, run_files: tuple[Path, Path]) -> None:
+def test_dash_writes_the_report_to_stdout(
+    tmp_path: Path, run_files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     dataset, outputs = run_files
-    proc = lexeval("cards", str(dataset), str(outputs), "--plain", "--json", "-")
+    proc = cli(capsys, "cards", str(dataset), str(outputs), "--plain", "--json", "-")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["dataset"]["name"] == "tiny"  # stdout is only the report
     assert "micro" in proc.stderr  # the table went to stderr
     report = tmp_path / "r.json"
     report.write_text(proc.stdout, encoding="utf-8")
-    proc = lexeval("compare", str(report), str(report), "--markdown", "-")
+    proc = cli(capsys, "compare", str(report), str(report), "--markdown", "-")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("### lexeval cards: candidate vs baseline")
     # '-' reads stdin as an input: JSONL outputs piped into cards
     proc = lexeval("cards", str(dataset), "-", "--plain", "--quiet", stdin=OUTPUTS)
     assert proc.returncode == 0, proc.stderr
-    one_error_line(lexeval("cards", "-", "-", "--plain"), "cannot both be '-'")
+    one_error_line(cli(capsys, "cards", "-", "-", "--plain"), "cannot both be '-'")
 
 
-def test_empty_report_name_is_refused(tmp_path: Path, run_files: tuple[Path, Path]) -> None:
+def test_empty_report_name_is_refused(
+    tmp_path: Path, run_files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     dataset, outputs = run_files
     before = snapshot(tmp_path)
-    one_error_line(lexeval("cards", str(dataset), str(outputs), "--json", ""), "empty file name")
-    one_error_line(lexeval("compare", "a.json", "b.json", "--markdown", ""), "empty file name")
+    proc = cli(capsys, "cards", str(dataset), str(outputs), "--json", "")
+    one_error_line(proc, "empty file name")
+    proc = cli(capsys, "compare", "a.json", "b.json", "--markdown", "")
+    one_error_line(proc, "empty file name")
     assert snapshot(tmp_path) == before
 
 
@@ -272,7 +310,7 @@ def test_a_signal_during_a_write_leaves_no_file(
 
 
 def test_write_errors_name_the_target_not_the_temporary_file(
-    tmp_path: Path, run_files: tuple[Path, Path]
+    tmp_path: Path, run_files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     dataset, outputs = run_files
     report = tmp_path / "out" / "r.json"
@@ -282,8 +320,10 @@ def test_write_errors_name_the_target_not_the_temporary_file(
     line = one_error_line(proc, f"{report}: File too large")
     assert ".tmp" not in line
     assert list(report.parent.iterdir()) == []
-    proc = lexeval("cards", str(dataset), str(outputs), "--json", str(tmp_path / "no" / "r.json"))
-    one_error_line(proc, "no such directory")
+    proc = cli(
+        capsys, "cards", str(dataset), str(outputs), "--json", str(tmp_path / "no" / "r.json")
+    )
+    one_error_line(proc, f"{tmp_path / 'no' / 'r.json'}: no such directory")
 
 
 # ---------------------------------------------------------------- hangs and blow-ups
@@ -368,7 +408,7 @@ def test_loading_a_large_dataset_stays_within_a_small_multiple_of_its_size(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "big.yaml"
-    path.write_text(big_dataset(4000), encoding="utf-8")  # 1.4 MB
+    path.write_text(big_dataset(1500), encoding="utf-8")  # 0.5 MB
     size = path.stat().st_size
     code = textwrap.dedent(
         """
@@ -382,8 +422,8 @@ def test_loading_a_large_dataset_stays_within_a_small_multiple_of_its_size(
     proc = python(code, str(path))
     assert proc.returncode == 0, proc.stderr
     n_cases, peak = map(int, proc.stdout.split())
-    assert n_cases == 4000
-    assert peak < 25 * size, peak / size  # was 74x (1.44 GB for 19.5 MB)
+    assert n_cases == 1500
+    assert peak < 8 * size, peak / size  # was 74x (1.44 GB for 19.5 MB); the dataset is 3x
 
 
 def test_fifos_and_devices_are_refused_as_inputs(
@@ -398,9 +438,10 @@ def test_fifos_and_devices_are_refused_as_inputs(
         ("score", "--metric", "token_f1", "--jsonl", str(fifo)),
         ("compare", str(fifo), str(fifo)),
     ]
-    for args in cases:
-        one_error_line(lexeval(*args), f"{fifo}: is a FIFO, not a regular file")
-    one_error_line(lexeval("compare", "/dev/zero", str(fifo)), "/dev/zero: is a character device")
+    procs = lexeval_many(*cases, ("compare", "/dev/zero", str(fifo)))
+    for proc in procs[:-1]:
+        one_error_line(proc, f"{fifo}: is a FIFO, not a regular file")
+    one_error_line(procs[-1], "/dev/zero: is a character device")
     with pytest.raises(InputError, match="is a directory"):
         read_text(tmp_path)
 
@@ -517,3 +558,130 @@ def test_write_text_atomic_refuses_what_it_must(tmp_path: Path) -> None:
     with pytest.raises(OutputError, match="is a directory"):
         write_text_atomic(tmp_path, "x")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.yaml"]
+
+
+def test_rouge_n_is_bounded(capsys: pytest.CaptureFixture[str]) -> None:
+    from lexeval.metrics import get_metric
+    from lexeval.metrics.rouge import MAX_ROUGE_N
+
+    assert get_metric(f"rouge{MAX_ROUGE_N}").measure("a b", "a c").score == 0.0  # no 32-gram
+    for name in ("rouge1000000000000", f"rouge{MAX_ROUGE_N + 1}", "rouge" + "9" * 5000):
+        with pytest.raises(ValueError):
+            get_metric(name)
+    proc = cli(capsys, "score", "--metric", "rouge1000000000000", "--input", "a", "--output", "a")
+    one_error_line(proc, f"ROUGE-N takes n from 1 to {MAX_ROUGE_N}")
+
+
+def test_compare_bounds_resamples_and_report_size(
+    tmp_path: Path, run_files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    dataset, outputs = run_files
+    report = tmp_path / "r.json"
+    assert (
+        cli(
+            capsys, "cards", str(dataset), str(outputs), "--plain", "--json", str(report)
+        ).returncode
+        == 0
+    )
+    for resamples in ("1000000000", "1", "199"):
+        proc = cli(capsys, "compare", str(report), str(report), "--resamples", resamples)
+        one_error_line(proc, "--resamples must be in [200, 1000000]")
+    with pytest.raises(InputError, match="larger than 100"):
+        load_report(report, max_bytes=100)
+
+
+def bad_report(tmp_path: Path, edit: Callable[[dict[str, object]], None]) -> Path:
+    from lexeval.cards import EvalCase, EvalDataset, ExpectedCard, GeneratedCard, evaluate
+
+    ds = EvalDataset("d", "1", [EvalCase("c1", "t", [ExpectedCard(["a"], ["b"])])])
+    run = evaluate(ds, {"c1": [GeneratedCard("a", "b")]}, normalizer=None)
+    data = run.to_dict()
+    edit(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("edit", "field", "message"),
+    [
+        (lambda d: d["totals"]["micro"].update(recall=5.0), "totals.micro.recall", "5.0 is not in"),
+        (lambda d: d["cases"][0].update(f1=-3), "cases[0].f1", "-3 is not in [0, 1]"),
+        (lambda d: d.update(schema_version=True), "schema_version", "expected 1, got True"),
+        (lambda d: d["cases"][0].update(n_matched=-1), "cases[0].n_matched", "not a count"),
+        (lambda d: d["totals"]["macro"].update(n_expected=1.5), "totals.macro.n_expected", "count"),
+        (lambda d: d["dataset"].update(name=["x"]), "dataset.name", "not a string"),
+    ],
+)
+def test_compare_validates_report_ranges_and_types(
+    tmp_path: Path, edit: Callable[[dict[str, object]], None], field: str, message: str
+) -> None:
+    path = bad_report(tmp_path, edit)
+    with pytest.raises(DatasetError) as info:
+        load_report(path)
+    assert info.value.field == field
+    assert message in info.value.message
+    # the line is that of the field (found in the pretty-printed file)
+    assert info.value.line is not None
+    line = path.read_text(encoding="utf-8").splitlines()[info.value.line - 1]
+    assert f'"{field.rsplit(".", 1)[-1].split("[")[0]}"' in line
+
+
+def test_metric_options_are_range_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    from lexeval.metrics import get_metric
+
+    for options in (
+        {"fuzzy_threshold": 500},
+        {"fuzzy_threshold": -1},
+        {"fuzzy_threshold": float("nan")},
+        {"fuzzy_min_length": 0},
+    ):
+        with pytest.raises(ValueError):
+            get_metric("keyword_coverage", fuzzy=True, **options)
+    for options in ({"fuzzy_threshold": "high"}, {"fuzzy_min_length": 2.5}):
+        with pytest.raises(TypeError):
+            get_metric("keyword_coverage", fuzzy=True, **options)
+    proc = cli(
+        capsys,
+        "score",
+        "--metric",
+        "keyword_coverage",
+        "--option",
+        "fuzzy_threshold=500",
+        "--input",
+        "a",
+        "--output",
+        "a",
+    )
+    one_error_line(proc, "fuzzy_threshold must be in [0, 100]")
+
+
+MARKUP = ["[/INST]", "[/x]", "[/]", "[link=https://example.com]id[/link]", "[bold]b"]
+
+
+def test_rich_markup_in_data_is_shown_as_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dataset = tmp_path / "markup.yaml"
+    cases = "".join(
+        f"  - id: {json.dumps(text)}\n    text: t\n    expected_cards:\n"
+        f"      - {{front_keywords: [a], back_keywords: [b], card_type: qa}}\n"
+        for text in MARKUP
+    )
+    dataset.write_text(f'name: "[/]"\nversion: "[/INST]"\ncases:\n{cases}', encoding="utf-8")
+    outputs = tmp_path / "markup.jsonl"
+    outputs.write_text(
+        "".join(
+            json.dumps({"case_id": text, "front": "a", "back": "b", "card_type": "[/INST]"}) + "\n"
+            for text in MARKUP
+        ),
+        encoding="utf-8",
+    )
+    report = tmp_path / "r.json"
+    proc = cli(capsys, "cards", str(dataset), str(outputs), "--plain", "--json", str(report))
+    assert proc.returncode == 0, proc.stderr
+    for text in [*MARKUP, "[/] [/INST]"]:
+        assert text in proc.stdout, text  # verbatim, not parsed as markup
+    assert "\x1b]8;" not in proc.stdout  # no terminal hyperlink
+    proc = cli(capsys, "compare", str(report), str(report))
+    assert proc.returncode == 0, proc.stderr

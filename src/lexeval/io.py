@@ -169,7 +169,12 @@ def _read_regular(name: str, max_bytes: int) -> bytes:
                 name, None, None, f"file is {info.st_size} bytes, larger than {max_bytes}"
             )
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read(max_bytes + 1)
+            # Ask for the size stat gave (read(n) allocates n bytes first), then for whatever
+            # the file grew by since, up to the limit.
+            raw = handle.read(info.st_size + 1)
+            if len(raw) > info.st_size:
+                raw += handle.read(max_bytes + 1 - len(raw))
+            return raw
     except OSError as exc:
         raise InputError(name, None, None, f"cannot read file: {exc.strerror}") from None
     finally:
@@ -462,7 +467,11 @@ class _Composer:
             raise self.error(event, f"unsupported YAML tag {_short_tag(tag)!r}")
         return short
 
-    def compose(self, next_event: Callable[[], yaml.Event]) -> Node | None:
+    def compose(
+        self,
+        next_event: Callable[[], yaml.Event],
+        stream: Mapping[str, Callable[[int, Node], None]] | None = None,
+    ) -> Node | None:
         scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
         seq_start, map_start = yaml.SequenceStartEvent, yaml.MappingStartEvent
         seq_end, map_end = yaml.SequenceEndEvent, yaml.MappingEndEvent
@@ -474,8 +483,8 @@ class _Composer:
         root: Node | None = None
         documents = 0
         count = 0
-        # Each open collection: the node, the node count when it opened, its anchor, and for a
-        # mapping the key waiting for its value.
+        # Each open collection: the node, the node count when it opened, its anchor, for a
+        # mapping the key waiting for its value, for a streamed list its callback and count.
         stack: list[list[Any]] = []
         while True:
             event: Any = next_event()
@@ -499,7 +508,7 @@ class _Composer:
                 if event.anchor is not None:
                     anchors[event.anchor] = (node, 1)
             elif cls is seq_end or cls is map_end:
-                closed, start, anchor, _ = stack.pop()
+                closed, start, anchor = stack.pop()[:3]
                 if anchor is not None:
                     open_anchors.discard(anchor)
                     anchors[anchor] = (closed, count - start)
@@ -515,7 +524,13 @@ class _Composer:
                     raise self.too_many(event)
                 line = event.start_mark.line + 1
                 collection: Node = ListNode([], line) if is_sequence else MapNode([], line)
-                stack.append([collection, count - 1, event.anchor, None])
+                # The items of a top-level list named in ``stream`` go to its callback.
+                sink = None
+                if stream and is_sequence and len(stack) == 1 and event.anchor is None:
+                    key = stack[0][3]
+                    if key.__class__ is ScalarNode and stack[0][0].__class__ is MapNode:
+                        sink = stream.get(key.value)
+                stack.append([collection, count - 1, event.anchor, None, sink, 0])
                 if event.anchor is not None:
                     open_anchors.add(event.anchor)
                 continue
@@ -543,7 +558,10 @@ class _Composer:
                 continue
             frame = stack[-1]
             parent = frame[0]
-            if parent.__class__ is ListNode:
+            if frame[4] is not None:
+                frame[4](frame[5], node)
+                frame[5] += 1
+            elif parent.__class__ is ListNode:
                 parent.items.append(node)
             elif frame[3] is None:
                 frame[3] = node
@@ -553,13 +571,29 @@ class _Composer:
 
 
 def compose_yaml(
-    name: str, text: str, *, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_YAML_NODES
+    name: str,
+    text: str,
+    *,
+    max_depth: int = MAX_DEPTH,
+    max_nodes: int = MAX_YAML_NODES,
+    stream: Mapping[str, Callable[[int, Node], None]] | None = None,
 ) -> Node | None:
     """The node tree of a single-document YAML text, or None for an empty document.
 
     Only plain data is read: an explicit tag other than ``!!str``, ``!!int``, ``!!float``,
     ``!!bool``, ``!!null``, ``!!seq`` and ``!!map`` is refused with its line, as are nesting
     deeper than ``max_depth`` and more than ``max_nodes`` nodes counting aliases expanded.
+
+    ``stream`` maps keys of a top-level mapping to callbacks: each item of such a key's list is
+    passed to ``callback(index, node)`` as soon as it is complete and is not kept in the tree
+    (the list stays empty), so memory holds one item at a time. A list with an anchor is not
+    streamed.
+
+    >>> seen = []
+    >>> tree = compose_yaml("d.yaml", "cases: [a, b]\\nname: x\\n",
+    ...                     stream={"cases": lambda i, node: seen.append((i, node.value))})
+    >>> seen, tree.pairs[0][1].items
+    ([(0, 'a'), (1, 'b')], [])
 
     >>> compose_yaml("d.yaml", "a: 1\\nb: !!python/object:os.system {}\\n")
     Traceback (most recent call last):
@@ -575,7 +609,7 @@ repeat): refused
     composer = _Composer(name, max_depth, max_nodes)
     try:
         with paused_gc():
-            return composer.compose(loader.get_event)
+            return composer.compose(loader.get_event, stream)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None

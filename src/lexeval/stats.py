@@ -50,6 +50,9 @@ def bootstrap_mean(
         method="percentile",
         vectorized=True,
         rng=np.random.default_rng(seed),
+        # Resample in batches of about 4M index cells (same draws, same result): memory stays
+        # bounded whatever the number of values and resamples.
+        batch=max(1, 4_194_304 // max(1, len(values))),
     )
     interval = result.confidence_interval
     return float(interval.low), float(interval.high), result.bootstrap_distribution

@@ -15,13 +15,23 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lexeval.cards.dataset import DatasetError
 from lexeval.cards.report import SCHEMA_VERSION, RunResult
-from lexeval.io import MAX_FILE_BYTES, parse_json, read_text
+from lexeval.io import (
+    MAX_FILE_BYTES,
+    ListNode,
+    MapNode,
+    Node,
+    ScalarNode,
+    locate_json,
+    parse_json,
+    read_text,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -29,6 +39,8 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_SEED",
     "GATED_METRICS",
+    "MAX_RESAMPLES",
+    "MIN_RESAMPLES",
     "CaseDelta",
     "Comparison",
     "MetricDelta",
@@ -39,6 +51,11 @@ __all__ = [
 ]
 
 DEFAULT_SEED = 12345
+#: Fewest bootstrap resamples a comparison accepts: a 95% percentile interval needs its 2.5%
+#: tails to hold a few resamples each.
+MIN_RESAMPLES = 200
+#: Most bootstrap resamples (the resampled means alone take 8 bytes each).
+MAX_RESAMPLES = 1_000_000
 #: Metrics whose drop beyond ``max_drop`` fails a comparison.
 GATED_METRICS: tuple[str, ...] = ("micro.recall", "micro.precision", "micro.f1", "macro.f1")
 _SHOWN_METRICS: tuple[str, ...] = (
@@ -85,46 +102,95 @@ def load_report(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES
     UTF-8) with a strict JSON parser (:func:`lexeval.io.parse_json`), then validated.
     """
     name, text = read_text(path, max_bytes)
-    return _summary(name, parse_json(name, text))
+    try:
+        return _summary(name, parse_json(name, text))
+    except DatasetError as exc:
+        if exc.line is not None or not exc.field:  # pragma: no cover - JSON errors have lines
+            raise
+        # Parse again, keeping lines, to name the line of the field at fault.
+        line = _line_of_field(locate_json(name, text), exc.field)
+        raise DatasetError(name, line, exc.field, exc.message) from None
+
+
+def _line_of_field(root: Node, field: str) -> int | None:
+    """The line of ``field`` (``totals.micro.f1``, ``cases[3].id``) in a located JSON tree,
+    or of the deepest part of it that exists."""
+    node: Node = root
+    for key, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", field):
+        child: Node | None = None
+        if key and isinstance(node, MapNode):
+            child = next(
+                (v for k, v in node.pairs if isinstance(k, ScalarNode) and k.value == key), None
+            )
+        elif index and isinstance(node, ListNode) and int(index) < len(node.items):
+            child = node.items[int(index)]
+        if child is None:
+            break
+        node = child
+    return node.line
+
+
+_RATES = ("recall", "precision", "f1", "avg_similarity")
+_COUNTS = ("n_expected", "n_generated", "n_matched")
 
 
 def _summary(name: str, data: Any) -> RunSummary:
+    """Validate a parsed report: types, and ranges (rates in [0, 1], counts >= 0)."""
+
     def fail(field: str, message: str) -> DatasetError:
-        return DatasetError(name, None, field, message)
+        return DatasetError(name, None, field or None, message)
+
+    def rate(block: dict[str, Any], key: str, where: str) -> float:
+        value: Any = block.get(key)
+        if not _is_number(value):
+            raise fail(where, f"missing or not a number (got {value!r})")
+        if not 0.0 <= value <= 1.0:
+            raise fail(where, f"{value!r} is not in [0, 1]")
+        return float(value)
+
+    def counts(block: dict[str, Any], where: str) -> None:
+        for key in _COUNTS:
+            value = block.get(key)
+            if value is not None and (type(value) is not int or value < 0):
+                raise fail(f"{where}.{key}", f"{value!r} is not a count (an integer >= 0)")
 
     if not isinstance(data, dict):
         raise fail("", "a report must be a JSON object")
-    if data.get("schema_version") != SCHEMA_VERSION:
-        raise fail(
-            "schema_version", f"expected {SCHEMA_VERSION}, got {data.get('schema_version')!r}"
-        )
+    version = data.get("schema_version")
+    if type(version) is not int or version != SCHEMA_VERSION:
+        raise fail("schema_version", f"expected {SCHEMA_VERSION}, got {version!r}")
     signature = data.get("signature")
     if not isinstance(signature, str):
         raise fail("signature", "missing or not a string")
     totals: dict[str, float] = {}
+    all_totals = data.get("totals")
     for scope in ("micro", "macro"):
-        block = data.get("totals", {}).get(scope) if isinstance(data.get("totals"), dict) else None
+        block = all_totals.get(scope) if isinstance(all_totals, dict) else None
         if not isinstance(block, dict):
             raise fail(f"totals.{scope}", "missing or not an object")
-        for metric in ("recall", "precision", "f1", "avg_similarity"):
-            value = block.get(metric)
-            if not isinstance(value, (int, float)) or not _is_number(value):
-                raise fail(f"totals.{scope}.{metric}", "missing or not a number")
-            totals[f"{scope}.{metric}"] = float(value)
+        for metric in _RATES:
+            totals[f"{scope}.{metric}"] = rate(block, metric, f"totals.{scope}.{metric}")
+        counts(block, f"totals.{scope}")
     cases = data.get("cases")
     if not isinstance(cases, list):
         raise fail("cases", "missing or not a list")
     case_f1: dict[str, float] = {}
     for i, case in enumerate(cases):
+        where = f"cases[{i}]"
         if not isinstance(case, dict) or not isinstance(case.get("id"), str):
-            raise fail(f"cases[{i}].id", "missing or not a string")
-        if not _is_number(case.get("f1")):
-            raise fail(f"cases[{i}].f1", "missing or not a number")
+            raise fail(f"{where}.id", "missing or not a string")
+        f1 = rate(case, "f1", f"{where}.f1")
+        for metric in ("recall", "precision", "avg_similarity"):
+            if metric in case:
+                rate(case, metric, f"{where}.{metric}")
+        counts(case, where)
         if case["id"] in case_f1:
-            raise fail(f"cases[{i}].id", f"duplicate case id {case['id']!r}")
-        case_f1[case["id"]] = float(case["f1"])
+            raise fail(f"{where}.id", f"duplicate case id {case['id']!r}")
+        case_f1[case["id"]] = f1
     dataset = data.get("dataset")
-    dataset_name = str(dataset.get("name", "")) if isinstance(dataset, dict) else ""
+    dataset_name = dataset.get("name", "") if isinstance(dataset, dict) else ""
+    if not isinstance(dataset_name, str):
+        raise fail("dataset.name", "not a string")
     return RunSummary(name, signature, dataset_name, totals, case_f1)
 
 
@@ -336,8 +402,15 @@ def compare_runs(
         raise ValueError(f"max_drop must be in [0, 1], got {max_drop!r}")
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
-    if n_resamples < 1:
-        raise ValueError("n_resamples must be positive")
+    if (
+        isinstance(n_resamples, bool)
+        or not isinstance(n_resamples, int)
+        or not MIN_RESAMPLES <= n_resamples <= MAX_RESAMPLES
+    ):
+        raise ValueError(
+            f"n_resamples must be an integer in [{MIN_RESAMPLES}, {MAX_RESAMPLES}], "
+            f"got {n_resamples!r}"
+        )
     base_s = base if isinstance(base, RunSummary) else RunSummary.from_run(base, "baseline")
     cand_s = (
         candidate

@@ -272,35 +272,36 @@ def load_dataset(
     ('1.0', ('light', 'glucose'))
     """
     name, text = read_text(path, max_bytes)
+    builder = _DatasetBuilder(name, frozenset(card_types))
     with paused_gc():
-        return _dataset(name, compose_yaml(name, text), frozenset(card_types))
+        # Each case is validated as soon as it is read and its nodes dropped: memory holds the
+        # text, the dataset built so far and one case's nodes.
+        root = compose_yaml(name, text, stream={"cases": builder.add_case})
+    return builder.finish(root)
 
 
-def _dataset(name: str, root: Node | None, allowed_types: frozenset[str]) -> EvalDataset:
-    if root is None:
-        raise DatasetError(name, None, None, "file is empty")
-    reader = _Reader(name)
-    top = reader.mapping(root, "", ("name", "cases"), ("version", "description"))
-    ds_name = reader.nonblank(top["name"], "name")
-    version = reader.nonblank(top["version"], "version", numbers=True) if "version" in top else ""
-    cases: list[EvalCase] = []
-    seen: dict[str, int | None] = {}
-    case_nodes = reader.sequence(top["cases"], "cases")
-    if not case_nodes:
-        raise reader.error(top["cases"], "cases", "the list is empty")
-    for i, case_node in enumerate(case_nodes):
-        where = f"cases[{i}]"
-        fields = reader.mapping(
-            case_node, where, ("id", "text", "expected_cards"), ("subject", "notes")
-        )
+class _DatasetBuilder:
+    """Validates a dataset's cases one by one, then its top-level fields."""
+
+    def __init__(self, name: str, allowed_types: frozenset[str]) -> None:
+        self.name = name
+        self.reader = _Reader(name)
+        self.allowed_types = allowed_types
+        self.cases: list[EvalCase] = []
+        self.seen: dict[str, int | None] = {}
+
+    def add_case(self, index: int, node: Node) -> None:
+        reader = self.reader
+        where = f"cases[{index}]"
+        fields = reader.mapping(node, where, ("id", "text", "expected_cards"), ("subject", "notes"))
         case_id = reader.nonblank(fields["id"], f"{where}.id", numbers=True)
-        if case_id in seen:
+        if case_id in self.seen:
             raise reader.error(
                 fields["id"],
                 f"{where}.id",
-                f"duplicate case id {case_id!r} (first on line {seen[case_id]})",
+                f"duplicate case id {case_id!r} (first on line {self.seen[case_id]})",
             )
-        seen[case_id] = reader.line(fields["id"])
+        self.seen[case_id] = reader.line(fields["id"])
         case_text = reader.string(fields["text"], f"{where}.text")
         card_nodes = reader.sequence(fields["expected_cards"], f"{where}.expected_cards")
         if not card_nodes:
@@ -308,11 +309,26 @@ def _dataset(name: str, root: Node | None, allowed_types: frozenset[str]) -> Eva
                 fields["expected_cards"], f"{where}.expected_cards", "the list is empty"
             )
         cards = [
-            _expected_card(reader, node, f"{where}.expected_cards[{j}]", allowed_types)
+            _expected_card(reader, node, f"{where}.expected_cards[{j}]", self.allowed_types)
             for j, node in enumerate(card_nodes)
         ]
-        cases.append(EvalCase(case_id, case_text, tuple(cards)))
-    return EvalDataset(ds_name, version, tuple(cases), path=name)
+        self.cases.append(EvalCase(case_id, case_text, tuple(cards)))
+
+    def finish(self, root: Node | None) -> EvalDataset:
+        if root is None:
+            raise DatasetError(self.name, None, None, "file is empty")
+        reader = self.reader
+        top = reader.mapping(root, "", ("name", "cases"), ("version", "description"))
+        ds_name = reader.nonblank(top["name"], "name")
+        version = (
+            reader.nonblank(top["version"], "version", numbers=True) if "version" in top else ""
+        )
+        # Items still in the list were not streamed (the list came through an alias).
+        for case_node in reader.sequence(top["cases"], "cases"):
+            self.add_case(len(self.cases), case_node)
+        if not self.cases:
+            raise reader.error(top["cases"], "cases", "the list is empty")
+        return EvalDataset(ds_name, version, tuple(self.cases), path=self.name)
 
 
 def _expected_card(
@@ -374,7 +390,11 @@ def load_outputs(
         if suffix == ".json":
             data = parse_json(name, text)
             try:
-                return _outputs_mapping(_Reader(name), json_node(data))
+                if not isinstance(data, dict):
+                    raise DatasetError(name, None, None, "expected a mapping")
+                # One case's nodes at a time, not a second tree of the whole file.
+                pairs = ((ScalarNode("str", k), json_node(v)) for k, v in data.items())
+                return _outputs_mapping(_Reader(name), MapNode([]), pairs)
             except DatasetError as exc:
                 if exc.line is not None:  # pragma: no cover - JSON nodes carry no line
                     raise
@@ -385,13 +405,16 @@ def load_outputs(
     raise DatasetError(name, None, None, "unknown output format (use .jsonl, .json, .yaml or .yml)")
 
 
-def _outputs_mapping(reader: _Reader, root: Node | None) -> Outputs:
+def _outputs_mapping(
+    reader: _Reader, root: Node | None, pairs: Iterable[tuple[Node, Node]] | None = None
+) -> Outputs:
+    """Validate a mapping from case id to cards (its ``pairs``, by default ``root``'s)."""
     if root is None:
         raise DatasetError(reader.name, None, None, "file is empty")
     if not isinstance(root, MapNode):
         raise reader.error(root, "", f"expected a mapping from case id to cards, got {_kind(root)}")
     out: Outputs = {}
-    for key_node, value_node in root.pairs:
+    for key_node, value_node in root.pairs if pairs is None else pairs:
         if not isinstance(key_node, ScalarNode) or key_node.tag == "null":
             raise reader.error(key_node, "", "case ids must be strings")
         case_id = key_node.value

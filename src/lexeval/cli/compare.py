@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from lexeval.cli.common import console, output_target, positive_int, unit_float
+from lexeval.cli.common import UsageError, console, output_target, positive_int, unit_float
 
 __all__ = ["register", "run"]
 
@@ -32,7 +32,10 @@ def register(sub: Any) -> None:
     )
     compare.add_argument("--seed", type=int, default=12345, help="bootstrap seed (12345)")
     compare.add_argument(
-        "--resamples", type=positive_int, default=10000, help="bootstrap resamples (10000)"
+        "--resamples",
+        type=positive_int,
+        default=10000,
+        help="bootstrap resamples (10000; from 200 to 1000000)",
     )
     compare.add_argument(
         "--alpha",
@@ -51,8 +54,11 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``lexeval compare``; returns the exit code."""
     from lexeval.cards import compare_runs, load_report
+    from lexeval.cards.compare import MAX_RESAMPLES, MIN_RESAMPLES
     from lexeval.io import write_text_atomic
 
+    if not MIN_RESAMPLES <= args.resamples <= MAX_RESAMPLES:
+        raise UsageError(f"--resamples must be in [{MIN_RESAMPLES}, {MAX_RESAMPLES}]")
     inputs = {"BASE": args.base, "CANDIDATE": args.candidate}
     markdown = output_target("--markdown", args.markdown, inputs)
     base = load_report(args.base)

@@ -238,8 +238,16 @@ class KeywordCoverageMetric(BaseMetric):
         self._kw_cache: dict[str, list[str]] = {}
         self._out_cache: dict[str, _OutputKeys] = {}
         self.fuzzy = fuzzy
+        if isinstance(fuzzy_threshold, bool) or not isinstance(fuzzy_threshold, (int, float)):
+            raise TypeError(f"fuzzy_threshold must be a number, not {fuzzy_threshold!r}")
+        if not 0.0 <= fuzzy_threshold <= 100.0:  # a rapidfuzz ratio; NaN fails too
+            raise ValueError(f"fuzzy_threshold must be in [0, 100], not {fuzzy_threshold!r}")
+        if isinstance(fuzzy_min_length, bool) or not isinstance(fuzzy_min_length, int):
+            raise TypeError(f"fuzzy_min_length must be an int, not {fuzzy_min_length!r}")
+        if fuzzy_min_length < 1:
+            raise ValueError(f"fuzzy_min_length must be at least 1, not {fuzzy_min_length!r}")
         self.fuzzy_threshold = float(fuzzy_threshold)
-        self.fuzzy_min_length = int(fuzzy_min_length)
+        self.fuzzy_min_length = fuzzy_min_length
         if compat is not None:
             if normalizer is not None:
                 raise ValueError(f"normalizer cannot be combined with compat={compat!r}")

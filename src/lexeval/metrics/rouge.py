@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from lexeval.normalize import Normalizer
 
 __all__ = [
+    "MAX_ROUGE_N",
     "RougeMetric",
     "clipped_overlap",
     "lcs_indices",
@@ -51,6 +52,8 @@ __all__ = [
 ]
 
 _CACHE_SIZE = 4096  # prepared texts kept per metric (references are often scored many times)
+#: Largest n of ROUGE-N (``rouge<n>``): longer n-grams cost memory and match nothing useful.
+MAX_ROUGE_N = 32
 _TYPE = re.compile(r"rouge(?:([1-9][0-9]*)|(L)|(Lsum))")
 ScoreKey = Literal["fmeasure", "precision", "recall"]
 
@@ -264,6 +267,8 @@ class RougeMetric(BaseMetric):
         self.name = rouge_type
         self.rouge_type = rouge_type
         self.n = int(match.group(1)) if match.group(1) else 0
+        if self.n > MAX_ROUGE_N:
+            raise ValueError(f"ROUGE-N takes n from 1 to {MAX_ROUGE_N}, not {self.n}")
         if compat not in (None, "rouge-score"):
             raise ValueError(f"compat must be None or 'rouge-score', not {compat!r}")
         if variant not in ("default", "set"):
