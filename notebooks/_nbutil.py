@@ -106,3 +106,47 @@ def evouna(src: Source, name: str = "NQ") -> list[tuple[list[str], str, bool]]:
             if golds and isinstance(answer, str) and isinstance(judge, bool):
                 items.append((golds, answer, judge))
     return items
+
+
+@dataclass(frozen=True)
+class JudgedAnswer:
+    """One NQ301 answer: gold alternatives, the answer, the human label, recorded verdicts."""
+
+    golds: list[str]
+    answer: str
+    human: bool
+    verdicts: dict[str, bool]
+
+
+def nq301(src: Source) -> list[JudgedAnswer] | None:
+    """NQ301 with the HUMAN label (``Acceptable?`` of NQ301_human.tsv; gold answers from
+    NQ301_BEM.tsv, whose own ``Acceptable?`` is BEM's decision) and the recorded verdicts of
+    GPT-4, text-davinci-003 (its verdict sits in the shifted ``Model answer`` column) and BEM;
+    None without ../shared."""
+    if src.shared is None:
+        return None
+    import csv
+
+    base = src.shared / "data" / "qa_human" / "openqa_eval"
+
+    def tsv(name: str) -> list[dict[str, str]]:
+        with open(base / name, encoding="utf-8", newline="") as fh:
+            return list(csv.DictReader(fh, delimiter="\t"))
+
+    def yes(value: str | None) -> bool:
+        return (value or "").strip().lower() == "yes"
+
+    files = [tsv(f"NQ301_{n}.tsv") for n in ("human", "BEM", "gpt-4", "text-davinci-003")]
+    items = []
+    for human, bem, gpt4, davinci in zip(*files, strict=True):
+        assert human["Question"] == bem["Question"], human["Question"]
+        verdicts = {
+            "GPT-4": yes(gpt4["Acceptable?"]),
+            "InstructGPT": yes(davinci["Model answer"]),
+            "BEM": yes(bem["Acceptable?"]),
+        }
+        golds = [g.strip() for g in bem["Gold answers"].split(" | ") if g.strip()]
+        items.append(
+            JudgedAnswer(golds, human["Model answer"], yes(human["Acceptable?"]), verdicts)
+        )
+    return items

@@ -25,6 +25,7 @@ PAGES = [
     "benchmarks.md",
     "scale.md",
     "judge.md",
+    "meta.md",
 ]
 
 

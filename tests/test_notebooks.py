@@ -26,7 +26,7 @@ sys.path.insert(0, str(NOTEBOOKS))
 from _nbutil import find_shared  # noqa: E402
 from _run import execute  # noqa: E402
 
-NAMES = ["01_metrics_tour.ipynb", "02_card_eval.ipynb"]
+NAMES = ["01_metrics_tour.ipynb", "02_card_eval.ipynb", "03_meta_evaluation.ipynb"]
 
 
 def _outputs_text(nb: object) -> str:
@@ -104,6 +104,13 @@ def test_notebook_executes(name: str) -> None:
         else:
             assert "using the small bundled sample" in text
         assert "max |F(lexeval compat) - F(rouge_score)| = 0.0e+00" in text
+    if name.startswith("03"):
+        if find_shared(NOTEBOOKS) is not None:
+            assert "real data from ../shared" in text
+            assert "held out: NQ301 (held out), 1,490 answers" in text
+            assert "GPT-4 kappa 0.696 (published .696)" in text
+        else:
+            assert "using the small bundled sample" in text
     print(f"{name}: {seconds:.1f} s")
 
 
@@ -114,6 +121,19 @@ def test_metrics_tour_falls_back_to_the_bundled_sample(monkeypatch: pytest.Monke
     text = _outputs_text(nb)
     assert "using the small bundled sample in notebooks/sample/" in text
     assert "real data from ../shared" not in text
+    assert _images(nb) >= 2
+
+
+def test_meta_evaluation_falls_back_to_the_bundled_sample(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LEXEVAL_SHARED", "none")
+    nb = nbformat.read(NOTEBOOKS / "03_meta_evaluation.ipynb", as_version=4)
+    execute(nb, cwd=NOTEBOOKS)
+    text = _outputs_text(nb)
+    assert "using the small bundled sample in notebooks/sample/" in text
+    assert "the sample stands in for both sets" in text
+    assert "NQ301 judges: skipped (needs ../shared)" in text
     assert _images(nb) >= 2
 
 

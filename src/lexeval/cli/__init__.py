@@ -26,7 +26,15 @@ from lexeval.cli.common import Parser, UsageError, print_error
 __all__ = ["COMMANDS", "EXIT_INTERRUPTED", "build_parser", "main"]
 
 #: The subcommand modules, in the order ``lexeval --help`` lists them.
-COMMANDS: tuple[str, ...] = ("cards", "compare", "score", "normalize", "metrics", "judge")
+COMMANDS: tuple[str, ...] = (
+    "cards",
+    "compare",
+    "score",
+    "normalize",
+    "metrics",
+    "judge",
+    "meta",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
