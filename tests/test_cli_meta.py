@@ -153,11 +153,23 @@ def test_bad_input_exits_2_with_one_line(
     assert "a single class" in message
     (tmp_path / "dir.json").mkdir()
     message = _error(capsys, [*base, "--score", "recall", "--json", str(tmp_path / "dir.json")])
-    assert "is not a regular file" in message
+    assert "--json" in message and "a directory, not a regular file" in message
+    message = _error(capsys, [*base, "--score", "recall", "--json", str(data)])
+    assert "is the run's FILE" in message
+    assert data.read_text(encoding="utf-8").count("\n") == 6  # the input is untouched
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"recall": 0.5, "human": "yes"}\n{"recall": \n', encoding="utf-8")
     message = _error(capsys, ["meta", str(broken), "--human", "human", "--score", "recall"])
     assert "broken.jsonl:2" in message and "invalid JSON" in message
+
+
+def test_json_to_stdout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _write_jsonl(tmp_path / "qa.jsonl", _binary_rows(n=20))
+    argv = ["meta", str(data), "--score", "recall", "--human", "human", "--json", "-"]
+    assert main([*argv, "--threshold", "0.5", *FAST]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["results"]["recall"]["n"] == 20
+    assert "ROC AUC" in captured.err
 
 
 def test_failed_run_leaves_no_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

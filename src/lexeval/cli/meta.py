@@ -13,15 +13,15 @@ import csv
 import io
 import json
 import math
-import os
+import sys
 from dataclasses import dataclass, replace
 from typing import Any
 
-from lexeval.cli.common import UsageError, console, positive_int
+from lexeval.cli.common import UsageError, console, output_target, positive_int
 
 __all__ = ["Table", "load_table", "register", "run"]
 
-MAX_BYTES = 512 * 1024 * 1024
+MAX_BYTES = 200 * 1024 * 1024
 _TRUE = {"true", "yes", "1", "1.0"}
 _FALSE = {"false", "no", "0", "0.0"}
 
@@ -72,7 +72,7 @@ def register(sub: Any) -> None:
     meta.add_argument(
         "--resamples", type=positive_int, default=1000, help="bootstrap resamples (1000)"
     )
-    meta.add_argument("--json", metavar="OUT", help="write every figure as JSON here")
+    meta.add_argument("--json", metavar="OUT", help="write every figure as JSON here ('-': stdout)")
     meta.set_defaults(func=run)
 
 
@@ -148,7 +148,7 @@ class Table:
 
 def load_table(path: str) -> Table:
     """A JSONL file (``.jsonl``/``.ndjson``, or content starting with ``{``) or a CSV file."""
-    from lexeval.cards.dataset import iter_jsonl, read_text
+    from lexeval.io import iter_jsonl, read_text
 
     name, text = read_text(path, MAX_BYTES)
     if not text.strip():
@@ -194,25 +194,18 @@ def _interval(low: float, high: float) -> str:
     return f"[{low:.3f}, {high:.3f}]"
 
 
-def _check_output(path: str) -> None:
-    if os.path.lexists(path) and not os.path.isfile(path):
-        raise UsageError(f"--json {path}: exists and is not a regular file")
-    if os.path.islink(path):
-        raise UsageError(f"--json {path}: is a symbolic link")
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``lexeval meta``; returns the exit code."""
     from rich.table import Table as RichTable
 
-    from lexeval.cards import write_text_atomic
+    from lexeval.io import write_text_atomic
     from lexeval.meta import agreement, calibrate, correlation
 
     columns = [c.strip() for c in args.score.split(",") if c.strip()]
     if not columns:
         raise UsageError("--score names no column")
-    if args.json:
-        _check_output(args.json)
+    inputs = {"FILE": args.file, "TUNE_FILE": args.tune}
+    target = output_target("--json", args.json, {k: v for k, v in inputs.items() if v})
     table = load_table(args.file)
     scores = {c: table.numbers(c) for c in columns}
     labels = table.binary(args.human)
@@ -220,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
     if binary_needed and labels is None:
         raise UsageError(table.first_non_binary(args.human) + " (--threshold/--tune need one)")
     boot = {"seed": args.seed, "n_resamples": args.resamples}
-    out = console()
+    out = console(stderr=target == "-")
     report: dict[str, Any] = {
         "file": table.name,
         "rows": len(table.rows),
@@ -310,7 +303,10 @@ def run(args: argparse.Namespace) -> int:
                 results[c][level] = r.to_dict()
         report.update(kind="correlation", method=args.method, results=results)
         out.print(grid)
-    if args.json:
-        text = json.dumps(_clean(report), indent=2, allow_nan=False, ensure_ascii=False)
-        write_text_atomic(args.json, text + "\n")
+    if target is not None:
+        text = json.dumps(_clean(report), indent=2, allow_nan=False, ensure_ascii=False) + "\n"
+        if target == "-":
+            sys.stdout.write(text)
+        else:
+            write_text_atomic(target, text, inputs={k: v for k, v in inputs.items() if v})
     return 0
