@@ -237,7 +237,9 @@ def test_swapped_passes_combine_into_a_winner_or_a_tie() -> None:
     )
     # always picking position 1 (a pure position bias) gives no verdict, not a coin flip
     biased = [combine(PassVerdict("AB", "A", 1.0), PassVerdict("BA", "B", 1.0)) for _ in range(10)]
-    assert {r.winner for r in biased} == {"tie"} and position_consistency(biased) == 0.0
+    assert {r.winner for r in biased} == {"tie"}
+    consistency = position_consistency(biased)
+    assert (consistency.consistency, consistency.first_position) == (0.0, 1.0)
     # log-probabilities: P(A) averaged over both orders
     lp = combine(PassVerdict("AB", "A", 0.9, p_first=0.9), PassVerdict("BA", "B", 0.8, p_first=0.8))
     assert lp.winner == "A" and math.isclose(lp.confidence, (0.9 + 0.2) / 2)

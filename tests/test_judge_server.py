@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from lexeval.judge import (
+    Cascade,
     CorrectnessJudge,
     Criterion,
     LocalServer,
@@ -32,6 +33,7 @@ from lexeval.judge import (
 from lexeval.judge.base import count_parse_errors, judged
 from lexeval.judge.errors import JudgeBackendError
 from lexeval.judge.local import packaged_model
+from lexeval.metrics import TokenF1Metric
 
 pytestmark = pytest.mark.judge_server
 
@@ -150,6 +152,22 @@ def test_pairwise_asks_both_orders(server: LocalServer) -> None:
     p_a = (first.p_first + 1 - second.p_first) / 2
     assert result.winner == ("A" if p_a > 0.5 else "B" if p_a < 0.5 else "tie")
     assert result.consistent is (first.winner == second.winner)
+
+
+def test_cascade_sends_only_the_band_to_the_local_judge(server: LocalServer) -> None:
+    backend = client_for(server, False)
+    judge = CorrectnessJudge(backend, mode="logprobs")
+    cascade = Cascade(lexical=TokenF1Metric(variant="squad"), judge=judge, band=(0.2, 0.9))
+    outputs = ["Paris", "Shakespeare wrote it", "five"]  # token F1 1.0, 0.4, 0.0
+    results = cascade.measure_many(
+        ["Paris", "William Shakespeare", "4"], outputs, questions=QUESTIONS
+    )
+    assert [r.info["tier"] for r in results] == ["lexical", "judge", "lexical"]
+    assert backend.usage.requests == 1
+    assert results[1].passed is (results[1].info["judge"]["info"]["p_yes"] >= 0.5)
+    report = cascade.report(results, [True, True, False])
+    assert (report.judge_calls, report.judge_share) == (1, 1 / 3)
+    assert report.tokens == backend.usage.total_tokens > 0
 
 
 def test_a_request_slower_than_the_timeout_is_an_error_not_a_score(server: LocalServer) -> None:

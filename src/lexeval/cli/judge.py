@@ -144,9 +144,10 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _read_pairs(path: str) -> tuple[list[str], list[str], list[str], list[str] | None]:
-    from lexeval.cards.dataset import DatasetError, iter_jsonl, read_text
+    from lexeval.io import InputError as DatasetError
+    from lexeval.io import iter_jsonl, read_text
 
-    name, text = read_text(path, 200 * 1024 * 1024)
+    name, text = read_text(path)
     prompts: list[str] = []
     a: list[str] = []
     b: list[str] = []
@@ -198,7 +199,7 @@ def _pairwise(args: argparse.Namespace) -> int:
         "wins_a": sum(r.winner == "A" for r in readable),
         "wins_b": sum(r.winner == "B" for r in readable),
         "ties": sum(r.winner == "tie" for r in readable),
-        "position_consistency": position_consistency(results),
+        "position_consistency": (position_consistency(results).to_dict() if readable else None),
         "length_bias": length_bias(results, a, b, human).to_dict(),  # type: ignore[arg-type]
         "usage": backend.usage.to_dict(),
         "judge": judge.signature,
@@ -209,8 +210,9 @@ def _pairwise(args: argparse.Namespace) -> int:
     summary = _finite(summary)
     print(json.dumps(summary, ensure_ascii=False), file=sys.stderr)
     if args.json:
-        from lexeval.cards.report import write_text_atomic
+        from lexeval.io import write_text_atomic
 
         report = {"summary": summary, "results": [_finite(r.to_dict()) for r in results]}
-        write_text_atomic(args.json, json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+        text = json.dumps(report, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+        write_text_atomic(args.json, text, inputs={"FILE": args.file})
     return 0

@@ -5,7 +5,9 @@ Backends: :class:`OpenAICompatible` (OpenAI, vLLM, llama.cpp's server, Ollama, .
 :class:`LocalServer` (llama.cpp started by lexeval on 127.0.0.1, the same client). Judges, each
 a metric (``measure(input, output) -> MetricResult`` with ``passed``): :class:`CorrectnessJudge`,
 :class:`RubricJudge` (with :class:`Criterion`), :class:`PairwiseJudge`, and
-:class:`RecordedJudge` (recorded verdicts of a real model). See ``docs/judge.md``.
+:class:`RecordedJudge` (recorded verdicts of a real model). :class:`Cascade` lets a lexical
+metric decide the clear cases and sends only an uncertain band to a judge. See
+``docs/judge.md``.
 
 Importing this package does not import ``openai`` or ``xllamacpp`` (the ``judge`` extra);
 they load on the first request.
@@ -18,6 +20,7 @@ True
 from __future__ import annotations
 
 from lexeval.judge.backend import OpenAICompatible, Usage
+from lexeval.judge.cascade import Band, Cascade, CascadeReport
 from lexeval.judge.correctness import CorrectnessJudge
 from lexeval.judge.errors import JudgeBackendError, JudgeConfigError, JudgeError
 from lexeval.judge.local import LocalServer
@@ -26,6 +29,9 @@ from lexeval.judge.recorded import RecordedJudge
 from lexeval.judge.rubric import Criterion, RubricJudge
 
 __all__ = [
+    "Band",
+    "Cascade",
+    "CascadeReport",
     "CorrectnessJudge",
     "Criterion",
     "JudgeBackendError",

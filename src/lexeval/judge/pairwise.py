@@ -19,13 +19,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from lexeval.judge.backend import Completion, Message, OpenAICompatible, Usage
 from lexeval.judge.base import JudgeMetric, ParseError, ask
 from lexeval.judge.parsing import choice_probability, extract_json
 from lexeval.judge.rubric import Criterion
 from lexeval.metrics.base import check_text
+
+if TYPE_CHECKING:
+    from lexeval.meta import PositionConsistency
 
 __all__ = [
     "LengthBiasReport",
@@ -316,18 +319,27 @@ def _read_first_probability(completion: Completion) -> float:
     return p_first
 
 
-def position_consistency(results: Sequence[PairwiseResult]) -> float:
-    """The share of readable results whose two passes agreed (NaN when none is readable).
+def position_consistency(
+    results: Sequence[PairwiseResult], *, seed: int = 12345, n_resamples: int = 1000
+) -> PositionConsistency:
+    """How often the two passes agreed, over the readable results, with a bootstrap interval
+    (:func:`lexeval.meta.position_consistency`; ``first_position`` is the share of pairs where
+    the answer shown first won both times: position bias).
 
     >>> a = PassVerdict("AB", "A", 0.9)
     >>> position_consistency([combine(a, PassVerdict("BA", "A", 0.9)),
-    ...                       combine(a, PassVerdict("BA", "B", 0.9))])
+    ...                       combine(a, PassVerdict("BA", "B", 0.9))]).consistency
     0.5
     """
+    from lexeval.meta import position_consistency as consistency_of
+
     readable = [r for r in results if r.winner is not None]
     if not readable:
-        return math.nan
-    return sum(r.consistent for r in readable) / len(readable)
+        raise ValueError("no readable pairwise result")
+    swap = {"A": "B", "B": "A", "tie": "tie"}
+    first = [str(r.passes[0].winner) for r in readable]  # A was shown first
+    second = [swap[str(r.passes[1].winner)] for r in readable]  # B was shown first
+    return consistency_of(first, second, seed=seed, n_resamples=n_resamples)
 
 
 @dataclass(frozen=True)

@@ -209,10 +209,9 @@ class RecordedJudge(BaseMetric):
 
 def _read_tsv(path: Path) -> list[tuple[int, list[str]]]:
     """Rows of a tab-separated file with their line numbers (header first)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise ValueError(f"{path}: not UTF-8 text ({error.reason})") from None
+    from lexeval.io import read_text
+
+    _, text = read_text(path)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t")
     rows = []
     for row in reader:

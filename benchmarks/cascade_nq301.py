@@ -1,0 +1,286 @@
+"""The lexical-first cascade on NQ301 against the HUMAN label, with recorded GPT-4 verdicts.
+
+Tuning set: EVOUNA NQ (human correctness of 5 QA systems' answers). The lexical metric alone is
+thresholded there (kappa-best, ``lexeval.meta.calibrate``); for each budget (5, 10, 15, 30% of
+the answers) the cascade's band is chosen there too (``Cascade.calibrate``; EVOUNA has no
+recorded judge verdicts, so the band goes where the lexical metric disagrees with people most).
+
+Held-out set: NQ301 (1,490 answers of 12 systems to 301 NQ questions). The human label is the
+``Acceptable?`` column of ``NQ301_human.tsv``; the gold answers come from the aligned rows of
+``NQ301_BEM.tsv`` (whose own ``Acceptable?`` is BEM's decision, never used). The judge replays
+GPT-4's recorded verdicts (``RecordedJudge``; text-davinci-003's with ``--judge davinci``).
+Reported per row: Cohen's kappa against people with a 95% bootstrap interval, the share of
+answers sent to the judge, and for the cascades the paired difference in kappa from GPT-4 alone
+(interval and p-value, ``lexeval.meta.compare``).
+
+``--local-model PATH`` also measures a local GGUF judge (llama.cpp through ``LocalServer``, the
+log-probability Yes/No mode) on a seeded sample of NQ301 (``--sample N``), alone and inside the
+15% cascade: slow on a CPU, never part of ``make test``.
+
+Run: .venv/bin/python benchmarks/cascade_nq301.py [--lexical keyword|token_f1]
+     [--judge gpt-4|davinci] [--local-model PATH --sample 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _shared import shared_path
+
+from lexeval.judge import Cascade, CorrectnessJudge, LocalServer, RecordedJudge
+from lexeval.judge.cascade import choose_band
+from lexeval.meta import agreement, calibrate, compare
+from lexeval.metrics import KeywordCoverageMetric, MetricResult, TokenF1Metric
+from lexeval.metrics.base import BaseMetric
+
+SYSTEMS = ["fid", "gpt35", "chatgpt", "gpt4", "newbing"]
+BUDGETS = [0.05, 0.10, 0.15, 0.30]
+JUDGE_FILES = {"gpt-4": "NQ301_gpt-4.tsv", "davinci": "NQ301_text-davinci-003.tsv"}
+N_RESAMPLES = 2000
+
+
+class Item:
+    """One answer: gold alternatives, the answer, the question, the human label."""
+
+    __slots__ = ("answer", "golds", "human", "question")
+
+    def __init__(self, golds: list[str], answer: str, question: str, human: bool) -> None:
+        self.golds = golds
+        self.answer = answer
+        self.question = question
+        self.human = human
+
+
+def load_evouna_nq() -> list[Item]:
+    path = shared_path("data", "qa_human", "evouna", "NQ.json")
+    with open(path, encoding="utf-8") as fh:
+        rows = json.load(fh)
+    items = []
+    for row in rows:
+        if row.get("improper"):
+            continue
+        golds = [g.strip() for g in row["golden_answer"].split("/") if g.strip()]
+        for system in SYSTEMS:
+            answer = row.get(f"answer_{system}")
+            judge = row.get(f"judge_{system}")
+            if isinstance(answer, str) and isinstance(judge, bool) and golds:
+                items.append(Item(golds, answer, row["question"], judge))
+    return items
+
+
+def read_tsv(path: Path) -> list[dict[str, str]]:
+    with open(path, encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def load_nq301() -> list[Item]:
+    """Human label from NQ301_human.tsv; gold answers from the same row of NQ301_BEM.tsv."""
+    human = read_tsv(shared_path("data", "qa_human", "openqa_eval", "NQ301_human.tsv"))
+    bem = read_tsv(shared_path("data", "qa_human", "openqa_eval", "NQ301_BEM.tsv"))
+    assert len(human) == len(bem), "NQ301 files are not aligned"
+    items = []
+    for h, b in zip(human, bem, strict=True):
+        assert h["Question"] == b["Question"], (h["Question"], b["Question"])
+        golds = [g.strip() for g in b["Gold answers"].split(" | ") if g.strip()]
+        label = h["Acceptable?"].strip()
+        assert label in ("Yes", "No"), label
+        items.append(Item(golds, h["Model answer"], h["Question"], label == "Yes"))
+    return items
+
+
+def lexical_metric(name: str) -> BaseMetric:
+    if name == "keyword":
+        return KeywordCoverageMetric()
+    return TokenF1Metric(variant="squad")
+
+
+def passed_as_scores(results: list[MetricResult]) -> list[float]:
+    return [1.0 if r.passed else 0.0 for r in results]
+
+
+def fmt(a: float, interval: tuple[float, float]) -> str:
+    return f"{a:.3f} [{interval[0]:.3f}, {interval[1]:.3f}]"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lexical", choices=("keyword", "token_f1"), default="keyword")
+    parser.add_argument("--judge", choices=tuple(JUDGE_FILES), default="gpt-4")
+    parser.add_argument("--local-model", metavar="PATH")
+    parser.add_argument("--sample", type=int, default=200)
+    args = parser.parse_args()
+
+    start = time.perf_counter()
+    tuning = load_evouna_nq()
+    held_out = load_nq301()
+    lexical = lexical_metric(args.lexical)
+    judge = RecordedJudge.from_openqa_eval(
+        shared_path("data", "qa_human", "openqa_eval", JUDGE_FILES[args.judge])
+    )
+    human = [i.human for i in held_out]
+    tuning_scores = [
+        r.score for r in lexical.measure_many([i.golds for i in tuning], [i.answer for i in tuning])
+    ]
+    held_scores = [
+        r.score
+        for r in lexical.measure_many([i.golds for i in held_out], [i.answer for i in held_out])
+    ]
+    print(f"lexical: {lexical.signature}")
+    print(f"judge: {judge.signature} (recorded verdicts)")
+    print(
+        f"tuning: EVOUNA NQ, {len(tuning)} answers; held out: NQ301, {len(held_out)} answers, "
+        f"human label = Acceptable? of NQ301_human.tsv ({sum(human)} yes)"
+    )
+    print(f"kappa: 95% percentile bootstrap over answers, {N_RESAMPLES} resamples, seed 12345")
+    print()
+
+    threshold = calibrate(tuning_scores, [i.human for i in tuning], objective="kappa")
+    lexical_alone = agreement(
+        held_scores, human, threshold=threshold.value, n_resamples=N_RESAMPLES
+    )
+    judge_results = judge.measure_many(
+        [i.golds for i in held_out],
+        [i.answer for i in held_out],
+        questions=[i.question for i in held_out],
+    )
+    judge_scores = passed_as_scores(judge_results)
+    judge_alone = agreement(judge_scores, human, threshold=0.5, n_resamples=N_RESAMPLES)
+
+    rows = [
+        ("lexical alone", f"t={threshold.value:.3f}", lexical_alone, 0.0, None),
+        (f"{args.judge} alone", "", judge_alone, 1.0, None),
+    ]
+    base = Cascade(lexical=lexical, judge=judge)
+    for budget in BUDGETS:
+        cascade = base.calibrate(
+            [i.golds for i in tuning],
+            [i.answer for i in tuning],
+            [i.human for i in tuning],
+            budget=budget,
+        )
+        results = cascade.measure_many(
+            [i.golds for i in held_out],
+            [i.answer for i in held_out],
+            questions=[i.question for i in held_out],
+        )
+        report = cascade.report(results, human)
+        scores = passed_as_scores(results)
+        figures = agreement(scores, human, threshold=0.5, n_resamples=N_RESAMPLES)
+        versus = compare(
+            scores,
+            judge_scores,
+            human,
+            statistic="kappa",
+            threshold_a=0.5,
+            threshold_b=0.5,
+            n_resamples=N_RESAMPLES,
+        )
+        assert cascade.band is not None and cascade.calibration is not None
+        lo, hi = cascade.band
+        band = f"[{lo:.3f}, {hi:.3f}) tuning {cascade.calibration.share:.1%}"
+        rows.append((f"cascade {budget:.0%}", band, figures, report.judge_share, versus))
+
+    print(f"{'':16s} {'kappa vs human [95% CI]':28s} {'judged':>7s}  {'vs judge alone':32s} band")
+    for name, note, figures, share, versus in rows:
+        diff = ""
+        if versus is not None:
+            low, high = versus.interval
+            diff = f"{versus.difference:+.3f} [{low:+.3f}, {high:+.3f}] p={versus.p_value:.2f}"
+        print(
+            f"{name:16s} {fmt(figures.kappa, figures.intervals['kappa']):28s} {share:7.1%}  "
+            f"{diff:32s} {note}"
+        )
+    ceiling = choose_band(held_scores, human, max(BUDGETS), [bool(v) for v in judge_scores])
+    print(
+        f"\nceiling, in hindsight (in-sample on NQ301, not a result): the best band with at most "
+        f"{max(BUDGETS):.0%} judged, chosen with {args.judge}'s verdicts and NQ301's labels, "
+        f"[{ceiling.lo:.3f}, {ceiling.hi:.3f}) judges {ceiling.share:.1%} for kappa "
+        f"{ceiling.cascade_kappa:.3f}"
+    )
+    print(f"{time.perf_counter() - start:.0f} s, load average {os.getloadavg()[0]:.2f}")
+
+    if args.local_model:
+        local_sample(args, held_out, held_scores, lexical, base, tuning)
+
+
+def local_sample(
+    args: argparse.Namespace,
+    held_out: list[Item],
+    held_scores: list[float],
+    lexical: BaseMetric,
+    base: Cascade,
+    tuning: list[Item],
+) -> None:
+    """A local GGUF judge (log-probability Yes/No) on a seeded sample of NQ301."""
+    rng = random.Random(12345)
+    rows = sorted(rng.sample(range(len(held_out)), min(args.sample, len(held_out))))
+    sample = [held_out[i] for i in rows]
+    human = [i.human for i in sample]
+    start = time.perf_counter()
+    with LocalServer(args.local_model, n_threads=1, parallel=1, cache=True) as backend:
+        judge = CorrectnessJudge(backend, mode="logprobs")
+        results = judge.measure_many(
+            [i.golds for i in sample],
+            [i.answer for i in sample],
+            questions=[i.question for i in sample],
+        )
+        elapsed = time.perf_counter() - start
+        readable = [(r, h) for r, h in zip(results, human, strict=True) if r.passed is not None]
+        alone = agreement(
+            [r.score for r, _ in readable],
+            [h for _, h in readable],
+            threshold=0.5,
+            n_resamples=N_RESAMPLES,
+        )
+        print(
+            f"\nlocal judge {backend.signature}, logprobs mode, {len(sample)}-answer seeded sample "
+            f"of NQ301 ({len(sample) - len(readable)} unreadable), {elapsed / len(sample):.1f} s "
+            f"per answer (load average {os.getloadavg()[0]:.2f})"
+        )
+        print(
+            f"  alone at P(yes) >= 0.5: kappa {fmt(alone.kappa, alone.intervals['kappa'])}, "
+            f"AUC {fmt(alone.auc, alone.intervals['auc'])}"
+        )
+        lexical_figures = agreement(
+            [held_scores[i] for i in rows],
+            human,
+            threshold=calibrate(
+                [
+                    r.score
+                    for r in lexical.measure_many(
+                        [i.golds for i in tuning], [i.answer for i in tuning]
+                    )
+                ],
+                [i.human for i in tuning],
+            ).value,
+            n_resamples=N_RESAMPLES,
+        )
+        print(
+            f"  lexical alone on the same sample: kappa "
+            f"{fmt(lexical_figures.kappa, lexical_figures.intervals['kappa'])}"
+        )
+        cascade = Cascade(lexical=lexical, judge=judge).calibrate(
+            [i.golds for i in tuning],
+            [i.answer for i in tuning],
+            [i.human for i in tuning],
+            budget=0.15,
+        )
+        cascaded = cascade.measure_many(
+            [i.golds for i in sample],
+            [i.answer for i in sample],
+            questions=[i.question for i in sample],
+        )
+        report = cascade.report(cascaded, human)
+        print(f"  15% cascade with it: kappa {report.kappa:.3f}, judged {report.judge_share:.1%}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,364 @@
+"""``Cascade``: the lexical metric decides the clear cases, and only an uncertain band goes to the
+judge.
+
+A lexical score below ``lo`` fails and one at or above ``hi`` passes on the lexical score alone;
+the band ``lo <= score < hi`` goes to the judge, which may be *any* metric (an LLM judge, a
+:class:`~lexeval.judge.recorded.RecordedJudge`, even another lexical metric with a threshold).
+:meth:`Cascade.calibrate` picks the band on a tuning set with human labels for a budget (the
+share of items the judge may see).
+
+>>> from lexeval.judge.recorded import RecordedJudge
+>>> from lexeval.metrics import TokenF1Metric
+>>> judge = RecordedJudge({"the capital is Lyon": False, "Paris, of course": True})
+>>> cascade = Cascade(lexical=TokenF1Metric(variant="squad"), judge=judge, band=(0.2, 0.6))
+>>> results = cascade.measure_many(["Paris"] * 3, ["Paris", "Paris, of course", "Berlin"])
+>>> [(r.info["tier"], r.passed) for r in results]
+[('lexical', True), ('judge', True), ('lexical', False)]
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from lexeval.metrics.base import Metric, MetricResult
+
+__all__ = ["Band", "Cascade", "CascadeReport", "choose_band"]
+
+
+@dataclass(frozen=True)
+class Band:
+    """A calibrated band: ``lo``/``hi``, the share of tuning items inside it, the kappa the
+    lexical metric alone reaches at its best threshold on the tuning set, and the kappa the
+    cascade would reach there if the judge agreed with people on every item it sees (or with the
+    judge's own tuning verdicts, when given: ``judge_labels``). Both kappas are in-sample."""
+
+    lo: float
+    hi: float
+    share: float
+    lexical_threshold: float
+    lexical_kappa: float
+    cascade_kappa: float
+    n: int
+    judge_labels: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain, JSON-ready dict."""
+        return asdict(self)
+
+
+def _kappa_from_counts(
+    tp: npt.NDArray[np.float64], fp: npt.NDArray[np.float64], n: int, positives: int
+) -> npt.NDArray[np.float64]:
+    """Cohen's kappa of binary predictions against labels, from true and false positive counts
+    (vectorized over candidate predictions)."""
+    predicted = tp + fp
+    agree = tp + (n - positives - fp)
+    expected = (predicted * positives + (n - predicted) * (n - positives)) / n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kappa = (agree - expected) / (n - expected)
+    return np.where(n - expected > 0, kappa, np.nan)
+
+
+def choose_band(
+    scores: Sequence[float],
+    human: Sequence[bool],
+    budget: float,
+    judge: Sequence[bool] | None = None,
+) -> Band:
+    """The band ``[lo, hi)`` that holds at most ``budget`` of the items and gives the highest
+    cascade kappa against ``human`` on these items.
+
+    Inside the band the cascade takes the judge's verdicts: ``judge`` when given (the judge's
+    verdicts on these items), else the human labels themselves (an upper bound: the band then
+    goes where the lexical metric errs most). Outside it, ``score >= hi`` passes. Candidate
+    bounds are the distinct scores; a band of width zero is the lexical metric alone at one
+    threshold, so ``budget=0`` gives the kappa-best threshold. Ties go to the smaller share.
+
+    >>> scores = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]
+    >>> human = [False, False, True, False, True, True]
+    >>> alone = choose_band(scores, human, budget=0.0)  # the lexical metric alone: one error
+    >>> alone.lo, alone.hi
+    (0.4, 0.4)
+    >>> band = choose_band(scores, human, budget=0.35)  # two items for the judge
+    >>> band.lo, band.hi, band.share, band.lexical_kappa, band.cascade_kappa
+    (0.4, 0.8, 0.3333333333333333, 0.6666666666666666, 1.0)
+    """
+    if not 0.0 <= budget <= 1.0:
+        raise ValueError(f"budget must be between 0 and 1, not {budget!r}")
+    s = np.asarray(scores, dtype=float)
+    y = np.asarray(human, dtype=bool)
+    if s.shape != y.shape or s.ndim != 1:
+        raise ValueError(f"{s.size} scores but {y.size} human labels")
+    if np.isnan(s).any():
+        raise ValueError("scores must not hold NaN")
+    j = y if judge is None else np.asarray(judge, dtype=bool)
+    if j.shape != y.shape:
+        raise ValueError(f"{j.size} judge verdicts for {y.size} items")
+    n = int(s.size)
+    positives = int(y.sum())
+    if n == 0 or positives in (0, n):
+        raise ValueError("calibration needs human labels of both classes")
+    values, inverse = np.unique(s, return_inverse=True)
+    k = values.size
+    count = np.bincount(inverse, minlength=k).astype(float)
+    pos = np.bincount(inverse, weights=y.astype(float), minlength=k)
+    judge_pos = np.bincount(inverse, weights=j.astype(float), minlength=k)
+    judge_tp = np.bincount(inverse, weights=(j & y).astype(float), minlength=k)
+    # prefix sums over the sorted distinct values: index i covers values[:i]
+    c_count = np.concatenate([[0.0], np.cumsum(count)])
+    c_pos = np.concatenate([[0.0], np.cumsum(pos)])
+    c_jpos = np.concatenate([[0.0], np.cumsum(judge_pos)])
+    c_jtp = np.concatenate([[0.0], np.cumsum(judge_tp)])
+    limit = budget * n + 1e-9
+    best: tuple[float, float, int, int] | None = None  # (kappa, -share, lo index, hi index)
+    lexical_best = (-math.inf, 0)
+    for lo in range(k + 1):
+        his = np.arange(lo, k + 1)
+        inside = c_count[his] - c_count[lo]
+        allowed = inside <= limit
+        his = his[allowed]
+        inside = inside[allowed]
+        # above the band passes on the lexical score; inside it the judge decides
+        above_count = c_count[k] - c_count[his]
+        above_pos = c_pos[k] - c_pos[his]
+        judged_pred = c_jpos[his] - c_jpos[lo]
+        judged_tp = c_jtp[his] - c_jtp[lo]
+        tp = above_pos + judged_tp
+        fp = (above_count - above_pos) + (judged_pred - judged_tp)
+        kappas = _kappa_from_counts(tp, fp, n, positives)
+        if lo < k + 1 and his.size and his[0] == lo:
+            lexical = kappas[0]
+            if np.isfinite(lexical) and lexical > lexical_best[0]:
+                lexical_best = (float(lexical), lo)
+        for kappa, share, hi in zip(kappas, inside / n, his, strict=True):
+            if not np.isfinite(kappa):
+                continue
+            key = (float(kappa), -float(share), lo, int(hi))
+            if best is None or key[:2] > best[:2]:
+                best = key
+    if best is None:
+        raise ValueError("no band gives a defined kappa on these items")
+    kappa, neg_share, lo_index, hi_index = best
+
+    def bound(index: int) -> float:
+        return float(values[index]) if index < k else math.inf
+
+    return Band(
+        lo=bound(lo_index),
+        hi=bound(hi_index),
+        share=-neg_share,
+        lexical_threshold=bound(lexical_best[1]),
+        lexical_kappa=lexical_best[0],
+        cascade_kappa=kappa,
+        n=n,
+        judge_labels=judge is not None,
+    )
+
+
+@dataclass(frozen=True)
+class CascadeReport:
+    """One run of a cascade: how many items, how many (and what share) went to the judge, the
+    judge's tokens and parse errors, and with human labels Cohen's kappa overall and per tier
+    (NaN where a tier saw no items or one class only)."""
+
+    n: int
+    judge_calls: int
+    judge_share: float
+    tokens: int
+    parse_errors: int
+    kappa: float | None = None
+    kappa_lexical_tier: float | None = None
+    kappa_judge_tier: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain, JSON-ready dict."""
+        return asdict(self)
+
+
+class Cascade:
+    """Lexical metric first, judge for the uncertain band ``[lo, hi)``.
+
+    ``lexical`` and ``judge`` are any metrics (``measure(input, output) -> MetricResult``); the
+    judge's ``passed`` is its verdict (a judge without one passes at ``score >= 0.5``). When
+    the judge accepts ``question=``, the cascade passes it on. ``info["tier"]`` says who
+    decided: ``"lexical"`` or ``"judge"``; ``info["lexical_score"]`` is always there and
+    ``info["judge"]`` holds the judge's result for the band.
+    """
+
+    name = "cascade"
+
+    def __init__(
+        self,
+        lexical: Metric,
+        judge: Metric,
+        band: tuple[float, float] | None = None,
+    ) -> None:
+        for metric, what in ((lexical, "lexical"), (judge, "judge")):
+            if not callable(getattr(metric, "measure", None)):
+                raise TypeError(f"{what} must be a metric (with measure()), not {metric!r}")
+        self.lexical = lexical
+        self.judge = judge
+        self.band: tuple[float, float] | None = None
+        self.calibration: Band | None = None
+        if band is not None:
+            lo, hi = (float(band[0]), float(band[1]))
+            if math.isnan(lo) or math.isnan(hi) or lo > hi:
+                raise ValueError(f"band must be (lo, hi) with lo <= hi, not {band!r}")
+            self.band = (lo, hi)
+        self._judge_takes_question = "question" in inspect.signature(judge.measure).parameters
+
+    @property
+    def signature(self) -> str:
+        """Both metrics' signatures and the band."""
+        band = "uncalibrated" if self.band is None else f"{self.band[0]:g}-{self.band[1]:g}"
+        return f"cascade|band:{band}|lexical:{self.lexical.signature}|judge:{self.judge.signature}"
+
+    def _checked_band(self) -> tuple[float, float]:
+        if self.band is None:
+            raise ValueError("the cascade has no band: pass band=(lo, hi) or call calibrate()")
+        return self.band
+
+    def _combine(self, lexical: MetricResult, judged: MetricResult | None) -> MetricResult:
+        lo, hi = self._checked_band()
+        info: dict[str, Any] = {"lexical_score": lexical.score, "band": [lo, hi]}
+        if judged is None:
+            info["tier"] = "lexical"
+            return MetricResult(lexical.score, info, lexical.score >= hi, self.signature)
+        info["tier"] = "judge"
+        info["judge"] = judged.to_dict()
+        if "parse_error" in judged.info:
+            info["parse_error"] = judged.info["parse_error"]
+            return MetricResult(math.nan, info, None, self.signature)
+        passed = judged.passed if judged.passed is not None else judged.score >= 0.5
+        return MetricResult(judged.score, info, bool(passed), self.signature)
+
+    def _in_band(self, score: float) -> bool:
+        lo, hi = self._checked_band()
+        return lo <= score < hi
+
+    def measure(
+        self, input: str | Sequence[str], output: str, *, question: str | None = None
+    ) -> MetricResult:
+        """The lexical verdict, or the judge's for a score inside the band."""
+        self._checked_band()
+        lexical = self.lexical.measure(input, output)
+        if not self._in_band(lexical.score):
+            return self._combine(lexical, None)
+        if self._judge_takes_question and question is not None:
+            judged = self.judge.measure(input, output, question=question)  # type: ignore[call-arg]
+        else:
+            judged = self.judge.measure(input, output)
+        return self._combine(lexical, judged)
+
+    def measure_many(
+        self,
+        inputs: Iterable[str | Sequence[str]],
+        outputs: Iterable[str],
+        progress: bool = False,
+        *,
+        questions: Iterable[str | None] | None = None,
+    ) -> list[MetricResult]:
+        """Score a batch: the lexical metric on every pair, then one judge batch for the band."""
+        self._checked_band()
+        ins = list(inputs)
+        outs = list(outputs)
+        qs: list[str | None] = [None] * len(outs) if questions is None else list(questions)
+        if not len(ins) == len(outs) == len(qs):
+            raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
+        lexical = self.lexical.measure_many(ins, outs, progress=progress)
+        band = [i for i, r in enumerate(lexical) if self._in_band(r.score)]
+        judged: dict[int, MetricResult] = {}
+        if band:
+            sub_in = [ins[i] for i in band]
+            sub_out = [outs[i] for i in band]
+            if self._judge_takes_question and any(qs[i] is not None for i in band):
+                found = self.judge.measure_many(  # type: ignore[call-arg]
+                    sub_in, sub_out, questions=[qs[i] for i in band]
+                )
+            else:
+                found = self.judge.measure_many(sub_in, sub_out)
+            judged = dict(zip(band, found, strict=True))
+        return [self._combine(r, judged.get(i)) for i, r in enumerate(lexical)]
+
+    def calibrate(
+        self,
+        inputs: Iterable[str | Sequence[str]],
+        outputs: Iterable[str],
+        human: Iterable[bool],
+        *,
+        budget: float = 0.15,
+        judge_verdicts: Sequence[bool] | None = None,
+    ) -> Cascade:
+        """A new cascade whose band sends at most ``budget`` of the tuning items to the judge,
+        placed where it helps most (:func:`choose_band`) against the ``human`` labels.
+
+        Without ``judge_verdicts`` (the judge's verdicts on the tuning items, when known) the
+        band goes where the lexical metric disagrees with people most, which is where a good
+        judge helps most; the judge is not called. Tune on a tuning set, report on held-out
+        data (:meth:`report`).
+        """
+        ins = list(inputs)
+        outs = list(outputs)
+        labels = [bool(h) for h in human]
+        if not len(ins) == len(outs) == len(labels):
+            raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(labels)} labels")
+        scores = [r.score for r in self.lexical.measure_many(ins, outs)]
+        chosen = choose_band(scores, labels, budget, judge_verdicts)
+        calibrated = Cascade(self.lexical, self.judge, band=(chosen.lo, chosen.hi))
+        calibrated.calibration = chosen
+        return calibrated
+
+    @staticmethod
+    def report(
+        results: Sequence[MetricResult], human: Sequence[bool] | None = None
+    ) -> CascadeReport:
+        """Share sent to the judge, tokens, parse errors and (with ``human``) kappa per tier.
+
+        Items with a parse error are left out of the kappas and counted.
+        """
+        from lexeval.meta import cohen_kappa
+
+        n = len(results)
+        judged = [r for r in results if r.info.get("tier") == "judge"]
+        tokens = 0
+        for r in judged:
+            usage = r.info.get("judge", {}).get("info", {}).get("usage", {})
+            tokens += int(usage.get("total_tokens", 0)) if isinstance(usage, dict) else 0
+        parse_errors = sum(1 for r in results if "parse_error" in r.info)
+        report = CascadeReport(
+            n=n,
+            judge_calls=len(judged),
+            judge_share=len(judged) / n if n else math.nan,
+            tokens=tokens,
+            parse_errors=parse_errors,
+        )
+        if human is None:
+            return report
+        if len(human) != n:
+            raise ValueError(f"{len(human)} human labels for {n} results")
+
+        def kappa(tier: str | None) -> float:
+            pairs = [
+                (bool(r.passed), bool(h))
+                for r, h in zip(results, human, strict=True)
+                if r.passed is not None and (tier is None or r.info.get("tier") == tier)
+            ]
+            if not pairs:
+                return math.nan
+            return float(cohen_kappa([p for p, _ in pairs], [h for _, h in pairs]))
+
+        return CascadeReport(
+            **{
+                **report.to_dict(),
+                "kappa": kappa(None),
+                "kappa_lexical_tier": kappa("lexical"),
+                "kappa_judge_tier": kappa("judge"),
+            }
+        )

@@ -1,0 +1,164 @@
+"""The lexical-first cascade: band choice against a brute force, routing by band, verdicts per
+tier, kappa per tier, and a run on real data (EVOUNA NQ for tuning, NQ301 with GPT-4's recorded
+verdicts, against the human label)."""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lexeval.judge import Cascade, RecordedJudge
+from lexeval.judge.cascade import choose_band
+from lexeval.meta import cohen_kappa
+from lexeval.metrics import KeywordCoverageMetric, TokenF1Metric
+
+ROOT = Path(__file__).resolve().parents[1]
+QA = ROOT.parent / "shared" / "data" / "qa_human"
+
+
+def cascade_kappa(
+    scores: list[float], human: list[bool], judge: list[bool], lo: float, hi: float
+) -> float:
+    predicted = [j if lo <= s < hi else s >= hi for s, j in zip(scores, judge, strict=True)]
+    return cohen_kappa(predicted, human)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), st.booleans(), st.booleans()),
+        min_size=4,
+        max_size=30,
+    ),
+    st.sampled_from([0.0, 0.1, 0.3, 0.6]),
+    st.booleans(),
+)
+def test_band_is_the_best_window_within_the_budget(
+    rows: list[tuple[float, bool, bool]], budget: float, with_judge: bool
+) -> None:
+    scores = [r[0] for r in rows]
+    human = [r[1] for r in rows]
+    judge = [r[2] for r in rows] if with_judge else human
+    if len(set(human)) < 2:
+        with pytest.raises(ValueError, match="both classes"):
+            choose_band(scores, human, budget)
+        return
+    band = choose_band(scores, human, budget, judge if with_judge else None)
+    inside = sum(band.lo <= s < band.hi for s in scores)
+    assert inside / len(scores) == band.share <= budget + 1e-12
+    assert math.isclose(
+        band.cascade_kappa, cascade_kappa(scores, human, judge, band.lo, band.hi), abs_tol=1e-9
+    )
+    # brute force over every window of the distinct scores
+    bounds = [*sorted(set(scores)), math.inf]
+    best = -math.inf
+    for lo, hi in itertools.combinations_with_replacement(bounds, 2):
+        if sum(lo <= s < hi for s in scores) <= budget * len(scores) + 1e-9:
+            kappa = cascade_kappa(scores, human, judge, lo, hi)
+            if not math.isnan(kappa):
+                best = max(best, kappa)
+    assert math.isclose(band.cascade_kappa, best, abs_tol=1e-9)
+    alone = choose_band(scores, human, 0.0)
+    assert math.isclose(band.lexical_kappa, alone.cascade_kappa, abs_tol=1e-9)
+    assert band.cascade_kappa >= band.lexical_kappa - 1e-9
+
+
+def test_routing_follows_the_band_and_any_metric_can_judge() -> None:
+    lexical = TokenF1Metric(variant="squad")
+    judge = KeywordCoverageMetric(threshold=0.5)  # any metric with a verdict
+    cascade = Cascade(lexical=lexical, judge=judge, band=(0.3, 0.8))
+    refs = ["Denver Broncos", "the river Thames in London", "Paris", "1969"]
+    outs = ["Denver Broncos", "the Thames", "Berlin", "in July 1969 it happened"]
+    results = cascade.measure_many(refs, outs)
+    for ref, out, result in zip(refs, outs, results, strict=True):
+        score = lexical.measure(ref, out).score
+        assert result.info["lexical_score"] == score
+        if 0.3 <= score < 0.8:
+            verdict = judge.measure(ref, out)
+            assert result.info["tier"] == "judge"
+            assert result.passed is verdict.passed and result.score == verdict.score
+            assert result.info["judge"]["signature"] == judge.signature
+        else:
+            assert result.info["tier"] == "lexical" and result.passed is (score >= 0.8)
+        assert cascade.measure(ref, out) == result
+    assert {r.info["tier"] for r in results} == {"lexical", "judge"}
+    assert "band:0.3-0.8" in cascade.signature
+    report = cascade.report(results)
+    assert (report.n, report.judge_calls) == (4, sum(r.info["tier"] == "judge" for r in results))
+    assert report.kappa is None
+
+
+def test_an_uncalibrated_cascade_says_so() -> None:
+    cascade = Cascade(lexical=TokenF1Metric(), judge=RecordedJudge({"x": True}))
+    with pytest.raises(ValueError, match="no band"):
+        cascade.measure("a", "b")
+    with pytest.raises(ValueError, match="lo <= hi"):
+        Cascade(lexical=TokenF1Metric(), judge=RecordedJudge({}), band=(0.8, 0.2))
+
+
+def load_evouna_nq(limit: int) -> tuple[list[list[str]], list[str], list[bool]]:
+    with open(QA / "evouna" / "NQ.json", encoding="utf-8") as fh:
+        rows = json.load(fh)
+    golds, answers, human = [], [], []
+    for row in rows[:limit]:
+        alternatives = [g.strip() for g in row["golden_answer"].split("/") if g.strip()]
+        for system in ("fid", "gpt35", "chatgpt", "gpt4", "newbing"):
+            answer, label = row.get(f"answer_{system}"), row.get(f"judge_{system}")
+            if not row.get("improper") and isinstance(answer, str) and isinstance(label, bool):
+                golds.append(alternatives)
+                answers.append(answer)
+                human.append(label)
+    return golds, answers, human
+
+
+def load_nq301() -> tuple[list[list[str]], list[str], list[str], list[bool]]:
+    def read(name: str) -> list[dict[str, str]]:
+        with open(QA / "openqa_eval" / name, encoding="utf-8", newline="") as fh:
+            return list(csv.DictReader(fh, delimiter="\t"))
+
+    human_rows, bem_rows = read("NQ301_human.tsv"), read("NQ301_BEM.tsv")
+    golds = [[g.strip() for g in b["Gold answers"].split(" | ")] for b in bem_rows]
+    answers = [h["Model answer"] for h in human_rows]
+    questions = [h["Question"] for h in human_rows]
+    human = [h["Acceptable?"] == "Yes" for h in human_rows]  # the HUMAN label
+    return golds, answers, questions, human
+
+
+@pytest.mark.skipif(not QA.is_dir(), reason="../shared/data/qa_human is absent")
+def test_cascade_on_nq301_with_recorded_gpt4_verdicts() -> None:
+    lexical = TokenF1Metric(variant="squad")
+    judge = RecordedJudge.from_openqa_eval(QA / "openqa_eval" / "NQ301_gpt-4.tsv")
+    tuning = load_evouna_nq(400)
+    cascade = Cascade(lexical=lexical, judge=judge).calibrate(*tuning, budget=0.3)
+    assert cascade.calibration is not None and cascade.calibration.share <= 0.3
+    golds, answers, questions, human = load_nq301()
+    results = cascade.measure_many(golds, answers, questions=questions)
+    report = cascade.report(results, human)
+    judged = [i for i, r in enumerate(results) if r.info["tier"] == "judge"]
+    assert cascade.band is not None
+    lo, hi = cascade.band
+    in_band = [lo <= r.info["lexical_score"] < hi for r in results]
+    assert report.judge_calls == len(judged) == sum(in_band) > 0
+    assert report.judge_share == sum(in_band) / len(results)
+    assert report.parse_errors == 0 and report.tokens == 0  # recorded verdicts cost nothing
+    passed = [bool(r.passed) for r in results]
+    assert report.kappa == pytest.approx(cohen_kappa(passed, human))
+    assert report.kappa_judge_tier == pytest.approx(
+        cohen_kappa([passed[i] for i in judged], [human[i] for i in judged])
+    )
+    # the judge tier holds GPT-4's verdicts, found by (question, answer)
+    for i in judged[:50]:
+        assert passed[i] is judge.lookup(answers[i], questions[i]).correct
+    # the cascade agrees with people better than the lexical metric alone at its tuned threshold
+    lexical_alone = [
+        s >= cascade.calibration.lexical_threshold
+        for s in (r.info["lexical_score"] for r in results)
+    ]
+    assert report.kappa > cohen_kappa(lexical_alone, human)
