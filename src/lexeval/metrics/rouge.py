@@ -35,6 +35,13 @@ from lexeval.metrics.base import (
     register_metric,
     resolve_normalizer,
 )
+from lexeval.metrics.evidence import (
+    EVIDENCE_LIMIT,
+    check_evidence_limit,
+    ngrams,
+    overlap_evidence,
+    positions_evidence,
+)
 
 if TYPE_CHECKING:
     from lexeval.normalize import Normalizer
@@ -48,6 +55,7 @@ __all__ = [
     "lcs_length",
     "ngram_counts",
     "ngram_overlap",
+    "summary_lcs_hit_positions",
     "summary_lcs_hits",
 ]
 
@@ -194,6 +202,20 @@ def summary_lcs_hits(
     >>> summary_lcs_hits([["a", "b", "c"]], [["a", "x"], ["b", "c"]])
     3
     """
+    return len(summary_lcs_hit_positions(ref_sents, can_sents, lcs))
+
+
+def summary_lcs_hit_positions(
+    ref_sents: Sequence[Sequence[str]],
+    can_sents: Sequence[Sequence[str]],
+    lcs: Callable[[Sequence[str], Sequence[str]], list[int]] = lcs_indices,
+) -> list[tuple[int, int]]:
+    """The reference tokens :func:`summary_lcs_hits` counts, as (sentence, token) positions in
+    reference order.
+
+    >>> summary_lcs_hit_positions([["a", "b", "c"]], [["a", "x"], ["c"]])
+    [(0, 0), (0, 2)]
+    """
     cnt_r: Counter[str] = Counter()
     cnt_c: Counter[str] = Counter()
     for s in ref_sents:
@@ -201,18 +223,18 @@ def summary_lcs_hits(
     for s in can_sents:
         cnt_c.update(s)
     can_sets = [set(c) for c in can_sents]
-    hits = 0
-    for r in ref_sents:
+    hits: list[tuple[int, int]] = []
+    for k, r in enumerate(ref_sents):
         rset = set(r)
         union: set[int] = set()
         for c, cset in zip(can_sents, can_sets, strict=True):
             if rset.isdisjoint(cset):
                 continue
             union.update(lcs(r, c))
-        for idx in union:
+        for idx in sorted(union):
             t = r[idx]
             if cnt_c[t] > 0 and cnt_r[t] > 0:
-                hits += 1
+                hits.append((k, idx))
                 cnt_c[t] -= 1
                 cnt_r[t] -= 1
     return hits
@@ -232,8 +254,11 @@ class RougeMetric(BaseMetric):
     """ROUGE-N (``"rouge1"``, ``"rouge2"``, any ``"rouge<n>"``), ROUGE-L and ROUGE-Lsum.
 
     The score is the F-measure (or ``score="precision"``/``"recall"``); ``info`` holds
-    ``precision``, ``recall``, ``fmeasure`` and ``counts`` (``overlap``, ``reference``,
-    ``output``: n-grams, or LCS tokens and sequence lengths).
+    ``precision``, ``recall``, ``fmeasure``, ``counts`` (``overlap``, ``reference``,
+    ``output``: n-grams, or LCS tokens and sequence lengths) and the evidence ``matched`` and
+    ``missing``: the reference's n-grams (ROUGE-N) or tokens (the LCS tokens for ROUGE-L/Lsum)
+    that the output matched or missed, in reference order, at most ``evidence_limit`` of each
+    (see :mod:`lexeval.metrics.evidence`; 0 leaves them out).
 
     Empty inputs: in compat mode rouge-score's rules (0.0 when a side has no n-gram); in the
     default mode 0.0 as well, except 1.0 when both token sequences are equal (two empty texts,
@@ -256,8 +281,10 @@ class RougeMetric(BaseMetric):
         normalizer: Normalizer | str | None = None,
         scale: float = 1.0,
         threshold: float | None = None,
+        evidence_limit: int = EVIDENCE_LIMIT,
     ) -> None:
         super().__init__(scale=scale, threshold=threshold)
+        self.evidence_limit = check_evidence_limit(evidence_limit)
         check_text(rouge_type, "rouge_type")
         match = _TYPE.fullmatch(rouge_type)
         if match is None:
@@ -343,10 +370,18 @@ class RougeMetric(BaseMetric):
     # ---- scoring ---------------------------------------------------------------------------
     def _score(self, ref: Any, out: Any) -> tuple[float, dict[str, Any]]:
         equal_fallback = False
+        limit = self.evidence_limit
+        evidence: dict[str, list[str]] | None = None
         if self.n:
             ref_tokens, ref_grams, n_ref = ref
             out_tokens, out_grams, n_out = out
-            if self._set:
+            if limit:  # the clipped overlap, with the n-grams it matched and missed
+                if out_grams is None:
+                    out_grams = ngram_counts(out_tokens, self.n)
+                evidence, overlap = overlap_evidence(
+                    ngrams(ref_tokens, self.n), out_grams, limit=limit
+                )
+            elif self._set:
                 overlap = len(ref_grams & out_grams)
             elif out_grams is None:  # output not counted: one pass over its tokens
                 overlap = clipped_overlap(ref_grams, out_tokens, self.n)
@@ -362,7 +397,12 @@ class RougeMetric(BaseMetric):
         elif self.rouge_type == "rougeL":
             n_ref, n_out = len(ref), len(out)
             if n_ref and n_out:
-                overlap = lcs_length(ref, out)
+                if limit:  # one LCS: its length and the reference tokens it matched
+                    positions = lcs_indices_any(ref, out)
+                    overlap = len(positions)
+                    evidence = positions_evidence(ref, set(positions), limit=limit)
+                else:
+                    overlap = lcs_length(ref, out)
                 precision, recall = overlap / n_out, overlap / n_ref
             else:
                 overlap, precision, recall = 0, 0.0, 0.0
@@ -373,8 +413,17 @@ class RougeMetric(BaseMetric):
             if n_ref and n_out:
                 # compat: rouge-score's exact backtrack; default: any LCS, fast on long texts
                 lcs = lcs_indices if self.compat else lcs_indices_any
-                overlap = summary_lcs_hits(ref, out, lcs)
+                hits = summary_lcs_hit_positions(ref, out, lcs)
+                overlap = len(hits)
                 precision, recall = overlap / n_out, overlap / n_ref
+                if limit:
+                    hit_set = set(hits)
+                    flat = [(k, i) for k, sent in enumerate(ref) for i in range(len(sent))]
+                    evidence = positions_evidence(
+                        [ref[k][i] for k, i in flat],
+                        {j for j, pos in enumerate(flat) if pos in hit_set},
+                        limit=limit,
+                    )
             else:
                 overlap, precision, recall = 0, 0.0, 0.0
                 equal_fallback = n_ref == 0 and n_out == 0
@@ -388,8 +437,16 @@ class RougeMetric(BaseMetric):
             "fmeasure": f,
             "counts": {"overlap": overlap, "reference": n_ref, "output": n_out},
         }
+        if limit:
+            if evidence is None:  # ROUGE-L/Lsum with a side without tokens: nothing matched
+                evidence = self._unmatched(ref, limit)
+            info.update(evidence)
         key = self.score_key
         return (f if key == "fmeasure" else info[key]), info
+
+    def _unmatched(self, ref: Any, limit: int) -> dict[str, list[str]]:
+        tokens = ref if self.rouge_type == "rougeL" else [t for sent in ref for t in sent]
+        return positions_evidence(tokens, (), limit=limit)
 
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
         if self.n and not self._set:

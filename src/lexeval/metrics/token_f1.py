@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Literal
 
-from lexeval.compat import _squad_counter, squad_normalize_answer
+from lexeval.compat import squad_normalize_answer, squad_tokens
 from lexeval.metrics.base import BaseMetric, fmeasure, register_metric, resolve_normalizer
+from lexeval.metrics.evidence import EVIDENCE_LIMIT, check_evidence_limit, overlap_evidence
 from lexeval.metrics.rouge import ngram_overlap
 
 if TYPE_CHECKING:
@@ -30,7 +31,10 @@ Variant = Literal["default", "squad", "set"]
 
 
 class TokenF1Metric(BaseMetric):
-    """Token F1 (the score), with ``precision``, ``recall``, ``fmeasure`` and ``counts`` in info.
+    """Token F1 (the score), with ``precision``, ``recall``, ``fmeasure`` and ``counts`` in info,
+    and the evidence ``matched`` and ``missing``: the reference's tokens the output matched or
+    missed, in reference order, at most ``evidence_limit`` of each (see
+    :mod:`lexeval.metrics.evidence`; 0 leaves them out).
 
     Empty inputs: ``squad`` follows the v1.1 script (0.0 when either normalized side is
     empty); ``set`` gives 0.0 when either side is empty; the default mode gives 1.0 when both
@@ -38,6 +42,9 @@ class TokenF1Metric(BaseMetric):
 
     >>> TokenF1Metric(variant="squad").measure("", "").score
     0.0
+    >>> r = TokenF1Metric(variant="squad").measure("The Denver Broncos", "Broncos of Denver")
+    >>> r.info["matched"], r.info["missing"]
+    (['denver', 'broncos'], [])
     """
 
     name = "token_f1"
@@ -49,8 +56,10 @@ class TokenF1Metric(BaseMetric):
         normalizer: Normalizer | str | None = None,
         scale: float = 1.0,
         threshold: float | None = None,
+        evidence_limit: int = EVIDENCE_LIMIT,
     ) -> None:
         super().__init__(scale=scale, threshold=threshold)
+        self.evidence_limit = check_evidence_limit(evidence_limit)
         if variant not in ("default", "squad", "set"):
             raise ValueError(f"variant must be 'default', 'squad' or 'set', not {variant!r}")
         self.variant: Variant = variant
@@ -74,23 +83,31 @@ class TokenF1Metric(BaseMetric):
             parts.append("norm:lower-split")
         return "|".join(parts)
 
-    def _counts(self, text: str) -> tuple[Counter[str] | frozenset[str], int]:
+    def _tokens(self, text: str) -> list[str]:
         if self.variant == "squad":
-            return _squad_counter(text)
+            return squad_tokens(text)
         if self.variant == "set":
-            s = frozenset(text.lower().split())
-            return s, len(s)
+            return text.lower().split()
         assert self.normalizer is not None
-        tokens = self.normalizer.tokens(text)
-        return Counter(tokens), len(tokens)
+        return list(self.normalizer.tokens(text))
+
+    def _counts(self, text: str) -> tuple[Counter[str] | frozenset[str], int, list[str]]:
+        """The text's token counts (a set for ``variant="set"``), their number and the tokens."""
+        tokens = self._tokens(text)
+        if self.variant == "set":
+            s = frozenset(tokens)
+            return s, len(s), tokens
+        return Counter(tokens), len(tokens), tokens
 
     def _score(
-        self, ref: tuple[Counter[str] | frozenset[str], int], out: tuple[Any, int]
+        self,
+        ref: tuple[Counter[str] | frozenset[str], int, list[str]],
+        out: tuple[Counter[str] | frozenset[str], int, list[str]],
     ) -> tuple[float, dict[str, Any]]:
-        ref_c, n_ref = ref
-        out_c, n_out = out
+        ref_c, n_ref, ref_tokens = ref
+        out_c, n_out, _ = out
         if isinstance(ref_c, frozenset):
-            overlap = len(ref_c & out_c)
+            overlap = len(ref_c & out_c)  # type: ignore[operator]
         else:
             overlap = ngram_overlap(ref_c, out_c)  # type: ignore[arg-type]
         if n_ref == 0 and n_out == 0 and self.variant == "default":
@@ -107,6 +124,9 @@ class TokenF1Metric(BaseMetric):
             "fmeasure": f,
             "counts": {"overlap": overlap, "reference": n_ref, "output": n_out},
         }
+        if self.evidence_limit:
+            evidence, _ = overlap_evidence(ref_tokens, out_c, limit=self.evidence_limit)
+            info.update(evidence)
         return f, info
 
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:

@@ -1,0 +1,130 @@
+"""What a token-overlap score matched: the reference's matched and missing tokens or n-grams.
+
+ROUGE and token-F1 report, besides their counts, ``info["matched"]`` and ``info["missing"]``:
+the reference's tokens (n-grams joined by a space) in reference order, each occurrence either
+matched by the output or missing from it, clipped as the score clips them (a reference token
+that occurs three times and once in the output is matched once and missing twice). Each list
+holds at most ``limit`` entries (:data:`EVIDENCE_LIMIT` by default, the metrics' option
+``evidence_limit``); ``counts`` keeps the full numbers, so ``len(matched) < counts["overlap"]``
+shows that the list was cut.
+
+>>> from collections import Counter
+>>> reference, output = "the cat sat on the mat".split(), "the cat lay".split()
+>>> overlap_evidence(reference, Counter(output), limit=20)
+({'matched': ['the', 'cat'], 'missing': ['sat', 'on', 'the', 'mat']}, 2)
+>>> overlap_evidence(ngrams(reference, 2), Counter(ngrams(output, 2)), limit=20)[0]
+{'matched': ['the cat'], 'missing': ['cat sat', 'sat on', 'on the', 'the mat']}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from typing import Any
+
+__all__ = [
+    "EVIDENCE_LIMIT",
+    "check_evidence_limit",
+    "ngrams",
+    "overlap_evidence",
+    "positions_evidence",
+]
+
+EVIDENCE_LIMIT = 20
+"""Default number of entries kept in each of ``matched`` and ``missing``."""
+
+
+def check_evidence_limit(limit: object) -> int:
+    """A non-negative int (0 turns the lists off).
+
+    >>> check_evidence_limit(5)
+    5
+    """
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        raise TypeError(f"evidence_limit must be int, not {type(limit).__name__}")
+    if limit < 0:
+        raise ValueError(f"evidence_limit must be 0 or more, not {limit}")
+    return limit
+
+
+def _text(gram: Hashable) -> str:
+    return gram if isinstance(gram, str) else " ".join(gram)  # type: ignore[arg-type]
+
+
+def ngrams(tokens: Sequence[str], n: int) -> Iterable[Hashable]:
+    """The n-grams of ``tokens`` in order (unigrams as plain strings, longer ones as tuples).
+
+    >>> list(ngrams(["a", "b", "c"], 2))
+    [('a', 'b'), ('b', 'c')]
+    """
+    if n == 1:
+        return tokens
+    if n == 2:
+        return zip(tokens, tokens[1:], strict=False)  # noqa: RUF007
+    return zip(*(tokens[i:] for i in range(n)), strict=False)
+
+
+def overlap_evidence(
+    reference: Iterable[Hashable],
+    output: Mapping[Any, int] | AbstractSet[Any],
+    *,
+    limit: int,
+) -> tuple[dict[str, list[str]], int]:
+    """The reference's n-grams (in order) matched by / missing from the output's n-gram
+    ``output`` counts, clipped, and the clipped overlap (their number, uncapped).
+
+    With a set of the output's n-grams, each distinct reference n-gram is listed once (set
+    overlap).
+
+    >>> overlap_evidence(["a", "a", "b"], {"a": 1}, limit=20)
+    ({'matched': ['a'], 'missing': ['a', 'b']}, 1)
+    >>> overlap_evidence(["a", "a", "b"], {"a"}, limit=20)
+    ({'matched': ['a'], 'missing': ['b']}, 1)
+    """
+    matched: list[Hashable] = []
+    missing: list[Hashable] = []
+    overlap = 0
+    if isinstance(output, AbstractSet):
+        seen: set[Hashable] = set()
+        for gram in reference:
+            if gram in seen:
+                continue
+            seen.add(gram)
+            if gram in output:
+                overlap += 1
+                if len(matched) < limit:
+                    matched.append(gram)
+            elif len(missing) < limit:
+                missing.append(gram)
+    else:
+        remaining = dict(output)
+        get = remaining.get
+        for gram in reference:
+            left = get(gram)
+            if left:
+                remaining[gram] = left - 1
+                overlap += 1
+                if len(matched) < limit:
+                    matched.append(gram)
+            elif len(missing) < limit:
+                missing.append(gram)
+    return {"matched": [_text(g) for g in matched], "missing": [_text(g) for g in missing]}, overlap
+
+
+def positions_evidence(
+    reference: Sequence[str], matched_positions: Collection[int], *, limit: int
+) -> dict[str, list[str]]:
+    """The reference's tokens at ``matched_positions`` (an LCS) as matched, the rest missing.
+
+    >>> positions_evidence(["a", "b", "c"], {0, 2}, limit=20)
+    {'matched': ['a', 'c'], 'missing': ['b']}
+    """
+    matched: list[str] = []
+    missing: list[str] = []
+    for i, token in enumerate(reference):
+        target = matched if i in matched_positions else missing
+        if len(target) < limit:
+            target.append(token)
+        if len(matched) >= limit and len(missing) >= limit:
+            break
+    return {"matched": matched, "missing": missing}
