@@ -1,14 +1,15 @@
 """Recommended pass thresholds: chosen on EVOUNA NQ, checked on the held-out EVOUNA TQ and NQ301.
 
 For each metric (default settings), every answer is scored against its gold alternatives (the
-best one, lexeval's multi-reference rule). The threshold is the value on a 0.05 grid that
-maximises Cohen's kappa between ``score >= threshold`` and the human correctness label on
-EVOUNA NQ (the tuning set); the same threshold is then applied, unchanged, to EVOUNA TQ and
+best one, lexeval's multi-reference rule). The threshold is the score that maximises Cohen's
+kappa between ``score >= threshold`` and the human correctness label on EVOUNA NQ (the tuning
+set; ``lexeval.meta.calibrate``); the same threshold is then applied, unchanged, to EVOUNA TQ and
 NQ301 (held out, never tuned on). NQ301's human label is ``Acceptable?`` of NQ301_human.tsv,
 joined to the gold answers of NQ301_BEM.tsv row by row (the script checks that the questions
-agree; the answers agree up to white space except one, "US$1,499.00" / "US$1,499"). Cells:
-kappa and accuracy with a 95% percentile bootstrap interval (1,000 resamples of the answers,
-seed 12345).
+agree; the answers agree up to white space except one, "US$1,499.00" / "US$1,499"). Each line:
+``lexeval.meta.agreement`` (ROC AUC, kappa and accuracy at the threshold, 95% percentile
+bootstrap intervals over answers, 1,000 resamples, seed 12345), the share of answers humans
+accept and the share that pass.
 
 Run: .venv/bin/python benchmarks/thresholds_qa.py
 """
@@ -20,17 +21,15 @@ import json
 import sys
 import time
 from pathlib import Path
-
-import numpy as np
-from sklearn.metrics import cohen_kappa_score
+from statistics import mean
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _shared import shared_path
 
+from lexeval.meta import agreement, calibrate
 from lexeval.metrics import BaseMetric, get_metric
 
 SYSTEMS = ["fid", "gpt35", "chatgpt", "gpt4", "newbing"]
-GRID = [round(0.05 * i, 2) for i in range(1, 20)]
 Item = tuple[list[str], str, bool]
 
 
@@ -73,22 +72,6 @@ def load_nq301() -> list[Item]:
     return items
 
 
-def kappa_and_accuracy(labels: np.ndarray, passed: np.ndarray) -> tuple[float, float]:
-    return float(cohen_kappa_score(labels, passed)), float(np.mean(labels == passed))
-
-
-def interval(labels: np.ndarray, passed: np.ndarray) -> list[tuple[float, float]]:
-    rng = np.random.default_rng(12345)
-    draws = np.array(
-        [
-            kappa_and_accuracy(labels[rows], passed[rows])
-            for rows in rng.integers(0, len(labels), size=(1000, len(labels)))
-        ]
-    )
-    low, high = np.percentile(draws, [2.5, 97.5], axis=0)
-    return [(float(low[i]), float(high[i])) for i in range(2)]
-
-
 def main() -> None:
     datasets = {
         "EVOUNA NQ (tuning)": load_evouna("NQ"),
@@ -105,26 +88,20 @@ def main() -> None:
     for name, metric in metrics.items():
         start = time.perf_counter()
         scores = {
-            data: np.array(
-                [r.score for r in metric.measure_many([g for g, _, _ in it], [a for _, a, _ in it])]
-            )
+            data: [
+                r.score for r in metric.measure_many([g for g, _, _ in it], [a for _, a, _ in it])
+            ]
             for data, it in datasets.items()
         }
-        labels = {data: np.array([y for _, _, y in it]) for data, it in datasets.items()}
+        labels = {data: [y for _, _, y in it] for data, it in datasets.items()}
         tuning = next(iter(datasets))
-        best = max(GRID, key=lambda t: kappa_and_accuracy(labels[tuning], scores[tuning] >= t)[0])
-        edge = " (the grid's lowest value)" if best == GRID[0] else ""
+        chosen = calibrate(scores[tuning], labels[tuning], objective="kappa")
         elapsed = time.perf_counter() - start
-        print(f"{name}: threshold {best:.2f}{edge} (scored in {elapsed:.0f}s)")
+        print(f"{name}: {chosen} on {tuning} (scored in {elapsed:.0f}s)")
         for data in datasets:
-            passed = scores[data] >= best
-            (kappa, acc) = kappa_and_accuracy(labels[data], passed)
-            (k_lo, k_hi), (a_lo, a_hi) = interval(labels[data], passed)
-            print(
-                f"  {data:22s} n={len(passed):6d}  kappa {kappa:.3f} [{k_lo:.3f}, {k_hi:.3f}]"
-                f"  accuracy {acc:.3f} [{a_lo:.3f}, {a_hi:.3f}]"
-                f"  human yes {labels[data].mean():.3f}  pass {passed.mean():.3f}"
-            )
+            passed = sum(s >= chosen.value for s in scores[data]) / len(scores[data])
+            found = agreement(scores[data], labels[data], threshold=chosen.value)
+            print(f"  {data:22s} {found}  human yes {mean(labels[data]):.3f}  pass {passed:.3f}")
 
 
 if __name__ == "__main__":

@@ -127,8 +127,8 @@ def test_registry_round_trip() -> None:
     assert isinstance(get_metric("keyword_coverage", compat="mastra"), KeywordCoverageMetric)
     assert get_metric("rouge7", compat="rouge-score").name == "rouge7"
     assert get_metric("rougeN", n=4, compat="rouge-score").name == "rouge4"
-    with pytest.raises(TypeError):
-        get_metric("rougeN")  # n is required
+    with pytest.raises(ValueError, match="rouge4"):
+        get_metric("rougeN")  # n is required, and the message says how to give it
     with pytest.raises(ValueError, match="positive"):
         get_metric("rougeN", n=0)
     assert get_metric("token-f1", variant="set").name == "token_f1"

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from lexeval._version import __version__
 
 if TYPE_CHECKING:
+    from lexeval.frame import score_frame
     from lexeval.metrics import (
         KeywordCoverageMetric,
         MetricResult,
@@ -36,6 +37,7 @@ __all__ = [
     "aggregate",
     "get_metric",
     "list_metrics",
+    "score_frame",
 ]
 
 _LAZY = {
@@ -47,6 +49,7 @@ _LAZY = {
     "aggregate": "lexeval.metrics",
     "get_metric": "lexeval.metrics",
     "list_metrics": "lexeval.metrics",
+    "score_frame": "lexeval.frame",
 }
 
 

@@ -1,88 +1,338 @@
-"""``lexeval score``: score one pair, or a JSONL file of pairs, with a metric."""
+"""``lexeval score``: score one pair, or every record of a file, with one or more metrics.
+
+>>> parse_metric_names(["rouge1,keyword_coverage", "rouge2"])
+['rouge1', 'keyword_coverage', 'rouge2']
+>>> split_targeted(["compat=mastra", "rouge1.score=recall"], ["rouge1", "keyword_coverage"])
+({'rouge1': ['score=recall']}, ['compat=mastra'])
+"""
 
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import sys
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from lexeval.cli.common import UsageError, parse_options
 from lexeval.cli.judge import add_backend_arguments, backend_options
 
-__all__ = ["register", "run"]
+if TYPE_CHECKING:
+    from lexeval.batch import Record
+    from lexeval.metrics import AggregateResult, BaseMetric, MetricResult
+
+__all__ = ["parse_metric_names", "register", "run", "split_targeted"]
+
+OPTION_HELP = (
+    "metric option KEY=VALUE for every metric, or METRIC.KEY=VALUE for one; VALUE is parsed "
+    "as JSON when possible. keyword_coverage: compat (mastra, mastra-scorer), match (lenient, "
+    "exact), fuzzy, fuzzy_threshold, fuzzy_min_length, keywords, normalizer, scale, "
+    "threshold; token_f1: variant (default, squad, set), normalizer, scale, threshold, "
+    "evidence_limit; rouge<n>/rougeL/rougeLsum: compat (rouge-score), use_stemmer, variant "
+    "(default, set), score (fmeasure, precision, recall), normalizer, scale, threshold, "
+    "evidence_limit; rougeN: n"
+)
 
 
 def register(sub: Any) -> None:
     """Add the ``score`` subcommand to ``sub`` (an argparse subparsers action)."""
     score = sub.add_parser(
         "score",
-        help="score one pair, or a JSONL file of pairs, with a metric",
-        description="Print the metric result as JSON; with --jsonl, one JSON line per input "
-        "line (fields 'input' and 'output'; input may be a list of references).",
+        help="score one pair, or a JSONL/JSON/CSV/TSV file of pairs, with one or more metrics",
+        description="Score FILE (JSONL, a JSON array of objects, CSV or TSV; '-' reads stdin) "
+        "with every --metric: one result per record on stdout (--format jsonl, csv or json), "
+        "a summary (n, mean, 95% CI, pass rate) on stderr, exit 1 when a gate fails. Or score "
+        "one pair given as --input/--output.",
+        epilog="Metrics: keyword_coverage, token_f1, rouge1, rouge2, rouge<n> (e.g. rouge4), "
+        "rougeL, rougeLsum (see 'lexeval metrics'). Fields found by default: reference "
+        "(reference, references, input, expected, expected_output, target, ground_truth, gold), "
+        "output (output, prediction, predictions, candidate, response, answer, actual_output), "
+        "id (id).",
     )
-    score.add_argument("--metric", required=True, help="metric name (see 'lexeval metrics')")
-    score.add_argument("--input", help="the reference text")
-    score.add_argument("--output", help="the text under evaluation")
     score.add_argument(
-        "--jsonl", metavar="FILE", help="score every line of a JSONL file ('-': stdin)"
+        "file", nargs="?", metavar="FILE", help="records to score ('-' for standard input)"
     )
     score.add_argument(
-        "--option",
-        metavar="KEY=VALUE",
+        "--metric",
+        action="append",
+        required=True,
+        metavar="NAME",
+        help="metric to compute; repeat it or give a comma list (rouge1,keyword_coverage)",
+    )
+    score.add_argument("--input", help="the reference text of a single pair")
+    score.add_argument("--output", help="the text under evaluation of a single pair")
+    score.add_argument(
+        "--jsonl",
+        metavar="FILE",
+        help="the older batch form: one metric, JSONL with fields input and output, one "
+        "result per line ('-': stdin)",
+    )
+    score.add_argument(
+        "--option", metavar="KEY=VALUE", action="append", default=[], help=OPTION_HELP
+    )
+    score.add_argument(
+        "--threshold",
+        metavar="[METRIC=]VALUE",
         action="append",
         default=[],
-        help="metric option, VALUE parsed as JSON when possible (e.g. compat=mastra)",
+        help="pass threshold (score >= VALUE passes) for every metric, or METRIC=VALUE for one",
+    )
+    score.add_argument("--reference-field", metavar="NAME", help="field holding the reference")
+    score.add_argument("--output-field", metavar="NAME", help="field holding the output")
+    score.add_argument("--id-field", metavar="NAME", help="field holding the record id")
+    score.add_argument(
+        "--input-format",
+        choices=("auto", "jsonl", "json", "csv", "tsv"),
+        default="auto",
+        help="FILE's format (default: from the extension, else from the content)",
+    )
+    score.add_argument(
+        "--format",
+        choices=("jsonl", "csv", "json"),
+        default="jsonl",
+        help="what stdout gets: one JSON line per record (default), one CSV row per record "
+        "(flat columns), or one JSON document with the summary",
+    )
+    score.add_argument(
+        "--fail-under",
+        metavar="METRIC=VALUE",
+        action="append",
+        default=[],
+        help="gate: exit 1 when METRIC's mean score is below VALUE",
+    )
+    score.add_argument(
+        "--min-pass-rate",
+        metavar="METRIC=VALUE",
+        action="append",
+        default=[],
+        help="gate: exit 1 when the share of records passing METRIC's threshold is below VALUE",
     )
     add_backend_arguments(score)
     score.set_defaults(func=run)
 
 
-def read_pairs(path: str) -> tuple[list[str | list[str]], list[str]]:
-    """The ``input``/``output`` pairs of a JSONL file."""
-    from lexeval.io import InputError as DatasetError
-    from lexeval.io import iter_jsonl, read_text
+def parse_metric_names(values: Sequence[str]) -> list[str]:
+    """The metric names of repeated and comma-separated ``--metric`` values, in order."""
+    names = [name.strip() for value in values for name in value.split(",") if name.strip()]
+    if not names:
+        raise UsageError("--metric needs at least one metric name")
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise UsageError(f"metric {', '.join(repeated)} given more than once")
+    return names
 
-    name, text = read_text(path, 200 * 1024 * 1024)
-    inputs: list[str | list[str]] = []
-    outputs: list[str] = []
-    for number, data in iter_jsonl(name, text):
-        if not isinstance(data, dict):
-            raise DatasetError(name, number, None, "expected an object")
-        ref: object = data.get("input")
-        out: object = data.get("output")
-        if isinstance(ref, str):
-            inputs.append(ref)
-        elif isinstance(ref, list) and ref and all(isinstance(r, str) for r in ref):
-            inputs.append([str(r) for r in ref])
+
+def split_targeted(
+    specs: Sequence[str], names: Sequence[str]
+) -> tuple[dict[str, list[str]], list[str]]:
+    """``--option`` values split into those for one metric (``METRIC.KEY=VALUE``) and those for
+    every metric."""
+    targeted: dict[str, list[str]] = {}
+    common: list[str] = []
+    for spec in specs:
+        key = spec.partition("=")[0]
+        metric, dot, _ = key.partition(".")
+        if dot:
+            if metric not in names:
+                raise UsageError(f"--option {spec!r} names metric {metric!r}, not one of --metric")
+            targeted.setdefault(metric, []).append(spec[len(metric) + 1 :])
         else:
-            raise DatasetError(name, number, "input", "missing, or not a string or string list")
-        if not isinstance(out, str):
-            raise DatasetError(name, number, "output", "missing or not a string")
-        outputs.append(out)
-    return inputs, outputs
+            common.append(spec)
+    return targeted, common
+
+
+def _number(spec: str, value: str, flag: str) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        raise UsageError(f"{flag} {spec!r}: {value!r} is not a number") from None
+
+
+def _per_metric(specs: Sequence[str], names: Sequence[str], flag: str) -> dict[str, float]:
+    """``METRIC=VALUE`` specs (a bare VALUE applies to every metric where ``flag`` allows)."""
+    values: dict[str, float] = {}
+    for spec in specs:
+        metric, sep, raw = spec.rpartition("=")
+        if not sep:
+            if flag != "--threshold":
+                raise UsageError(f"{flag} {spec!r} must look like METRIC=VALUE")
+            values.update(dict.fromkeys(names, _number(spec, raw, flag)))
+            continue
+        if metric not in names:
+            raise UsageError(f"{flag} {spec!r} names {metric!r}, not one of --metric")
+        values[metric] = _number(spec, raw, flag)
+    return values
+
+
+def build_metrics(args: argparse.Namespace, names: Sequence[str]) -> dict[str, BaseMetric]:
+    """One configured metric per name; bad names or options are usage errors."""
+    from lexeval.metrics import get_metric
+
+    targeted, common = split_targeted(args.option, names)
+    thresholds = _per_metric(args.threshold, names, "--threshold")
+    backend = backend_options(args)
+    metrics: dict[str, BaseMetric] = {}
+    for name in names:
+        options = parse_options([*common, *targeted.get(name, [])])
+        if name.startswith("judge:"):  # the judge backend options (--judge-url, ...)
+            options.update(backend)
+        if name in thresholds:
+            options["threshold"] = thresholds[name]
+        try:
+            metrics[name] = get_metric(name, **options)
+        except TypeError as exc:
+            raise UsageError(f"metric {name}: {exc}") from None
+        except ValueError as exc:
+            raise UsageError(f"metric {name}: {exc}") from None
+    return metrics
+
+
+def _line(record: Record, results: dict[str, MetricResult]) -> dict[str, Any]:
+    line: dict[str, Any] = {"line": record.line}
+    if record.id is not None:
+        line["id"] = record.id
+    for name, result in results.items():
+        line[name] = result.to_dict()
+    return line
+
+
+def _csv(records: Sequence[Record], columns: dict[str, list[MetricResult]]) -> str:
+    from lexeval.batch import flatten_result
+
+    rows: list[dict[str, Any]] = []
+    for i, record in enumerate(records):
+        row: dict[str, Any] = {"line": record.line, "id": record.id}
+        for name, results in columns.items():
+            for key, value in flatten_result(name, results[i]).items():
+                row[key] = (
+                    json.dumps(value, ensure_ascii=False) if isinstance(value, list) else value
+                )
+        rows.append(row)
+    header: dict[str, None] = {}
+    for row in rows:
+        header.update(dict.fromkeys(row))
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(header), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def _summary_lines(
+    summary: dict[str, AggregateResult], metrics: dict[str, BaseMetric]
+) -> list[str]:
+    lines = [f"{'metric':<18} {'n':>6} {'mean':>7}  {'95% CI':<17} pass rate"]
+    for name, agg in summary.items():
+        ci = f"[{agg.ci_low:.4f}, {agg.ci_high:.4f}]"
+        rate = "-"
+        if agg.pass_rate is not None:
+            rate = (
+                f"{agg.pass_rate:.1%} ({agg.n_passed}/{agg.n_judged}, score >= "
+                f"{metrics[name].threshold:g}; 95% CI [{agg.pass_rate_ci_low:.1%}, "
+                f"{agg.pass_rate_ci_high:.1%}])"
+            )
+        lines.append(f"{name:<18} {agg.n:>6} {agg.mean:>7.4f}  {ci:<17} {rate}")
+    return lines
+
+
+def _gates(
+    args: argparse.Namespace, names: Sequence[str], metrics: dict[str, BaseMetric]
+) -> list[tuple[str, str, float]]:
+    """(metric, kind, minimum) for every gate, checked before any scoring."""
+    gates = [(m, "mean", v) for m, v in _per_metric(args.fail_under, names, "--fail-under").items()]
+    for metric, value in _per_metric(args.min_pass_rate, names, "--min-pass-rate").items():
+        if metrics[metric].threshold is None:
+            raise UsageError(
+                f"--min-pass-rate {metric}=...: {metric} has no threshold; give "
+                f"--threshold {metric}=VALUE"
+            )
+        if not 0.0 <= value <= 1.0:
+            raise UsageError(f"--min-pass-rate {metric}={value:g}: a rate is in [0, 1]")
+        gates.append((metric, "pass rate", value))
+    return gates
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``lexeval score``; returns the exit code."""
-    from lexeval.metrics import get_metric
-
+    names = parse_metric_names(args.metric)
     single = args.input is not None or args.output is not None
-    if args.jsonl and single:
-        raise UsageError("give either --jsonl or --input/--output, not both")
-    if not args.jsonl and (args.input is None or args.output is None):
-        raise UsageError("give --input and --output, or --jsonl FILE")
-    options = {**parse_options(args.option), **backend_options(args)}
-    try:
-        metric = get_metric(args.metric, **options)
-    except TypeError as exc:
-        raise UsageError(str(exc)) from None
-    if not args.jsonl:
-        result = metric.measure(args.input, args.output)
+    sources = sum([bool(args.file), bool(args.jsonl), single])
+    if sources != 1:
+        raise UsageError("give FILE, or --input and --output (or the older --jsonl FILE)")
+    if single and (args.input is None or args.output is None):
+        raise UsageError("a single pair needs both --input and --output")
+    metrics = build_metrics(args, names)
+    gates = _gates(args, names, metrics)
+    if single and len(names) == 1 and not gates:
+        result = metrics[names[0]].measure(args.input, args.output)
         print(json.dumps(result.to_dict(), ensure_ascii=False))
         return 0
-    inputs, outputs = read_pairs(args.jsonl)
-    results = metric.measure_many(inputs, outputs)
+    if args.jsonl:
+        return _run_legacy(args.jsonl, names, metrics)
+
+    from lexeval.batch import Record, read_records, score_records
+    from lexeval.metrics import aggregate
+
+    if single:
+        records = [Record(1, None, args.input, args.output)]
+    else:
+        records = read_records(
+            args.file,
+            input_format=args.input_format,
+            reference_field=args.reference_field,
+            output_field=args.output_field,
+            id_field=args.id_field,
+        )
+    columns = score_records(metrics, records)
+    summary = {name: aggregate(results) for name, results in columns.items()}
+    if args.format == "csv":
+        sys.stdout.write(_csv(records, columns))
+    elif args.format == "json":
+        document = {
+            "metrics": {name: metric.signature for name, metric in metrics.items()},
+            "summary": {name: agg.to_dict() for name, agg in summary.items()},
+            "results": [
+                _line(record, {name: columns[name][i] for name in columns})
+                for i, record in enumerate(records)
+            ],
+        }
+        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(
+            "".join(
+                json.dumps(_line(record, {n: columns[n][i] for n in columns}), ensure_ascii=False)
+                + "\n"
+                for i, record in enumerate(records)
+            )
+        )
+    sys.stdout.flush()
+    for text in _summary_lines(summary, metrics):
+        print(text, file=sys.stderr)
+    failed = False
+    for metric, kind, minimum in gates:
+        agg = summary[metric]
+        value = agg.mean if kind == "mean" else agg.pass_rate
+        assert value is not None
+        ok = value >= minimum
+        failed |= not ok
+        verdict = "passed" if ok else "FAILED"
+        print(f"gate {metric} {kind} {value:.4f} >= {minimum:g}: {verdict}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _run_legacy(path: str, names: Sequence[str], metrics: dict[str, BaseMetric]) -> int:
+    """``--jsonl FILE``: fields ``input``/``output``, one metric, ``result.to_dict()`` lines."""
+    if len(names) != 1:
+        raise UsageError("--jsonl takes one metric; give FILE for several")
+    from lexeval.batch import read_records
+
+    records = read_records(
+        path, input_format="jsonl", reference_field="input", output_field="output"
+    )
+    metric = metrics[names[0]]
+    results = metric.measure_many([r.reference for r in records], [r.output for r in records])
     lines = [json.dumps(r.to_dict(), ensure_ascii=False) for r in results]
     sys.stdout.write("".join(line + "\n" for line in lines))
     if results:

@@ -192,6 +192,17 @@ class BaseMetric(ABC):
         self.scale = check_scale(scale)
         self.threshold = check_threshold(threshold, self.scale)
 
+    @property
+    def recommended_threshold(self) -> float | None:
+        """A pass threshold calibrated against people for these settings, or None when there
+        is none (``docs/metrics.md`` says where each comes from).
+
+        >>> from lexeval.metrics import RougeMetric
+        >>> RougeMetric("rouge1").recommended_threshold is None
+        True
+        """
+        return None
+
     def make_result(self, score: float, info: dict[str, Any]) -> MetricResult:
         """A :class:`MetricResult` for an unscaled ``score``: scaled, with the verdict and the
         signature.

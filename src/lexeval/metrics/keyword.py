@@ -282,6 +282,21 @@ class KeywordCoverageMetric(BaseMetric):
             parts.append(self.normalizer.signature)
         return "|".join(parts)
 
+    @property
+    def recommended_threshold(self) -> float | None:
+        """0.5 for the default settings (lenient matching, no fuzzy, no compat, keywords from
+        the reference): the kappa-best threshold against human correctness labels of QA answers
+        on EVOUNA NQ (``benchmarks/thresholds_qa.py``); None for other settings.
+
+        >>> KeywordCoverageMetric().recommended_threshold, KeywordCoverageMetric(
+        ...     compat="mastra").recommended_threshold
+        (0.5, None)
+        """
+        default = self.compat is None and self.match == "lenient" and not self.fuzzy
+        if default and self.keywords is None and self.scale == 1.0:
+            return 0.5
+        return None
+
     # ---- public extras ----------------------------------------------------------------------
     def measure_keywords(self, keywords: Sequence[str], output: str) -> MetricResult:
         """Coverage of an explicit list of expected ``keywords`` in ``output``.

@@ -336,6 +336,21 @@ class RougeMetric(BaseMetric):
             parts.append(self.normalizer.signature)
         return "|".join(parts)
 
+    @property
+    def recommended_threshold(self) -> float | None:
+        """0.5 for ``rouge1`` with ``score="recall"`` in the default mode: the kappa-best
+        threshold against human correctness labels of QA answers on EVOUNA NQ
+        (``benchmarks/thresholds_qa.py``); None otherwise (F-measure makes a poor pass/fail gate
+        for verbose answers, and summaries have no pass/fail labels to calibrate on).
+
+        >>> RougeMetric("rouge1", score="recall").recommended_threshold
+        0.5
+        """
+        plain = self.compat is None and self.variant == "default" and self.scale == 1.0
+        if plain and self.rouge_type == "rouge1" and self.score_key == "recall":
+            return 0.5
+        return None
+
     # ---- tokenization --------------------------------------------------------------------
     def _tokens(self, text: str) -> Sequence[str]:
         if self.normalizer is None:
@@ -487,7 +502,9 @@ for _t in ("rouge1", "rouge2", "rougeL", "rougeLsum"):
     register_metric(_t, _rouge_factory(_t))
 
 
-def _rouge_n(*, n: int, **options: Any) -> RougeMetric:
+def _rouge_n(*, n: int | None = None, **options: Any) -> RougeMetric:
+    if n is None:
+        raise ValueError("rougeN needs n: name the metric rouge4 (any rouge<n>), or pass n=4")
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"rougeN needs a positive int n, not {n!r}")
     return RougeMetric(f"rouge{n}", **options)

@@ -1,0 +1,102 @@
+"""Scoring a pandas DataFrame: :func:`score_frame` (needs the ``[pandas]`` extra).
+
+>>> import pandas as pd
+>>> df = pd.DataFrame({"reference": ["the cat sat", "Paris"], "prediction": ["the cat", "Lyon"]},
+...                   index=["a", "b"])
+>>> scored = score_frame(df, ["rouge1", "keyword_coverage"], thresholds={"rouge1": 0.5})
+>>> scored[["rouge1", "rouge1_passed", "keyword_coverage"]]
+   rouge1  rouge1_passed  keyword_coverage
+a     0.8           True               0.5
+b     0.0          False               0.0
+>>> scored.loc["a", "rouge1_missing"]
+['sit']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from lexeval.batch import OUTPUT_FIELDS, REFERENCE_FIELDS, flatten_result, resolve_field
+from lexeval.metrics.base import BaseMetric, get_metric
+
+__all__ = ["score_frame"]
+
+MetricSpec = str | BaseMetric | Sequence[str | BaseMetric] | Mapping[str, BaseMetric]
+
+
+def _metrics(metrics: MetricSpec, thresholds: Mapping[str, float]) -> dict[str, BaseMetric]:
+    if isinstance(metrics, Mapping):
+        chosen = dict(metrics)
+    else:
+        items = [metrics] if isinstance(metrics, (str, BaseMetric)) else list(metrics)
+        chosen = {}
+        for item in items:
+            if isinstance(item, str):
+                options = {"threshold": thresholds[item]} if item in thresholds else {}
+                metric = get_metric(item, **options)
+                key = item
+            elif isinstance(item, BaseMetric):
+                metric, key = item, item.name
+            else:
+                raise TypeError(f"metrics must hold names or metrics, not {type(item).__name__}")
+            if key in chosen:
+                raise ValueError(f"metric {key!r} given twice; pass a dict to name them apart")
+            chosen[key] = metric
+    if not chosen:
+        raise ValueError("metrics is empty")
+    unknown = set(thresholds) - set(chosen)
+    if unknown:
+        raise ValueError(f"thresholds for metrics not scored: {', '.join(sorted(unknown))}")
+    return chosen
+
+
+def score_frame(
+    df: Any,
+    metrics: MetricSpec,
+    *,
+    reference: str | None = None,
+    output: str | None = None,
+    thresholds: Mapping[str, float] | None = None,
+) -> Any:
+    """A DataFrame with, for each metric, its score as a column named after it, ``<name>_passed``
+    and the evidence (``<name>_precision``, ``<name>_counts_overlap``, ``<name>_matched``, ...),
+    on ``df``'s index.
+
+    ``metrics``: a name, a metric, a list of either, or a dict of named metrics. ``reference``
+    and ``output`` name the columns (found among the usual names of :mod:`lexeval.batch` when
+    omitted); a reference cell may be a list of references. ``thresholds`` maps metric names
+    given as strings to a pass threshold.
+    """
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - the [pandas] extra is installed in development
+        raise ImportError("score_frame needs pandas: pip install 'lexeval[pandas]'") from None
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df must be a pandas DataFrame, not {type(df).__name__}")
+    chosen = _metrics(metrics, thresholds or {})
+    columns = [str(c) for c in df.columns]
+    ref_col = resolve_field(
+        columns, reference, REFERENCE_FIELDS, "reference", "DataFrame", how="reference="
+    )
+    out_col = resolve_field(columns, output, OUTPUT_FIELDS, "output", "DataFrame", how="output=")
+    if ref_col is None or out_col is None:
+        missing = "reference" if ref_col is None else "output"
+        raise ValueError(f"no {missing} column among {', '.join(columns)}; pass {missing}=")
+    references = df[ref_col].tolist()
+    outputs = df[out_col].tolist()
+    for position, value in enumerate(outputs):
+        if not isinstance(value, str):
+            label = df.index[position]
+            raise TypeError(f"row {label}: {out_col} must be str, not {type(value).__name__}")
+    for position, value in enumerate(references):
+        if not isinstance(value, (str, list, tuple)):
+            label = df.index[position]
+            raise TypeError(
+                f"row {label}: {ref_col} must be str or a list of str, not {type(value).__name__}"
+            )
+    rows: list[dict[str, Any]] = [{} for _ in range(len(df))]
+    for name, metric in chosen.items():
+        for row, result in zip(rows, metric.measure_many(references, outputs), strict=True):
+            row.update(flatten_result(name, result))
+    return pd.DataFrame(rows, index=df.index)

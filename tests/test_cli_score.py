@@ -1,0 +1,155 @@
+"""``lexeval score FILE``: several metrics, field mapping, formats, gates, stdin."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from lexeval.cli import main
+from lexeval.metrics import aggregate, get_metric
+
+PAIRS = [
+    ("q1", "the cat sat on the mat", "the cat sat"),
+    ("q2", "Paris is the capital of France", "Lyon is in France"),
+    ("q3", "water boils at 100 degrees", "water boils at 100 degrees celsius"),
+]
+
+
+@pytest.fixture
+def pairs_csv(tmp_path: Path) -> Path:
+    path = tmp_path / "pairs.csv"
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["id", "question", "reference", "prediction"])
+        writer.writerows((i, "?", r, o) for i, r, o in PAIRS)
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["score", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_several_metrics_one_line_per_record(
+    pairs_csv: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(
+        capsys, str(pairs_csv), "--metric", "rouge1,keyword_coverage", "--metric", "token_f1"
+    )
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["id"] for line in lines] == ["q1", "q2", "q3"]
+    assert [line["line"] for line in lines] == [2, 3, 4]
+    for name in ("rouge1", "keyword_coverage", "token_f1"):
+        metric = get_metric(name)
+        expected = [metric.measure(r, o).to_dict() for _, r, o in PAIRS]
+        assert [line[name] for line in lines] == expected
+    assert lines[0]["rouge1"]["info"]["missing"] == ["on", "the", "mat"]
+    # the summary on stderr: n, mean and the CI of aggregate()
+    agg = aggregate([get_metric("rouge1").measure(r, o) for _, r, o in PAIRS])
+    row = next(line for line in err.splitlines() if line.startswith("rouge1 "))
+    assert f"{agg.mean:.4f}" in row and f"[{agg.ci_low:.4f}, {agg.ci_high:.4f}]" in row
+
+
+def test_thresholds_pass_rates_and_gates(
+    pairs_csv: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = [str(pairs_csv), "--metric", "keyword_coverage,rouge1", "--threshold", "0.5"]
+    args += ["--threshold", "rouge1=0.9"]  # a later, targeted threshold overrides for rouge1
+    code, out, err = run(capsys, *args)
+    passed = {
+        name: [json.loads(line)[name]["passed"] for line in out.splitlines()]
+        for name in ("keyword_coverage", "rouge1")
+    }
+    kc = get_metric("keyword_coverage")
+    assert passed["keyword_coverage"] == [kc.measure(r, o).score >= 0.5 for _, r, o in PAIRS]
+    assert passed["rouge1"] == [False, False, True]
+    assert code == 0 and "33.3% (1/3, score >= 0.9" in err
+    code, _, err = run(capsys, *args, "--min-pass-rate", "rouge1=0.5")
+    assert code == 1 and "gate rouge1 pass rate 0.3333 >= 0.5: FAILED" in err
+    code, _, err = run(capsys, *args, "--min-pass-rate", "rouge1=0.3", "--fail-under", "rouge1=0.5")
+    assert code == 0, err
+    assert "gate rouge1 mean" in err and "passed" in err
+    code, _, err = run(capsys, *args, "--fail-under", "keyword_coverage=0.99")
+    assert code == 1 and "gate keyword_coverage mean" in err and "FAILED" in err
+
+
+def test_usage_errors_before_any_output(
+    pairs_csv: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = [
+        (["--metric", "rouge1", "--min-pass-rate", "rouge1=0.5"], "rouge1 has no threshold"),
+        (["--metric", "rouge1", "--fail-under", "rouge2=0.5"], "not one of --metric"),
+        (["--metric", "rouge1,rouge1"], "given more than once"),
+        (["--metric", "rouge1", "--option", "rouge2.score=recall"], "not one of --metric"),
+        (["--metric", "rouge1,keyword_coverage", "--option", "variant=set"], "keyword_coverage"),
+        (["--metric", "rougeN"], "rouge4"),
+        (["--metric", "rouge1", "--reference-field", "nope"], "no field 'nope'"),
+        (["--metric", "rouge1", "--input", "a"], "FILE, or --input and --output"),
+    ]
+    for extra, fragment in cases:
+        code, out, err = run(capsys, str(pairs_csv), *extra)
+        assert code == 2 and out == "", (extra, err)
+        assert len(err.strip().splitlines()) == 1 and fragment in err, (extra, err)
+
+
+def test_targeted_options_and_csv_output(
+    pairs_csv: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(
+        capsys,
+        str(pairs_csv),
+        "--metric",
+        "rouge1,rouge2",
+        "--option",
+        "rouge2.score=recall",
+        "--format",
+        "csv",
+    )
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [row["id"] for row in rows] == ["q1", "q2", "q3"]
+    recall = get_metric("rouge2", score="recall")
+    assert [float(row["rouge2"]) for row in rows] == [
+        recall.measure(r, o).score for _, r, o in PAIRS
+    ]
+    assert json.loads(rows[0]["rouge1_missing"]) == ["on", "the", "mat"]
+    assert rows[0]["rouge1_counts_overlap"] == "3"
+
+
+def test_json_document_and_stdin(
+    pairs_csv: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = "".join(
+        json.dumps({"id": i, "answer": o, "ground_truth": [r, "other"]}) + "\n" for i, r, o in PAIRS
+    )
+    stdin = io.TextIOWrapper(io.BytesIO(data.encode("utf-8")), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    code, out, err = run(
+        capsys, "-", "--metric", "token_f1", "--threshold", "0.5", "--format", "json"
+    )
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["metrics"]["token_f1"] == get_metric("token_f1").signature
+    assert [r["id"] for r in document["results"]] == ["q1", "q2", "q3"]
+    assert document["summary"]["token_f1"]["n_judged"] == 3
+    metric = get_metric("token_f1", threshold=0.5)
+    expected = aggregate([metric.measure([r, "other"], o) for _, r, o in PAIRS])
+    assert document["summary"]["token_f1"]["pass_rate"] == expected.pass_rate
+
+
+def test_single_pair_with_several_metrics(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "--metric", "rouge1,token_f1", "--input", "the cat sat", "--output", "the cat"
+    )
+    line = json.loads(out)
+    assert code == 0 and set(line) == {"line", "rouge1", "token_f1"}
+    assert (
+        line["token_f1"]["score"] == get_metric("token_f1").measure("the cat sat", "the cat").score
+    )
