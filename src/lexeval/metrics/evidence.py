@@ -1,18 +1,20 @@
 """What a token-overlap score matched: the reference's matched and missing tokens or n-grams.
 
 ROUGE and token-F1 report, besides their counts, ``info["matched"]`` and ``info["missing"]``:
-the reference's tokens (n-grams joined by a space) in reference order, each occurrence either
-matched by the output or missing from it, clipped as the score clips them (a reference token
-that occurs three times and once in the output is matched once and missing twice). Each list
+the reference's tokens (n-grams joined by a space) in the order of their first occurrence in
+the reference, each occurrence either matched by the output or missing from it, clipped as the
+score clips them (a reference token that occurs three times and once in the output is listed
+once as matched and twice as missing). ROUGE-L/Lsum list the tokens of the longest common
+subsequence as matched, in reference order. Each list
 holds at most ``limit`` entries (:data:`EVIDENCE_LIMIT` by default, the metrics' option
 ``evidence_limit``); ``counts`` keeps the full numbers, so ``len(matched) < counts["overlap"]``
 shows that the list was cut.
 
 >>> from collections import Counter
 >>> reference, output = "the cat sat on the mat".split(), "the cat lay".split()
->>> overlap_evidence(reference, Counter(output), limit=20)
-({'matched': ['the', 'cat'], 'missing': ['sat', 'on', 'the', 'mat']}, 2)
->>> overlap_evidence(ngrams(reference, 2), Counter(ngrams(output, 2)), limit=20)[0]
+>>> overlap_evidence(Counter(reference), Counter(output), limit=20)
+{'matched': ['the', 'cat'], 'missing': ['the', 'sat', 'on', 'mat']}
+>>> overlap_evidence(Counter(ngrams(reference, 2)), Counter(ngrams(output, 2)), limit=20)
 {'matched': ['the cat'], 'missing': ['cat sat', 'sat on', 'on the', 'the mat']}
 """
 
@@ -65,50 +67,42 @@ def ngrams(tokens: Sequence[str], n: int) -> Iterable[Hashable]:
 
 
 def overlap_evidence(
-    reference: Iterable[Hashable],
+    reference: Mapping[Any, int] | Iterable[Hashable],
     output: Mapping[Any, int] | AbstractSet[Any],
     *,
     limit: int,
-) -> tuple[dict[str, list[str]], int]:
-    """The reference's n-grams (in order) matched by / missing from the output's n-gram
-    ``output`` counts, clipped, and the clipped overlap (their number, uncapped).
+) -> dict[str, list[str]]:
+    """The reference's n-grams matched by / missing from the output's, clipped, at most
+    ``limit`` of each, in the order of their first occurrence in the reference.
 
-    With a set of the output's n-grams, each distinct reference n-gram is listed once (set
-    overlap).
+    ``reference`` is the reference's n-gram counts (a Counter, in first-occurrence order) or
+    its n-grams in order; ``output`` the output's counts, or its set of n-grams (set overlap:
+    each distinct n-gram once). A reference n-gram occurring ``c`` times of which the output
+    matches ``m`` is listed ``m`` times as matched and ``c - m`` times as missing.
 
-    >>> overlap_evidence(["a", "a", "b"], {"a": 1}, limit=20)
-    ({'matched': ['a'], 'missing': ['a', 'b']}, 1)
+    >>> from collections import Counter
+    >>> overlap_evidence(Counter(["a", "b", "a"]), Counter(["a"]), limit=20)
+    {'matched': ['a'], 'missing': ['a', 'b']}
     >>> overlap_evidence(["a", "a", "b"], {"a"}, limit=20)
-    ({'matched': ['a'], 'missing': ['b']}, 1)
+    {'matched': ['a'], 'missing': ['b']}
     """
+    if not isinstance(reference, Mapping):
+        reference = dict.fromkeys(reference, 1)
+    if isinstance(output, AbstractSet):
+        output = dict.fromkeys(output, 1)
     matched: list[Hashable] = []
     missing: list[Hashable] = []
-    overlap = 0
-    if isinstance(output, AbstractSet):
-        seen: set[Hashable] = set()
-        for gram in reference:
-            if gram in seen:
-                continue
-            seen.add(gram)
-            if gram in output:
-                overlap += 1
-                if len(matched) < limit:
-                    matched.append(gram)
-            elif len(missing) < limit:
-                missing.append(gram)
-    else:
-        remaining = dict(output)
-        get = remaining.get
-        for gram in reference:
-            left = get(gram)
-            if left:
-                remaining[gram] = left - 1
-                overlap += 1
-                if len(matched) < limit:
-                    matched.append(gram)
-            elif len(missing) < limit:
-                missing.append(gram)
-    return {"matched": [_text(g) for g in matched], "missing": [_text(g) for g in missing]}, overlap
+    get = output.get
+    for gram, count in reference.items():
+        available = get(gram)
+        if available:
+            hit = count if count < available else available
+            if len(matched) < limit:
+                matched.extend([gram] * min(hit, limit - len(matched)))
+            count -= hit
+        if count and len(missing) < limit:
+            missing.extend([gram] * min(count, limit - len(missing)))
+    return {"matched": [_text(g) for g in matched], "missing": [_text(g) for g in missing]}
 
 
 def positions_evidence(

@@ -257,7 +257,8 @@ class RougeMetric(BaseMetric):
     ``precision``, ``recall``, ``fmeasure``, ``counts`` (``overlap``, ``reference``,
     ``output``: n-grams, or LCS tokens and sequence lengths) and the evidence ``matched`` and
     ``missing``: the reference's n-grams (ROUGE-N) or tokens (the LCS tokens for ROUGE-L/Lsum)
-    that the output matched or missed, in reference order, at most ``evidence_limit`` of each
+    that the output matched or missed, in reference order (ROUGE-N: of first occurrence), at
+    most ``evidence_limit`` of each
     (see :mod:`lexeval.metrics.evidence`; 0 leaves them out).
 
     Empty inputs: in compat mode rouge-score's rules (0.0 when a side has no n-gram); in the
@@ -390,18 +391,19 @@ class RougeMetric(BaseMetric):
         if self.n:
             ref_tokens, ref_grams, n_ref = ref
             out_tokens, out_grams, n_out = out
-            if limit:  # the clipped overlap, with the n-grams it matched and missed
-                if out_grams is None:
-                    out_grams = ngram_counts(out_tokens, self.n)
-                evidence, overlap = overlap_evidence(
-                    ngrams(ref_tokens, self.n), out_grams, limit=limit
-                )
-            elif self._set:
+            if self._set:
                 overlap = len(ref_grams & out_grams)
             elif out_grams is None:  # output not counted: one pass over its tokens
                 overlap = clipped_overlap(ref_grams, out_tokens, self.n)
             else:
                 overlap = ngram_overlap(ref_grams, out_grams)
+            if limit:  # the n-grams matched and missed
+                if self._set:  # in reference order (a set has none)
+                    evidence = overlap_evidence(ngrams(ref_tokens, self.n), out_grams, limit=limit)
+                else:
+                    if out_grams is None:
+                        out_grams = ngram_counts(out_tokens, self.n)
+                    evidence = overlap_evidence(ref_grams, out_grams, limit=limit)
             if n_ref and n_out:
                 precision = overlap / n_out
                 recall = overlap / n_ref

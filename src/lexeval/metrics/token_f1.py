@@ -125,8 +125,8 @@ class TokenF1Metric(BaseMetric):
             "counts": {"overlap": overlap, "reference": n_ref, "output": n_out},
         }
         if self.evidence_limit:
-            evidence, _ = overlap_evidence(ref_tokens, out_c, limit=self.evidence_limit)
-            info.update(evidence)
+            reference = ref_tokens if isinstance(ref_c, frozenset) else ref_c
+            info.update(overlap_evidence(reference, out_c, limit=self.evidence_limit))
         return f, info
 
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:

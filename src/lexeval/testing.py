@@ -1,0 +1,136 @@
+"""Lexical assertions for tests: :func:`assert_lexical`, and records for dataset-driven tests.
+
+With lexeval installed, pytest loads its plugin (:mod:`lexeval.pytest_plugin`): the marker
+``@pytest.mark.lexeval_cases(FILE)`` runs a test once per record of FILE, handing each as the
+``lexeval_case`` argument. Without pytest, :func:`load_cases` gives the same records for any
+parametrization.
+
+>>> result = assert_lexical("Paris is the capital of France", "The capital is Paris",
+...                         metric="keyword_coverage", threshold=0.5)
+>>> result.score, result.passed
+(0.6666666666666666, True)
+>>> assert_lexical("Water boils at 100 degrees Celsius", "It boils at 90 degrees",
+...                threshold=0.5)
+Traceback (most recent call last):
+...
+AssertionError: keyword_coverage 0.400 is below the threshold 0.500
+  missing: water, 100, celsius
+  matched: boil, degree
+  reference: 'Water boils at 100 degrees Celsius'
+  output: 'It boils at 90 degrees'
+  signature: keyword_coverage|mode:default|...
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from lexeval.batch import Record, read_records
+from lexeval.metrics.base import BaseMetric, MetricResult, get_metric
+
+__all__ = ["Record", "assert_lexical", "case_id", "failure_message", "load_cases"]
+
+_SHOWN = 12  # evidence entries shown in a failure message
+_TEXT = 200  # characters of the reference and output shown
+
+
+def _clip(text: str | Sequence[str]) -> str:
+    if not isinstance(text, str):
+        return "[" + ", ".join(_clip(t) for t in text) + "]"
+    shown = repr(text[:_TEXT])
+    return shown if len(text) <= _TEXT else f"{shown}... ({len(text)} characters)"
+
+
+def _listing(values: Sequence[Any]) -> str:
+    shown = ", ".join(str(v) for v in values[:_SHOWN])
+    more = len(values) - _SHOWN
+    return shown + (f", ... ({more} more)" if more > 0 else "") if values else "(none)"
+
+
+def failure_message(
+    name: str,
+    result: MetricResult,
+    threshold: float,
+    reference: str | Sequence[str],
+    output: str,
+) -> str:
+    """What :func:`assert_lexical` says when a score is below its threshold: the score, the
+    threshold, the missing and matched keywords (or tokens, n-grams), the texts (clipped) and
+    the signature."""
+    lines = [f"{name} {result.score:.3f} is below the threshold {threshold:.3f}"]
+    for key in ("missing", "matched"):
+        if key in result.info:
+            lines.append(f"  {key}: {_listing(result.info[key])}")
+    lines.append(f"  reference: {_clip(reference)}")
+    lines.append(f"  output: {_clip(output)}")
+    if result.signature:
+        lines.append(f"  signature: {result.signature}")
+    return "\n".join(lines)
+
+
+def assert_lexical(
+    reference: str | Sequence[str],
+    output: str,
+    *,
+    metric: str | BaseMetric = "keyword_coverage",
+    threshold: float | None = None,
+    **options: Any,
+) -> MetricResult:
+    """Assert that ``output`` scores at least ``threshold`` against ``reference``; return the
+    result.
+
+    ``metric`` is a name (built with ``options``, see ``lexeval metrics``) or a configured
+    metric. ``threshold`` defaults to the metric's own ``threshold``, then to its
+    ``recommended_threshold`` (0.5 for default keyword coverage); a metric with neither needs
+    one. The failure message shows the score, the threshold, the missing and matched keywords
+    (tokens or n-grams for ROUGE and token-F1) and the metric's signature. The returned result's
+    ``passed`` is the verdict at that threshold.
+    """
+    __tracebackhide__ = True  # pytest shows the caller's line
+    if isinstance(metric, str):
+        scorer = get_metric(metric, **options)
+    elif isinstance(metric, BaseMetric):
+        if options:
+            raise TypeError("options apply to a metric given by name, not to a metric object")
+        scorer = metric
+    else:
+        raise TypeError(f"metric must be a name or a metric, not {type(metric).__name__}")
+    if threshold is None:
+        threshold = scorer.threshold
+    if threshold is None:
+        threshold = scorer.recommended_threshold
+    if threshold is None:
+        raise ValueError(
+            f"{scorer.name} has no recommended threshold for these settings: pass threshold="
+        )
+    result = scorer.measure(reference, output)
+    result = dataclasses.replace(result, passed=result.score >= threshold)
+    if not result.passed:
+        raise AssertionError(failure_message(scorer.name, result, threshold, reference, output))
+    return result
+
+
+def load_cases(
+    path: str | os.PathLike[str],
+    *,
+    reference_field: str | None = None,
+    output_field: str | None = None,
+    id_field: str | None = None,
+) -> list[Record]:
+    """The records of a JSONL, JSON, CSV or TSV file (:func:`lexeval.batch.read_records`), for
+    ``pytest.mark.parametrize("case", load_cases(FILE), ids=case_id)``."""
+    return read_records(
+        path, reference_field=reference_field, output_field=output_field, id_field=id_field
+    )
+
+
+def case_id(record: Record) -> str:
+    """A test id for a record: its id, else ``line<N>``.
+
+    >>> case_id(Record(3, None, "a", "b")), case_id(Record(3, "q7", "a", "b"))
+    ('line3', 'q7')
+    """
+    return f"line{record.line}" if record.id is None else str(record.id)
