@@ -61,10 +61,15 @@ def limits(fsize: int | None = None) -> Callable[[], None]:
 
 
 def python(
-    code: str, *args: str, fsize: int | None = None, stdin: str | None = None
+    code: str,
+    *args: str,
+    fsize: int | None = None,
+    stdin: str | None = None,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Run ``code`` in a fresh, limited interpreter (``sys.argv[1:]`` = ``args``)."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), COLUMNS="200")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), COLUMNS="200", **(env or {}))
     return subprocess.run(
         [sys.executable, "-c", code, *args],
         input=stdin,
@@ -73,14 +78,19 @@ def python(
         env=env,
         timeout=TIMEOUT,
         preexec_fn=limits(fsize),
+        cwd=cwd,
     )
 
 
 def lexeval(
-    *args: str, fsize: int | None = None, stdin: str | None = None
+    *args: str,
+    fsize: int | None = None,
+    stdin: str | None = None,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     code = "import sys; from lexeval.cli import main; sys.exit(main(sys.argv[1:]))"
-    return python(code, *args, fsize=fsize, stdin=stdin)
+    return python(code, *args, fsize=fsize, stdin=stdin, env=env, cwd=cwd)
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -684,4 +694,47 @@ def test_rich_markup_in_data_is_shown_as_text(
         assert text in proc.stdout, text  # verbatim, not parsed as markup
     assert "\x1b]8;" not in proc.stdout  # no terminal hyperlink
     proc = cli(capsys, "compare", str(report), str(report))
+    assert proc.returncode == 0, proc.stderr
+
+
+# ---------------------------------------------------------------- what held (keep it so)
+
+
+def tree(directory: Path) -> set[str]:
+    return {str(p.relative_to(directory)) for p in directory.rglob("*")}
+
+
+def test_reports_are_identical_across_hash_seeds_and_nothing_else_is_written(
+    tmp_path: Path, run_files: tuple[Path, Path]
+) -> None:
+    dataset, outputs = run_files
+    home = tmp_path / "home"
+    home.mkdir()
+    before = tree(tmp_path)
+    reports = []
+    for seed in ("1", "2"):
+        report = tmp_path / f"r{seed}.json"
+        env = {"PYTHONHASHSEED": seed, "HOME": str(home), "XDG_CACHE_HOME": str(home / "cache")}
+        args = ("cards", str(dataset), str(outputs), "--plain", "--json", str(report))
+        proc = lexeval(*args, env=env, cwd=home)
+        assert proc.returncode == 0, proc.stderr
+        reports.append(report.read_bytes())
+    assert reports[0] == reports[1]
+    assert tree(tmp_path) - before == {"r1.json", "r2.json"}  # no cache, no stray file
+
+
+def test_no_network_is_used(
+    run_files: tuple[Path, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import socket
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("network access attempted")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    dataset, outputs = run_files
+    proc = cli(capsys, "cards", str(dataset), str(outputs), "--quiet", "--fail-under", "recall=0")
     assert proc.returncode == 0, proc.stderr

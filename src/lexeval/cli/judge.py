@@ -14,7 +14,7 @@ import math
 import sys
 from typing import Any
 
-from lexeval.cli.common import UsageError, positive_int
+from lexeval.cli.common import UsageError, output_target, positive_int
 
 __all__ = ["add_backend_arguments", "backend_options", "register", "run"]
 
@@ -179,6 +179,9 @@ def _pairwise(args: argparse.Namespace) -> int:
     options = backend_options(args)
     if not options:
         raise UsageError("give --judge-model (and --judge-url) or --local-model")
+    report_path = output_target("--json", args.json, {"FILE": args.file})
+    if report_path == "-":
+        raise UsageError("--json - is not available here: stdout carries one line per pair")
     if args.no_cache:
         options["cache"] = False
     prompts, a, b, human = _read_pairs(args.file)
@@ -209,10 +212,10 @@ def _pairwise(args: argparse.Namespace) -> int:
         summary["agreement_with_human"] = sum(agree) / len(agree) if agree else None
     summary = _finite(summary)
     print(json.dumps(summary, ensure_ascii=False), file=sys.stderr)
-    if args.json:
+    if report_path is not None:
         from lexeval.io import write_text_atomic
 
         report = {"summary": summary, "results": [_finite(r.to_dict()) for r in results]}
         text = json.dumps(report, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
-        write_text_atomic(args.json, text, inputs={"FILE": args.file})
+        write_text_atomic(report_path, text, inputs={"FILE": args.file})
     return 0
