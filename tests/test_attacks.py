@@ -304,7 +304,10 @@ SIGNAL_DURING_WRITE = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize(("name", "code"), [("SIGTERM", 143), ("SIGHUP", 129), ("SIGINT", 130)])
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [("SIGTERM", 143), ("SIGHUP", 129), ("SIGINT", 130), ("SIGQUIT", 131), ("SIGUSR1", 138)],
+)
 def test_a_signal_during_a_write_leaves_no_file(
     tmp_path: Path, run_files: tuple[Path, Path], name: str, code: int
 ) -> None:

@@ -50,6 +50,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
     "MAX_YAML_NODES",
+    "TERMINATING_SIGNALS",
     "InputError",
     "ListNode",
     "MapNode",
@@ -788,9 +789,22 @@ def check_output_path(
     return real
 
 
-_BLOCKED = {signal.SIGINT, signal.SIGTERM} | (
-    {signal.SIGHUP} if hasattr(signal, "SIGHUP") else set()
+#: Signals whose default action ends the process; :func:`signals_as_exceptions` turns them
+#: into :class:`Terminated` so that temporary files are removed (SIGKILL cannot be caught).
+TERMINATING_SIGNALS: tuple[str, ...] = (
+    "SIGTERM",
+    "SIGHUP",
+    "SIGQUIT",
+    "SIGUSR1",
+    "SIGUSR2",
+    "SIGALRM",
+    "SIGVTALRM",
+    "SIGPROF",
+    "SIGXCPU",
 )
+_BLOCKED = {signal.SIGINT} | {
+    getattr(signal, name) for name in TERMINATING_SIGNALS if hasattr(signal, name)
+}
 
 
 def write_text_atomic(
@@ -861,7 +875,8 @@ class Terminated(BaseException):
 
 @contextlib.contextmanager
 def signals_as_exceptions() -> Iterator[None]:
-    """Within the block, SIGTERM and SIGHUP raise :class:`Terminated` (SIGINT already raises
+    """Within the block, SIGTERM, SIGHUP and the other :data:`TERMINATING_SIGNALS` that still
+    have their default action raise :class:`Terminated` (SIGINT already raises
     ``KeyboardInterrupt``); the previous handlers come back afterwards. Main thread only.
 
     >>> import os, signal
@@ -882,9 +897,11 @@ def signals_as_exceptions() -> Iterator[None]:
         del frame
         raise Terminated(signum)
 
-    names = ("SIGTERM", "SIGHUP")
-    numbers = [getattr(signal, n) for n in names if hasattr(signal, n)]
-    previous = {n: signal.signal(n, handler) for n in numbers}
+    numbers = [getattr(signal, n) for n in TERMINATING_SIGNALS if hasattr(signal, n)]
+    # A signal someone already handles (a profiler's SIGPROF, say) keeps its handler.
+    previous = {
+        n: signal.signal(n, handler) for n in numbers if signal.getsignal(n) is signal.SIG_DFL
+    }
     try:
         yield
     finally:
