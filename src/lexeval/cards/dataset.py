@@ -414,14 +414,21 @@ def _outputs_mapping(
     if not isinstance(root, MapNode):
         raise reader.error(root, "", f"expected a mapping from case id to cards, got {_kind(root)}")
     out: Outputs = {}
+    validated: dict[int, tuple[GeneratedCard, ...]] = {}
     for key_node, value_node in root.pairs if pairs is None else pairs:
         if not isinstance(key_node, ScalarNode) or key_node.tag == "null":
             raise reader.error(key_node, "", "case ids must be strings")
         case_id = key_node.value
         if case_id in out:
             raise reader.error(key_node, case_id, "duplicate case id")
+        # A list reached again through a YAML alias is the same node: validated once. (Only
+        # for ``root``'s own pairs, whose nodes all stay alive, so that ids are not reused.)
+        known = validated.get(id(value_node)) if pairs is None else None
+        if known is not None:
+            out[case_id] = known
+            continue
         items = reader.sequence(value_node, case_id)
-        out[case_id] = tuple(
+        out[case_id] = validated[id(value_node)] = tuple(
             _generated_card(reader, node, f"{case_id}[{i}]") for i, node in enumerate(items)
         )
     return out
