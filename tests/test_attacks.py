@@ -753,3 +753,28 @@ def test_no_network_is_used(
     dataset, outputs = run_files
     proc = cli(capsys, "cards", str(dataset), str(outputs), "--quiet", "--fail-under", "recall=0")
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_version_bump_is_a_warning_not_an_incomparable_baseline(
+    tmp_path: Path, run_files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    dataset, outputs = run_files
+    reports = []
+    for version in ("0.1.0", "0.2.0"):
+        report = tmp_path / f"v{version}.json"
+        proc = cli(capsys, "cards", str(dataset), str(outputs), "--plain", "--json", str(report))
+        assert proc.returncode == 0, proc.stderr
+        data = json.loads(report.read_text(encoding="utf-8"))
+        data["signature"] += f"|lang:en|v:{version}"  # as the normalizer signs a run
+        report.write_text(json.dumps(data), encoding="utf-8")
+        reports.append(report)
+    markdown = tmp_path / "cmp.md"
+    proc = cli(capsys, "compare", *map(str, reports), "--markdown", str(markdown))
+    assert proc.returncode == 0, proc.stderr
+    assert "warning: lexeval versions differ (baseline v:0.1.0, candidate v:0.2.0)" in proc.stdout
+    assert "lexeval versions differ" in markdown.read_text(encoding="utf-8")
+    # a setting that changes results still makes the runs incomparable
+    data = json.loads(reports[1].read_text(encoding="utf-8"))
+    data["signature"] = data["signature"].replace("lang:en", "lang:de")
+    reports[1].write_text(json.dumps(data), encoding="utf-8")
+    one_error_line(cli(capsys, "compare", *map(str, reports)), "signatures differ")

@@ -48,6 +48,7 @@ __all__ = [
     "SignatureMismatchError",
     "compare_runs",
     "load_report",
+    "split_version",
 ]
 
 DEFAULT_SEED = 12345
@@ -245,6 +246,8 @@ class Comparison:
     confidence: float
     max_drop: float
     alpha: float | None = None
+    #: Differences that do not stop the comparison (e.g. another lexeval version).
+    warnings: tuple[str, ...] = ()
 
     @property
     def regressed(self) -> tuple[CaseDelta, ...]:
@@ -312,6 +315,7 @@ class Comparison:
             "improved": [c.case_id for c in self.improved],
             "only_in_base": list(self.only_in_base),
             "only_in_candidate": list(self.only_in_candidate),
+            "warnings": list(self.warnings),
         }
 
     def to_markdown(self) -> str:
@@ -341,6 +345,8 @@ class Comparison:
         ):
             if ids:
                 lines += ["", f"**{title}:** " + ", ".join(f"`{i}`" for i in ids)]
+        for warning in self.warnings:
+            lines += ["", f"⚠️ {warning}"]
         lines += ["", f"<sub>signature: `{self.candidate.signature}`</sub>"]
         if self.base.signature != self.candidate.signature:
             lines += ["", f"<sub>baseline signature differs: `{self.base.signature}`</sub>"]
@@ -374,8 +380,24 @@ class Comparison:
         ):
             if ids:
                 console.print(f"{title}: {', '.join(ids)}", markup=False, highlight=False)
+        for warning in self.warnings:
+            console.print(f"warning: {warning}", markup=False, highlight=False, style="yellow")
         colour = "green" if self.passed else "bold red"
         console.print(f"[{colour}]{'PASS' if self.passed else 'FAIL'}[/] {self.verdict}")
+
+
+def split_version(signature: str) -> tuple[str, tuple[str, ...]]:
+    """A signature without its version parts (``v:...``), and those parts.
+
+    Two runs are comparable when everything but the version is equal: a new lexeval release
+    that changes no setting does not make every stored baseline incomparable.
+
+    >>> split_version("cards:1|threshold:0.3|norm:preset:default|lang:en|v:0.1.0")
+    ('cards:1|threshold:0.3|norm:preset:default|lang:en', ('v:0.1.0',))
+    """
+    parts = signature.split("|")
+    settings = "|".join(p for p in parts if not p.startswith("v:"))
+    return settings, tuple(p for p in parts if p.startswith("v:"))
 
 
 def compare_runs(
@@ -417,7 +439,16 @@ def compare_runs(
         if isinstance(candidate, RunSummary)
         else RunSummary.from_run(candidate, "candidate")
     )
-    if base_s.signature != cand_s.signature and not allow_signature_mismatch:
+    base_settings, base_versions = split_version(base_s.signature)
+    cand_settings, cand_versions = split_version(cand_s.signature)
+    warnings: list[str] = []
+    if base_versions != cand_versions:
+        warnings.append(
+            f"lexeval versions differ (baseline {'|'.join(base_versions) or 'none'}, candidate "
+            f"{'|'.join(cand_versions) or 'none'}); the settings that change results are "
+            + ("equal" if base_settings == cand_settings else "not")
+        )
+    if base_settings != cand_settings and not allow_signature_mismatch:
         raise SignatureMismatchError(
             f"signatures differ: baseline {base_s.signature!r} vs candidate {cand_s.signature!r}"
             " (results are not comparable; pass --allow-signature-mismatch to compare anyway)"
@@ -454,6 +485,7 @@ def compare_runs(
         confidence=confidence,
         max_drop=max_drop,
         alpha=alpha,
+        warnings=tuple(warnings),
     )
 
 
