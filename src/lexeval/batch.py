@@ -263,12 +263,16 @@ def read_records(
 
 
 def score_records(
-    metrics: Mapping[str, BaseMetric], records: Sequence[Record]
+    metrics: Mapping[str, BaseMetric], records: Sequence[Record], *, workers: int | str = 1
 ) -> dict[str, list[MetricResult]]:
-    """Every metric's results over ``records``, in order (each metric's batch path)."""
+    """Every metric's results over ``records``, in order (each metric's batch path, on
+    ``workers`` processes: see :mod:`lexeval.parallel`)."""
     references = [r.reference for r in records]
     outputs = [r.output for r in records]
-    return {name: metric.measure_many(references, outputs) for name, metric in metrics.items()}
+    return {
+        name: metric.measure_many(references, outputs, workers=workers)
+        for name, metric in metrics.items()
+    }
 
 
 def flatten_result(name: str, result: MetricResult) -> dict[str, Any]:

@@ -33,16 +33,15 @@ Columns of the results, for a metric named ``rougeL``: ``rougeL`` (the score),
 
 from __future__ import annotations
 
-import hashlib
 import json
 import pickle
 import threading
-from collections import Counter, OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lexeval.metrics.aggregate import AggregateResult, aggregate_scores
 from lexeval.metrics.base import BaseMetric, Metric, get_metric
+from lexeval.parallel import build_once, builds_in_this_process, configuration_key
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -61,10 +60,6 @@ COUNT_FIELDS = ("overlap", "reference", "output")
 MetricSpec = Metric | str
 MetricsArg = MetricSpec | Sequence[MetricSpec] | Mapping[str, MetricSpec]
 
-# Metrics built in this process, by the digest of their pickled configuration (a few at most).
-_BUILT: OrderedDict[str, dict[str, Metric]] = OrderedDict()
-_BUILDS: Counter[str] = Counter()
-_MAX_BUILT = 8
 # One partition at a time per process: spaCy objects are shared within a process and are not
 # thread-safe, and pure Python scoring gains nothing from threads.
 _LOCK = threading.RLock()
@@ -92,17 +87,6 @@ def _resolve(metrics: MetricsArg) -> dict[str, Metric]:
             raise ValueError(f"a metric column name cannot contain '.': {column!r}")
         resolved[column] = metric
     return resolved
-
-
-def builds_in_this_process() -> dict[str, int]:
-    """How many times this process built each scorer's metrics (by configuration digest):
-    1 for each on a worker that scored any number of partitions with it.
-
-    >>> isinstance(builds_in_this_process(), dict)
-    True
-    """
-    with _LOCK:
-        return dict(_BUILDS)
 
 
 class PartitionScorer:
@@ -137,7 +121,7 @@ class PartitionScorer:
         self.output = output
         self.info = bool(info)
         self.columns = tuple(resolved)
-        self.key = hashlib.sha256(blob).hexdigest()[:16]
+        self.key = configuration_key(blob)
         self._blob = blob
         self._metrics: dict[str, Metric] | None = resolved
 
@@ -156,19 +140,11 @@ class PartitionScorer:
         return f"PartitionScorer({', '.join(self.columns)}; key {self.key})"
 
     def metrics(self) -> dict[str, Metric]:
-        """The metrics, built at most once per process for this configuration."""
+        """The metrics, built at most once per process for this configuration
+        (:func:`lexeval.parallel.build_once`)."""
         if self._metrics is not None:
             return self._metrics
-        with _LOCK:
-            built = _BUILT.get(self.key)
-            if built is None:
-                built = pickle.loads(self._blob)
-                _BUILDS[self.key] += 1
-                _BUILT[self.key] = built
-                while len(_BUILT) > _MAX_BUILT:
-                    _BUILT.popitem(last=False)
-            else:
-                _BUILT.move_to_end(self.key)
+        built: dict[str, Metric] = build_once(self.key, self._blob)
         self._metrics = built
         return built
 

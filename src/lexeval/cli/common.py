@@ -26,6 +26,7 @@ __all__ = [
     "positive_int",
     "print_error",
     "unit_float",
+    "workers_count",
 ]
 
 
@@ -48,6 +49,24 @@ def unit_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"{text} is not in [0, 1]")
+    return value
+
+
+def workers_count(text: str) -> int | str:
+    """An argument type: processes to use, an integer of at least 0 or ``auto`` (0 and
+    ``auto`` mean every core).
+
+    >>> workers_count("2"), workers_count("auto")
+    (2, 'auto')
+    """
+    if text == "auto":
+        return text
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer or 'auto'") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative")
     return value
 
 

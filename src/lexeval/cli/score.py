@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from lexeval.cli.common import UsageError, parse_options
+from lexeval.cli.common import UsageError, parse_options, workers_count
 from lexeval.cli.judge import add_backend_arguments, backend_options
 
 if TYPE_CHECKING:
@@ -108,6 +108,13 @@ def register(sub: Any) -> None:
         action="append",
         default=[],
         help="gate: exit 1 when the share of records passing METRIC's threshold is below VALUE",
+    )
+    score.add_argument(
+        "--workers",
+        type=workers_count,
+        default=1,
+        metavar="N",
+        help="score on N processes (0 or 'auto': every core; default 1); same results",
     )
     add_backend_arguments(score)
     score.set_defaults(func=run)
@@ -270,7 +277,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
         return 0
     if args.jsonl:
-        return _run_legacy(args.jsonl, names, metrics)
+        return _run_legacy(args.jsonl, names, metrics, args.workers)
 
     from lexeval.batch import Record, read_records, score_records
     from lexeval.metrics import aggregate
@@ -285,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
             output_field=args.output_field,
             id_field=args.id_field,
         )
-    columns = score_records(metrics, records)
+    columns = score_records(metrics, records, workers=args.workers)
     summary = {name: aggregate(results) for name, results in columns.items()}
     if args.format == "csv":
         sys.stdout.write(_csv(records, columns))
@@ -322,7 +329,9 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _run_legacy(path: str, names: Sequence[str], metrics: dict[str, BaseMetric]) -> int:
+def _run_legacy(
+    path: str, names: Sequence[str], metrics: dict[str, BaseMetric], workers: int | str = 1
+) -> int:
     """``--jsonl FILE``: fields ``input``/``output``, one metric, ``result.to_dict()`` lines."""
     if len(names) != 1:
         raise UsageError("--jsonl takes one metric; give FILE for several")
@@ -332,7 +341,9 @@ def _run_legacy(path: str, names: Sequence[str], metrics: dict[str, BaseMetric])
         path, input_format="jsonl", reference_field="input", output_field="output"
     )
     metric = metrics[names[0]]
-    results = metric.measure_many([r.reference for r in records], [r.output for r in records])
+    results = metric.measure_many(
+        [r.reference for r in records], [r.output for r in records], workers=workers
+    )
     lines = [json.dumps(r.to_dict(), ensure_ascii=False) for r in results]
     sys.stdout.write("".join(line + "\n" for line in lines))
     if results:

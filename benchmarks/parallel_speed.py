@@ -1,0 +1,91 @@
+"""measure_many(..., workers=N) against one process: 100,000 EVOUNA pairs, default keyword
+coverage.
+
+The pairs are the first 100,000 (gold alternative, answer) pairs of EVOUNA NQ then TQ, single
+references, none repeated. Four figures: one process with a new metric (spaCy loaded, caches
+empty) and the same metric again (warm caches); ``workers=N`` on its first call (the pool
+starts: worker processes fork from a server and load spaCy) and again (the pool and its
+workers' metric are warm). Every run's results must equal the serial ones. The load average is
+printed beside each figure: on a shared machine the speed-up says little without it.
+
+Run: .venv/bin/python benchmarks/parallel_speed.py [--pairs 100000] [--workers 2]
+     [--metric keyword_coverage]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _shared import shared_path
+
+from lexeval import get_metric
+from lexeval.parallel import shutdown
+
+SYSTEMS = ["fid", "gpt35", "chatgpt", "gpt4", "newbing"]
+
+
+def load_pairs(limit: int) -> tuple[list[str], list[str]]:
+    inputs: list[str] = []
+    outputs: list[str] = []
+    for name in ("NQ", "TQ"):
+        with open(shared_path("data", "qa_human", "evouna", f"{name}.json"), encoding="utf-8") as f:
+            rows = json.load(f)
+        for row in rows:
+            golds = [g.strip() for g in (row["golden_answer"] or "").split("/") if g.strip()]
+            for system in SYSTEMS:
+                answer = row.get(f"answer_{system}")
+                if isinstance(answer, str):
+                    for gold in golds:
+                        inputs.append(gold)
+                        outputs.append(answer)
+    return inputs[:limit], outputs[:limit]
+
+
+def load_average() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.2f}/{five:.2f} (1/5 min), {os.cpu_count()} cores"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pairs", type=int, default=100_000)
+    parser.add_argument("--workers", default="2")
+    parser.add_argument("--metric", default="keyword_coverage")
+    args = parser.parse_args()
+    workers = args.workers if args.workers == "auto" else int(args.workers)
+    inputs, outputs = load_pairs(args.pairs)
+    n = len(inputs)
+    print(f"{n:,} EVOUNA (gold alternative, answer) pairs, {args.metric}, workers={workers}")
+    get_metric(args.metric).measure("load spaCy once", "load spaCy")
+
+    def run(label: str, metric: object, **options: object) -> list[object]:
+        start = time.perf_counter()
+        measure_many = metric.measure_many  # type: ignore[attr-defined]
+        results: list[object] = measure_many(inputs, outputs, **options)
+        seconds = time.perf_counter() - start
+        print(f"{label:34s} {seconds:7.2f} s {n / seconds:9,.0f} pairs/s   {load_average()}")
+        timings[label] = seconds
+        return results
+
+    timings: dict[str, float] = {}
+    serial_metric = get_metric(args.metric)
+    serial = run("one process, new metric", serial_metric)
+    run("one process, same metric again", serial_metric)
+    parallel_metric = get_metric(args.metric)
+    first = run(f"workers={workers}, first call", parallel_metric, workers=workers)
+    again = run(f"workers={workers}, again", parallel_metric, workers=workers)
+    print(f"results identical to one process: {first == serial and again == serial}")
+    cold = timings["one process, new metric"] / timings[f"workers={workers}, first call"]
+    warm = timings["one process, same metric again"] / timings[f"workers={workers}, again"]
+    print(f"speed-up: {cold:.2f}x (first call vs new metric), {warm:.2f}x (warm vs warm)")
+    shutdown()
+
+
+if __name__ == "__main__":
+    main()

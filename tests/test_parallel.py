@@ -1,0 +1,136 @@
+"""measure_many(..., workers=N): identical results in input order, a persistent pool whose
+workers build each metric once, and the argument checks."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from lexeval.metrics import KeywordCoverageMetric, RougeMetric, TokenF1Metric
+from lexeval.parallel import (
+    MIN_CHUNK,
+    available_cores,
+    build_once,
+    builds_in_this_process,
+    chunk_bounds,
+    configuration_key,
+    map_chunks,
+    resolve_workers,
+)
+
+TEXT = (
+    "the cat sat on a mat while neural networks learn faster than dogs running across "
+    "Paris in 1999 with C++ and TCP/IP not never state-of-the-art Röntgen four 4 data"
+)
+WORDS = TEXT.split(" ")
+
+
+def _pairs(n: int) -> tuple[list[Any], list[str]]:
+    refs: list[Any] = []
+    outs: list[str] = []
+    for i in range(n):
+        ref = " ".join(WORDS[(i * 7 + k * 3) % len(WORDS)] for k in range(3 + i % 11))
+        out = " ".join(WORDS[(i * 5 + k * 2) % len(WORDS)] for k in range(i % 13))
+        refs.append([ref, "four cats"] if i % 9 == 0 else ref)
+        outs.append(out + ("." if i % 4 == 0 else ""))
+    return refs, outs
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: KeywordCoverageMetric(threshold=0.5),
+        lambda: RougeMetric("rougeLsum", compat="rouge-score", use_stemmer=True),
+        lambda: TokenF1Metric(),
+    ],
+    ids=["keyword_coverage", "rougeLsum-compat-stem", "token_f1"],
+)
+def test_workers_give_the_serial_results_in_order(make: Any) -> None:
+    refs, outs = _pairs(4 * MIN_CHUNK + 17)
+    serial = make().measure_many(refs, outs)
+    metric = make()
+    assert metric.measure_many(refs, outs, workers=2) == serial
+    assert metric.measure_many(refs, outs, workers=2) == serial  # the pool again, warm
+
+
+class _Probe:
+    """Reports, for each item, the process that handled it and how often that process built
+    this probe from its configuration."""
+
+    def __init__(self, tag: str) -> None:
+        self.tag = tag
+
+    def run(self, items: list[int]) -> list[tuple[int, int, int]]:
+        import pickle
+
+        key = configuration_key(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
+        builds = builds_in_this_process().get(key, 0)
+        return [(item, os.getpid(), builds) for item in items]
+
+
+def test_the_pool_persists_and_builds_each_configuration_once_per_worker() -> None:
+    items = list(range(3 * MIN_CHUNK * 8))
+    first = map_chunks(_Probe("once"), "run", [items], 3)
+    second = map_chunks(_Probe("once"), "run", [items], 3)
+    assert [r[0] for r in first] == items and [r[0] for r in second] == items
+    workers_first = {pid for _, pid, _ in first} - {os.getpid()}
+    workers_second = {pid for _, pid, _ in second} - {os.getpid()}
+    assert workers_first, "no chunk ran in a worker process"
+    # the same pool both times: 3 processes in all, the caller and two workers
+    assert len(workers_first | workers_second) <= 2
+    # in the workers the probe was built once, however many chunks each scored
+    assert {b for _, pid, b in first + second if pid != os.getpid()} == {1}
+
+
+def test_small_batches_and_one_worker_stay_in_this_process() -> None:
+    refs, outs = _pairs(MIN_CHUNK)
+    metric = TokenF1Metric()
+    assert metric.measure_many(refs, outs, workers="auto") == metric.measure_many(refs, outs)
+    assert chunk_bounds(10, 4) == [(0, 10)]
+    assert map_chunks(_Probe("x"), "run", [[1, 2]], 4) == [(1, os.getpid(), 0), (2, os.getpid(), 0)]
+
+
+def test_workers_argument() -> None:
+    assert resolve_workers(0) == resolve_workers("auto") == available_cores()
+    assert resolve_workers(5) == 5
+    with pytest.raises(ValueError, match="workers must be"):
+        resolve_workers(-1)
+    with pytest.raises(TypeError, match="workers must be an int or 'auto'"):
+        resolve_workers(True)
+    with pytest.raises(TypeError, match="workers must be an int or 'auto'"):
+        TokenF1Metric().measure_many(["a"], ["a"], workers="all")
+
+
+def test_build_once_caches_by_configuration() -> None:
+    import pickle
+
+    blob = pickle.dumps(TokenF1Metric(variant="set"))
+    a = build_once(configuration_key(blob), blob)
+    assert a is build_once(configuration_key(blob), blob)
+    assert a.measure("a b", "a").score == TokenF1Metric(variant="set").measure("a b", "a").score
+
+
+def test_cli_score_workers_prints_the_serial_lines(tmp_path: Any, capsys: Any) -> None:
+    import json
+
+    from lexeval.cli import main
+
+    refs, outs = _pairs(2 * MIN_CHUNK + 40)
+    path = tmp_path / "pairs.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({"input": r, "output": o}) + "\n" for r, o in zip(refs, outs, strict=True)
+        ),
+        encoding="utf-8",
+    )
+    printed = []
+    for workers in ("1", "2"):
+        assert (
+            main(["score", "--metric", "token_f1", "--jsonl", str(path), "--workers", workers]) == 0
+        )
+        printed.append(capsys.readouterr().out)
+    assert printed[0] == printed[1] and printed[0].count("\n") == len(refs)
+    assert main(["score", "--metric", "token_f1", "--jsonl", str(path), "--workers", "-1"]) == 2
+    assert "--workers" in capsys.readouterr().err
