@@ -23,9 +23,18 @@ from dataclasses import asdict, dataclass
 from typing import Any, TypeAlias
 
 from lexeval.metrics.base import MetricResult, fmeasure
-from lexeval.stats import bootstrap_mean
 
-__all__ = ["AggregateResult", "Scored", "aggregate", "aggregate_scores", "bootstrap_mean"]
+__all__ = ["AggregateResult", "Scored", "aggregate", "aggregate_scores"]
+
+def __getattr__(name: str) -> Any:
+    """``bootstrap_mean`` from :mod:`lexeval.stats`, imported on first use (numpy and scipy
+    stay unloaded until a bootstrap is asked for)."""
+    if name == "bootstrap_mean":
+        from lexeval.stats import bootstrap_mean
+
+        return bootstrap_mean
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 Scored: TypeAlias = MetricResult | float | bool
 """What :func:`aggregate` accepts: a result, a plain score, or a pass/fail verdict."""
@@ -150,6 +159,8 @@ def aggregate_scores(
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1, not {confidence!r}")
     import numpy as np
+
+    from lexeval.stats import bootstrap_mean
 
     values = scores if isinstance(scores, list) else [float(s) for s in scores]
     if not values:

@@ -1,0 +1,42 @@
+"""First-result latency: what a new process imports. Importing lexeval's metrics and scoring
+with a compat mode loads neither spaCy nor numpy, scipy or nltk; nltk comes only with stemming.
+(Times are measured in benchmarks/first_result.py, never here.)"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+HEAVY = ("spacy", "numpy", "scipy", "nltk", "sklearn", "pandas")
+
+
+def _loaded_after(code: str) -> set[str]:
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    modules = set(json.loads(out.strip().splitlines()[-1]))
+    return {name for name in HEAVY if name in modules}
+
+
+def test_importing_the_metrics_loads_nothing_heavy() -> None:
+    assert _loaded_after("import lexeval.metrics\nimport lexeval") == set()
+
+
+def test_compat_modes_score_without_spacy_or_nltk() -> None:
+    code = """
+from lexeval.metrics import KeywordCoverageMetric, RougeMetric, TokenF1Metric
+KeywordCoverageMetric(compat="mastra").measure("the cat sat", "a cat")
+RougeMetric("rougeLsum", compat="rouge-score").measure("the cat sat", "a cat")
+TokenF1Metric(variant="squad").measure("the cat sat", "a cat")
+"""
+    assert _loaded_after(code) == set()
+
+
+def test_nltk_only_when_stemming_is_asked_for() -> None:
+    code = """
+from lexeval.metrics import RougeMetric
+RougeMetric("rouge1", compat="rouge-score", use_stemmer=True).measure("cats sat", "a cat")
+"""
+    assert "nltk" in _loaded_after(code)
