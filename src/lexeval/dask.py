@@ -60,8 +60,8 @@ COUNT_FIELDS = ("overlap", "reference", "output")
 MetricSpec = Metric | str
 MetricsArg = MetricSpec | Sequence[MetricSpec] | Mapping[str, MetricSpec]
 
-# One partition at a time per process: spaCy objects are shared within a process and are not
-# thread-safe, and pure Python scoring gains nothing from threads.
+# One partition at a time per process: pure-Python scoring gains nothing from threads, and
+# a metric's caches then serve one partition after the other.
 _LOCK = threading.RLock()
 
 
