@@ -26,6 +26,7 @@ from lexeval.metrics.base import MetricResult, fmeasure
 
 __all__ = ["AggregateResult", "Scored", "aggregate", "aggregate_scores"]
 
+
 def __getattr__(name: str) -> Any:
     """``bootstrap_mean`` from :mod:`lexeval.stats`, imported on first use (numpy and scipy
     stay unloaded until a bootstrap is asked for)."""
