@@ -47,6 +47,24 @@ def load_pairs(limit: int) -> tuple[list[str], list[str]]:
     return inputs[:limit], outputs[:limit]
 
 
+def cpu_seconds() -> dict[int, float]:
+    """CPU seconds (user + system) of this process and its descendants (the pool's workers
+    fork from a server this process started), by pid; {} without psutil."""
+    try:
+        import psutil  # installed with dask[distributed]; only this benchmark uses it
+    except ImportError:
+        return {}
+    me = psutil.Process()
+    out: dict[int, float] = {}
+    for proc in [me, *me.children(recursive=True)]:
+        try:
+            times = proc.cpu_times()
+        except psutil.Error:
+            continue
+        out[proc.pid] = times.user + times.system
+    return out
+
+
 def load_average() -> str:
     one, five, _ = os.getloadavg()
     return f"load {one:.2f}/{five:.2f} (1/5 min), {os.cpu_count()} cores"
@@ -65,15 +83,25 @@ def main() -> None:
     get_metric(args.metric).measure("load spaCy once", "load spaCy")
 
     def run(label: str, metric: object, **options: object) -> list[object]:
+        before = cpu_seconds()
         start = time.perf_counter()
         measure_many = metric.measure_many  # type: ignore[attr-defined]
         results: list[object] = measure_many(inputs, outputs, **options)
         seconds = time.perf_counter() - start
-        print(f"{label:34s} {seconds:7.2f} s {n / seconds:9,.0f} pairs/s   {load_average()}")
+        after = cpu_seconds()
+        cpu = {pid: after[pid] - before.get(pid, 0.0) for pid in after}
+        busy = sorted((c for c in cpu.values() if c > 0.5), reverse=True)
+        shown = " + ".join(f"{c:.1f}" for c in busy) or "n/a"
+        print(
+            f"{label:34s} {seconds:7.2f} s {n / seconds:9,.0f} pairs/s   {load_average()}\n"
+            f"{'':34s} CPU s by process: {shown}"
+        )
         timings[label] = seconds
+        cpu_of[label] = busy
         return results
 
     timings: dict[str, float] = {}
+    cpu_of: dict[str, list[float]] = {}
     serial_metric = get_metric(args.metric)
     serial = run("one process, new metric", serial_metric)
     run("one process, same metric again", serial_metric)
@@ -84,6 +112,18 @@ def main() -> None:
     cold = timings["one process, new metric"] / timings[f"workers={workers}, first call"]
     warm = timings["one process, same metric again"] / timings[f"workers={workers}, again"]
     print(f"speed-up: {cold:.2f}x (first call vs new metric), {warm:.2f}x (warm vs warm)")
+    pairs_of_runs = [
+        ("first call", "one process, new metric", f"workers={workers}, first call"),
+        ("warm", "one process, same metric again", f"workers={workers}, again"),
+    ]
+    for name, serial_label, parallel_label in pairs_of_runs:
+        serial_cpu, parallel_cpu = cpu_of[serial_label], cpu_of[parallel_label]
+        if serial_cpu and parallel_cpu:
+            print(
+                f"{name}: CPU s serial {sum(serial_cpu):.1f}, parallel {sum(parallel_cpu):.1f} in "
+                f"all, busiest process {max(parallel_cpu):.1f}: on an idle machine about "
+                f"{sum(serial_cpu) / max(parallel_cpu):.2f}x (an estimate from CPU time)"
+            )
     shutdown()
 
 

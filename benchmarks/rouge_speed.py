@@ -1,9 +1,13 @@
 """ROUGE speed: rouge-score 0.1.2 vs rouge-score-rs vs lexeval's compat mode, one process.
 
-SummEval, 1,600 summaries against their first reference, rouge1 + rouge2 + rougeL, stemming
-off and on. Each figure is the best of three runs. "cold": lexeval's caches (tokens, Porter
-stems, prepared texts) are emptied before every run; "warm stems": only the Porter stem cache
-is kept (a process that has scored anything before). Scores are compared too (max |dF|).
+SummEval, 1,600 summaries against their first reference, rouge1 + rouge2 + rougeL + rougeLsum,
+stemming off and on. Each figure is the best of three runs. "cold": lexeval's caches (tokens,
+Porter stems, prepared texts) are emptied before every run; "warm stems": only the Porter stem
+cache is kept (a process that has scored anything before). lexeval runs as one RougeMetric per
+type (``measure_many``) and as one ``RougeScorer`` for the four types (``score_many``, the batch
+path). Scores are compared too (max |dF|). rouge-score-rs (a Rust port, ``pip install
+rouge-score-rs``; a benchmark-only tool, not a dependency) runs per pair and with
+``score_batch`` when installed. Target (issue 14): lexeval compat >= 0.5x rouge-score-rs.
 lexeval runs with ``evidence_limit=0`` (no matched/missing lists: rouge-score computes none),
 then once more cold with the default evidence lists.
 
@@ -13,6 +17,7 @@ Run: .venv/bin/python benchmarks/rouge_speed.py
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _shared import shared_path, timed
 
 from lexeval.compat import _rouge_stem
-from lexeval.metrics.rouge import RougeMetric, _rs_sentence_tokens, _rs_tokens
+from lexeval.metrics.rouge import RougeMetric, RougeScorer, _rs_sentence_tokens, _rs_tokens
 
-TYPES = ["rouge1", "rouge2", "rougeL"]
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 
 def _clear_tokens() -> None:
@@ -69,16 +74,27 @@ def main() -> None:
         t_warm, _ = timed(ours_run, setup=_clear_tokens)
         # the default: matched/missing evidence (evidence_limit=20)
         t_evidence, _ = timed(lambda stem=stem: ours_run(stem, 20), setup=_clear_all)
+
+        def scorer_run(stem: bool = stem) -> list[dict[str, Any]]:
+            return RougeScorer(
+                TYPES, compat="rouge-score", use_stemmer=stem, evidence_limit=0
+            ).score_many(refs, outs)
+
+        t_scorer, batch = timed(scorer_run, setup=_clear_all)
+        t_scorer_warm, _ = timed(scorer_run, setup=_clear_tokens)
+        assert all(batch[i][t] == ours[k][i] for k, t in enumerate(TYPES) for i in range(len(rows)))
         worst = max(
             abs(ours[k][i].info["fmeasure"] - theirs[i][t].fmeasure)
             for k, t in enumerate(TYPES)
             for i in range(len(rows))
         )
+        one, five, _ = os.getloadavg()
         print(
             f"stemmer={'on ' if stem else 'off'}: rouge-score {t_ref:.3f}s | lexeval cold "
             f"{t_cold:.3f}s = {t_ref / t_cold:.1f}x, warm stems {t_warm:.3f}s = "
             f"{t_ref / t_warm:.1f}x | max|dF| {worst:.1e} | with the evidence (the default) cold "
-            f"{t_evidence:.3f}s = {t_ref / t_evidence:.1f}x"
+            f"{t_evidence:.3f}s = {t_ref / t_evidence:.1f}x | RougeScorer cold {t_scorer:.3f}s, "
+            f"warm stems {t_scorer_warm:.3f}s | load {one:.1f}/{five:.1f}"
         )
         if rouge_score_rs is not None:
             rs = rouge_score_rs.RougeScorer(TYPES, use_stemmer=stem)
@@ -91,8 +107,10 @@ def main() -> None:
             )
             print(
                 f"    rouge-score-rs per pair {t_rs:.3f}s, score_batch {t_rsb:.3f}s "
-                f"(max|dF| {worst_rs:.1e}); lexeval cold speed relative to it: "
-                f"{t_rs / t_cold:.2f}x per pair, {t_rsb / t_cold:.2f}x batch"
+                f"(max|dF| {worst_rs:.1e}); relative to it: lexeval per type cold "
+                f"{t_rs / t_cold:.2f}x per pair, {t_rsb / t_cold:.2f}x batch; RougeScorer cold "
+                f"{t_rs / t_scorer:.2f}x / {t_rsb / t_scorer:.2f}x, warm stems "
+                f"{t_rs / t_scorer_warm:.2f}x / {t_rsb / t_scorer_warm:.2f}x"
             )
 
 

@@ -31,6 +31,8 @@ from rapidfuzz.distance import LCSseq
 from lexeval.compat import rouge_score_sentences, rouge_score_tokens
 from lexeval.metrics.base import (
     BaseMetric,
+    MetricResult,
+    check_references,
     check_text,
     register_metric,
     resolve_normalizer,
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_ROUGE_N",
     "RougeMetric",
+    "RougeScorer",
     "clipped_overlap",
     "lcs_indices",
     "lcs_indices_any",
@@ -145,22 +148,25 @@ def lcs_indices(ref: Sequence[Hashable], can: Sequence[Hashable]) -> list[int]:
     m, n = len(ref), len(can)
     if not m or not n:
         return []
-    prev = [0] * (n + 1)
-    table = [prev]
-    for i in range(m):
-        tok = ref[i]
-        row = [0] * (n + 1)
-        left = 0
-        for j in range(n):
-            if tok == can[j]:
-                left = prev[j] + 1
-            else:
-                up = prev[j + 1]
-                if up > left:
-                    left = up
-            row[j + 1] = left
-        table.append(row)
-        prev = row
+    # Bit-parallel LCS rows (Hyyro 2004): bit j of rows[i] is 0 exactly where the table's row i
+    # grows between columns j and j + 1, so table[i][j] = j - popcount(rows[i] & low j bits).
+    # One big-integer step per reference token instead of a Python loop over every cell.
+    positions: dict[Hashable, int] = {}
+    for j, tok in enumerate(can):
+        positions[tok] = positions.get(tok, 0) | (1 << j)
+    full = (1 << n) - 1
+    v = full
+    rows = [v]
+    for tok in ref:
+        match = positions.get(tok)
+        if match:
+            u = v & match
+            v = ((v + u) | (v - u)) & full
+        rows.append(v)
+
+    def table(i: int, j: int) -> int:
+        return j - (rows[i] & ((1 << j) - 1)).bit_count()
+
     out: list[int] = []
     i, j = m, n
     while i > 0 and j > 0:
@@ -168,7 +174,7 @@ def lcs_indices(ref: Sequence[Hashable], can: Sequence[Hashable]) -> list[int]:
             i -= 1
             j -= 1
             out.append(i)
-        elif table[i][j - 1] > table[i - 1][j]:
+        elif table(i, j - 1) > table(i - 1, j):
             j -= 1
         else:
             i -= 1
@@ -216,6 +222,10 @@ def summary_lcs_hit_positions(
     >>> summary_lcs_hit_positions([["a", "b", "c"]], [["a", "x"], ["c"]])
     [(0, 0), (0, 2)]
     """
+    if len(ref_sents) == 1 and len(can_sents) == 1:
+        # One sentence each: every token of the LCS occurs on both sides as often as it is
+        # used, so every index of the LCS counts.
+        return [(0, i) for i in lcs(ref_sents[0], can_sents[0])]
     cnt_r: Counter[str] = Counter()
     cnt_c: Counter[str] = Counter()
     for s in ref_sents:
@@ -513,3 +523,185 @@ def _rouge_n(*, n: int | None = None, **options: Any) -> RougeMetric:
 
 
 register_metric("rougeN", _rouge_n)
+
+
+# --------------------------------------------------------------------------------------------
+# several ROUGE types at once
+# --------------------------------------------------------------------------------------------
+
+
+class _Analysis:
+    """One text analysed once for every ROUGE type: its tokens, its sentences' tokens (for
+    rougeLsum) and, per n, its n-gram counts (built when first asked for)."""
+
+    __slots__ = ("_sentences", "counts", "sentences", "tokens")
+
+    def __init__(
+        self,
+        tokens: Sequence[str],
+        sentences: Callable[[], Sequence[Sequence[str]]] | Sequence[Sequence[str]] | None,
+    ) -> None:
+        self.tokens = tokens
+        self._sentences = sentences
+        self.sentences: Sequence[Sequence[str]] | None = None
+        self.counts: dict[int, Any] = {}
+
+    def prepared(self, metric: RougeMetric, output: bool = False) -> Any:
+        """What ``metric._score`` takes for this text (the same as ``metric._prepare``); for an
+        output, n-grams are not counted (the overlap is found in one pass over its tokens)."""
+        n = metric.n
+        if n:
+            if output and metric.variant != "set" and n not in self.counts:
+                return (self.tokens, None, max(len(self.tokens) - n + 1, 0))
+            if metric.variant == "set":
+                key = -n
+                grams = self.counts.get(key)
+                if grams is None:
+                    grams = frozenset(ngram_counts(self.tokens, n))
+                    self.counts[key] = grams
+                return (self.tokens, grams, len(grams))
+            counts = self.counts.get(n)
+            if counts is None:
+                counts = ngram_counts(self.tokens, n)
+                self.counts[n] = counts
+            return (self.tokens, counts, max(len(self.tokens) - n + 1, 0))
+        if metric.rouge_type == "rougeL":
+            return self.tokens
+        if self.sentences is None:
+            source = self._sentences
+            self.sentences = source() if callable(source) else (source or ())
+        return self.sentences
+
+
+class RougeScorer:
+    """Several ROUGE types scored together, each text analysed once (rouge-score's
+    ``RougeScorer(rouge_types)``), with a batch path that analyses every distinct text once.
+
+    Each type's result equals ``RougeMetric(type, **options)`` on the same pair, bit for bit
+    (compat mode: rouge-score 0.1.2's numbers).
+
+    >>> scorer = RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], compat="rouge-score")
+    >>> scores = scorer.score("the cat sat on the mat", "the cat sat")
+    >>> {t: round(r.score, 3) for t, r in scores.items()}
+    {'rouge1': 0.667, 'rouge2': 0.571, 'rougeL': 0.667, 'rougeLsum': 0.667}
+    >>> [round(s["rouge2"].score, 3) for s in scorer.score_many(["a b c", "a b c"], ["a b", "b c"])]
+    [0.667, 0.667]
+    """
+
+    def __init__(
+        self,
+        rouge_types: Sequence[str],
+        *,
+        compat: Literal["rouge-score"] | None = None,
+        use_stemmer: bool = False,
+        variant: Literal["default", "set"] = "default",
+        score: ScoreKey = "fmeasure",
+        normalizer: Normalizer | str | None = None,
+        scale: float = 1.0,
+        threshold: float | None = None,
+        evidence_limit: int = EVIDENCE_LIMIT,
+    ) -> None:
+        if isinstance(rouge_types, str) or not rouge_types:
+            raise TypeError("rouge_types must be a non-empty list of ROUGE types, not a str")
+        if len(set(rouge_types)) != len(rouge_types):
+            raise ValueError(f"rouge_types has duplicates: {list(rouge_types)}")
+        resolved = None if compat is not None else resolve_normalizer(normalizer, "tokens")
+        self.metrics: dict[str, RougeMetric] = {
+            t: RougeMetric(
+                t,
+                compat=compat,
+                use_stemmer=use_stemmer,
+                variant=variant if _TYPE.fullmatch(t) and t[5:].isdigit() else "default",
+                score=score,
+                normalizer=resolved,
+                scale=scale,
+                threshold=threshold,
+                evidence_limit=evidence_limit,
+            )
+            for t in rouge_types
+        }
+        self.rouge_types = tuple(rouge_types)
+        self.compat = compat
+        self.use_stemmer = use_stemmer
+        self.normalizer = resolved
+        self._needs_sentences = "rougeLsum" in self.metrics
+
+    def __repr__(self) -> str:
+        return f"RougeScorer({list(self.rouge_types)!r}, compat={self.compat!r})"
+
+    def _analyze(self, text: str) -> _Analysis:
+        check_text(text, "text")
+        if self.normalizer is None:
+            stem = self.use_stemmer
+            if not self._needs_sentences:
+                return _Analysis(_rs_tokens(text, stem), None)
+            # rouge-score's tokens of a text are its sentences' tokens joined: "\n" separates
+            sentences = _rs_sentence_tokens(text, stem)
+            if len(sentences) == 1:
+                return _Analysis(sentences[0], sentences)
+            return _Analysis(tuple(t for s in sentences for t in s), sentences)
+        norm = self.normalizer
+        if not self._needs_sentences:
+            return _Analysis(norm.tokens(text), None)
+        return _Analysis(
+            norm.tokens(text),
+            lambda: [t for t in (norm.tokens(s) for s in norm.sentences(text)) if t],
+        )
+
+    def _score_pair(
+        self, references: Sequence[_Analysis], output: _Analysis
+    ) -> dict[str, MetricResult]:
+        results: dict[str, MetricResult] = {}
+        for rouge_type, metric in self.metrics.items():
+            out = output.prepared(metric, output=len(references) == 1)
+            if len(references) == 1:
+                score, info = metric._score(references[0].prepared(metric), out)
+            else:
+                best: tuple[float, dict[str, Any]] | None = None
+                best_index = 0
+                for i, ref in enumerate(references):
+                    candidate = metric._score(ref.prepared(metric), out)
+                    if best is None or candidate[1]["fmeasure"] > best[1]["fmeasure"]:
+                        best, best_index = candidate, i
+                assert best is not None
+                score, info = best
+                info["reference_index"] = best_index
+            results[rouge_type] = metric.make_result(score, info)
+        return results
+
+    def score(self, reference: str | Sequence[str], output: str) -> dict[str, MetricResult]:
+        """Every type's result for one pair (a list of references: the best per type)."""
+        references = check_references(reference, "reference")
+        return self._score_pair([self._analyze(r) for r in references], self._analyze(output))
+
+    def score_many(
+        self, references: Sequence[str | Sequence[str]], outputs: Sequence[str]
+    ) -> list[dict[str, MetricResult]]:
+        """:meth:`score` of many pairs, in order; each distinct text is analysed once."""
+        if isinstance(references, str) or isinstance(outputs, str):
+            raise TypeError("references and outputs must be sequences of texts, not str")
+        refs, outs = list(references), list(outputs)
+        if len(refs) != len(outs):
+            raise ValueError(f"{len(refs)} references but {len(outs)} outputs")
+        if self.normalizer is not None:
+            texts = [t for r in refs for t in ([r] if isinstance(r, str) else r)]
+            self.normalizer.prefetch([t for t in [*texts, *outs] if isinstance(t, str)])
+        cache: dict[str, _Analysis] = {}
+
+        def analysis(text: str) -> _Analysis:
+            found = cache.get(text)
+            if found is None:
+                found = self._analyze(text)
+                if len(cache) >= _BATCH_CACHE:
+                    cache.clear()
+                cache[text] = found
+            return found
+
+        results = []
+        for reference, output in zip(refs, outs, strict=True):
+            group = [reference] if type(reference) is str else check_references(reference)
+            results.append(self._score_pair([analysis(r) for r in group], analysis(output)))
+        return results
+
+
+_BATCH_CACHE = 50_000  # analysed texts kept by one score_many call

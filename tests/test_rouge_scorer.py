@@ -1,0 +1,105 @@
+"""RougeScorer: several ROUGE types, each text analysed once, equal to one RougeMetric per type
+(and, in compat mode, to the real rouge-score 0.1.2 RougeScorer)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lexeval.metrics import RougeMetric
+from lexeval.metrics.rouge import RougeScorer
+
+rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
+
+SUMMEVAL = (
+    Path(__file__).resolve().parents[1].parent
+    / "shared"
+    / "data"
+    / "summeval"
+    / "summeval_expert_avg_11refs.jsonl"
+)
+TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum"]
+PAIRS: list[tuple[Any, str]] = [
+    ("The quick brown fox jumps over the lazy dog", "The quick brown dog jumps on the log."),
+    ("Running runners ran; the runner runs.", "A runner is running\nand runs"),
+    ("one\ntwo three\n\nfour five six", "six five four\nthree two one"),
+    ("", "something"),
+    ("something", ""),
+    ("", ""),
+    ("Ça va? Très bien, merci. 123-456", "ca va tres bien merci 123 456"),
+    (["the cat sat", "a cat sat on the mat\nit purred"], "the cat sat on a mat"),
+    ("the the the cat", "the cat the"),
+    ("generalizations generously generated", "general generation generic"),
+]
+
+
+def _summeval_pairs() -> list[tuple[Any, str]]:
+    if not SUMMEVAL.is_file():
+        return []
+    with open(SUMMEVAL, encoding="utf-8") as fh:
+        rows = [json.loads(line) for line in fh][::40]
+    split = re.compile(r" ([.!?]) ")
+    return [
+        (split.sub(r" \1\n", row["references"][0]), split.sub(r" \1\n", row["decoded"]))
+        for row in rows
+    ]
+
+
+@pytest.mark.parametrize("stem", [False, True])
+def test_compat_equals_rouge_score_and_rouge_metric(stem: bool) -> None:
+    pairs = PAIRS + _summeval_pairs()
+    ours = RougeScorer(TYPES, compat="rouge-score", use_stemmer=stem)
+    theirs = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
+    metrics = {t: RougeMetric(t, compat="rouge-score", use_stemmer=stem) for t in TYPES}
+    batch = ours.score_many([r for r, _ in pairs], [o for _, o in pairs])
+    for (ref, out), got in zip(pairs, batch, strict=True):
+        assert got == ours.score(ref, out)
+        peer = theirs.score_multi(ref, out) if isinstance(ref, list) else theirs.score(ref, out)
+        for t in TYPES:
+            assert got[t] == metrics[t].measure(ref, out), (t, ref, out)
+            info = got[t].info
+            assert (info["precision"], info["recall"], info["fmeasure"]) == tuple(peer[t])
+
+
+def test_default_mode_and_options_equal_rouge_metric() -> None:
+    options: dict[str, Any] = {"score": "recall", "scale": 100.0, "threshold": 40.0}
+    ours = RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], **options)
+    for ref, out in PAIRS:
+        got = ours.score(ref, out)
+        for t, result in got.items():
+            assert result == RougeMetric(t, **options).measure(ref, out), (t, ref, out)
+    sets = RougeScorer(["rouge2", "rougeL"], compat="rouge-score", variant="set")
+    for ref, out in PAIRS:
+        got = sets.score(ref, out)
+        assert got["rouge2"] == RougeMetric("rouge2", compat="rouge-score", variant="set").measure(
+            ref, out
+        )
+        assert got["rougeL"] == RougeMetric("rougeL", compat="rouge-score").measure(ref, out)
+
+
+def test_arguments() -> None:
+    with pytest.raises(TypeError, match="not a str"):
+        RougeScorer("rougeL")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="duplicates"):
+        RougeScorer(["rougeL", "rougeL"])
+    with pytest.raises(ValueError, match="rouge_type must be"):
+        RougeScorer(["rougeX"])
+    with pytest.raises(ValueError, match="2 references but 1 outputs"):
+        RougeScorer(["rouge1"]).score_many(["a", "b"], ["a"])
+
+
+def test_bit_parallel_lcs_backtrack_equals_rouge_scores_table() -> None:
+    import random
+
+    from lexeval.metrics.rouge import lcs_indices
+
+    rng = random.Random(14)
+    for _ in range(400):
+        alphabet = [f"w{k}" for k in range(rng.randint(1, 6))]
+        ref = [rng.choice(alphabet) for _ in range(rng.randint(0, 90))]
+        can = [rng.choice(alphabet) for _ in range(rng.randint(0, 90))]
+        assert lcs_indices(ref, can) == rouge_scorer.lcs_ind(ref, can), (ref, can)
