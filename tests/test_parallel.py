@@ -134,3 +134,21 @@ def test_cli_score_workers_prints_the_serial_lines(tmp_path: Any, capsys: Any) -
     assert printed[0] == printed[1] and printed[0].count("\n") == len(refs)
     assert main(["score", "--metric", "token_f1", "--jsonl", str(path), "--workers", "-1"]) == 2
     assert "--workers" in capsys.readouterr().err
+
+
+def test_cards_evaluate_with_workers_gives_the_same_run() -> None:
+    from lexeval.cards import EvalCase, EvalDataset, ExpectedCard, GeneratedCard, evaluate
+
+    cases = []
+    outputs: dict[str, list[Any]] = {}
+    for i in range(90):
+        front = WORDS[i % len(WORDS)]
+        back = " ".join(WORDS[(i * 3 + k) % len(WORDS)] for k in range(4))
+        cases.append(EvalCase(f"c{i}", "text", [ExpectedCard([front], back.split()[:2])]))
+        if i % 7:
+            outputs[f"c{i}"] = [GeneratedCard(f"What is {front}?", back), GeneratedCard("x", "y")]
+    dataset = EvalDataset("many", "1", cases)
+    serial = evaluate(dataset, outputs)
+    parallel = evaluate(dataset, outputs, workers=2)
+    assert parallel.cases == serial.cases and parallel.micro == serial.micro
+    assert sum(c.has_output for c in parallel.cases) == len(outputs)

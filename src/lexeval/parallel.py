@@ -157,14 +157,14 @@ def _run_chunk(key: str, blob: bytes, method: str, args: tuple[Any, ...]) -> Any
     return getattr(build_once(key, blob), method)(*args)
 
 
-def chunk_bounds(n: int, processes: int) -> list[tuple[int, int]]:
+def chunk_bounds(n: int, processes: int, min_chunk: int = MIN_CHUNK) -> list[tuple[int, int]]:
     """``(start, stop)`` of the chunks of ``n`` items for ``processes`` processes: about
-    eight per process, each at least :data:`MIN_CHUNK` and at most 5,000 items.
+    eight per process, each at least ``min_chunk`` (:data:`MIN_CHUNK`) and at most 5,000.
 
     >>> chunk_bounds(1000, 2)
     [(0, 250), (250, 500), (500, 750), (750, 1000)]
     """
-    size = max(MIN_CHUNK, min(_MAX_CHUNK, -(-n // (processes * _CHUNKS_PER_WORKER))))
+    size = max(min_chunk, min(_MAX_CHUNK, -(-n // (processes * _CHUNKS_PER_WORKER))))
     return [(start, min(start + size, n)) for start in range(0, n, size)]
 
 
@@ -174,10 +174,13 @@ def map_chunks(
     columns: Sequence[Sequence[Any]],
     processes: int,
     on_chunk: Callable[[int], None] | None = None,
+    *,
+    min_chunk: int = MIN_CHUNK,
 ) -> list[Any]:
     """``getattr(target, method)(*chunk_columns)`` on chunks of ``columns`` (equal-length
     sequences), on ``processes`` processes in all (the caller and ``processes - 1`` pool
-    workers), concatenated in input order. ``on_chunk(size)`` runs after each chunk.
+    workers), concatenated in input order. ``on_chunk(size)`` runs after each chunk; chunks
+    hold at least ``min_chunk`` items.
 
     The workers build ``target`` from its pickle once; the caller uses ``target`` itself.
 
@@ -186,7 +189,7 @@ def map_chunks(
     [0.6666666666666666]
     """
     n = len(columns[0])
-    bounds = chunk_bounds(n, processes)
+    bounds = chunk_bounds(n, processes, min_chunk)
     if processes < 2 or len(bounds) < 2:
         whole = list(getattr(target, method)(*columns))
         if on_chunk is not None:

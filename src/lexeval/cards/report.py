@@ -348,12 +348,15 @@ def evaluate(
     weights: ScoreWeights = DEFAULT_WEIGHTS,
     progress: bool = False,
     allow_unknown_cases: bool = False,
+    workers: int | str = 1,
 ) -> RunResult:
     """Match every case's generated cards (a mapping by case id, or ``generate(case)``).
 
     A case without output counts all its expected cards as unmatched (``has_output`` False).
     Output for a case id the dataset does not have raises :class:`DatasetError` unless
-    ``allow_unknown_cases``.
+    ``allow_unknown_cases``. ``workers=N`` matches the cases on N processes (``0`` or
+    ``"auto"``: every core; see :mod:`lexeval.parallel`), with the same results in the same
+    order; ``generate(case)`` still runs in this process.
     """
     if not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
         raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
@@ -377,6 +380,21 @@ def evaluate(
             )
     scorer = _Scorer(resolved, weights)
     cases = dataset.cases
+    if workers != 1:
+        from lexeval.parallel import map_chunks, resolve_workers
+
+        processes = resolve_workers(workers)
+        if processes > 1 and len(cases) >= 2 * _MIN_CASES:
+            items = [_generated(outputs, case) for case in cases]
+            matcher = _CaseMatcher(scorer, float(threshold), strategy)
+            columns: list[Sequence[Any]] = [
+                [case.expected_cards for case in cases],
+                [generated for generated, _ in items],
+                [case.id for case in cases],
+                [found for _, found in items],
+            ]
+            matched = map_chunks(matcher, "match_many", columns, processes, min_chunk=_MIN_CASES)
+            return RunResult(dataset.name, dataset.version, settings, tuple(matched), dataset.path)
     iterable: Iterable[EvalCase] = cases
     if progress:
         from rich.console import Console
@@ -387,18 +405,48 @@ def evaluate(
         )
     results = []
     for case in iterable:
-        if isinstance(outputs, Mapping):
-            found = case.id in outputs
-            generated = tuple(outputs[case.id]) if found else ()
-        else:
-            generated, found = tuple(outputs(case)), True
-            for card in generated:
-                if not isinstance(card, GeneratedCard):
-                    raise TypeError(f"generate() returned {type(card).__name__} for {case.id!r}")
+        generated, found = _generated(outputs, case)
         results.append(
             _match(scorer, case.expected_cards, generated, threshold, strategy, case.id, found)
         )
     return RunResult(dataset.name, dataset.version, settings, tuple(results), dataset.path)
+
+
+_MIN_CASES = 20  # the smallest chunk of cases sent to a worker process
+
+
+def _generated(outputs: Outputs, case: EvalCase) -> tuple[tuple[GeneratedCard, ...], bool]:
+    """The cards generated for ``case`` and whether there was output for it."""
+    if isinstance(outputs, Mapping):
+        found = case.id in outputs
+        return (tuple(outputs[case.id]) if found else ()), found
+    generated = tuple(outputs(case))
+    for card in generated:
+        if not isinstance(card, GeneratedCard):
+            raise TypeError(f"generate() returned {type(card).__name__} for {case.id!r}")
+    return generated, True
+
+
+class _CaseMatcher:
+    """Matches chunks of cases in a worker process: the scorer (pickled as its normalizer's
+    configuration and the weights) and the run's settings."""
+
+    def __init__(self, scorer: _Scorer, threshold: float, strategy: Strategy) -> None:
+        self.scorer = scorer
+        self.threshold = threshold
+        self.strategy = strategy
+
+    def match_many(
+        self,
+        expected: Sequence[Any],
+        generated: Sequence[tuple[GeneratedCard, ...]],
+        ids: Sequence[str],
+        found: Sequence[bool],
+    ) -> list[CaseResult]:
+        return [
+            _match(self.scorer, e, g, self.threshold, self.strategy, i, f)
+            for e, g, i, f in zip(expected, generated, ids, found, strict=True)
+        ]
 
 
 # ---------------------------------------------------------------- gates

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from lexeval.cli.common import UsageError, console, output_target, unit_float
+from lexeval.cli.common import UsageError, console, output_target, unit_float, workers_count
 
 __all__ = ["register", "run"]
 
@@ -58,6 +58,13 @@ def register(sub: Any) -> None:
         action="store_true",
         help="show a progress bar on stderr (automatic on a terminal from 200 cases)",
     )
+    cards.add_argument(
+        "--workers",
+        type=workers_count,
+        default=1,
+        metavar="N",
+        help="match the cases on N processes (0 or 'auto': every core; default 1)",
+    )
     cards.set_defaults(func=run)
 
 
@@ -79,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         strategy=args.strategy,
         normalizer=None if args.plain else args.preset,
         progress=args.progress or (sys.stderr.isatty() and len(dataset) >= 200),
+        workers=args.workers,
     )
     results = check_gates(run, gates)
     out = console(stderr=report == "-")

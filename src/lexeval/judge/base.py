@@ -209,8 +209,12 @@ class JudgeMetric(BaseMetric):
         progress: bool = False,
         *,
         questions: Iterable[str | None] | None = None,
+        workers: int | str = 1,
     ) -> list[MetricResult]:
-        """Judge pairs concurrently; results in order (an error stops the batch)."""
+        """Judge pairs concurrently; results in order (an error stops the batch).
+
+        ``workers`` is accepted for the metric protocol and not used: the backend already runs
+        the calls concurrently, in this process."""
         if isinstance(inputs, str) or isinstance(outputs, str):
             raise TypeError("inputs and outputs must be sequences of texts, not str")
         ins = list(inputs)

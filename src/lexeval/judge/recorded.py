@@ -128,8 +128,10 @@ class RecordedJudge(BaseMetric):
         progress: bool = False,
         *,
         questions: Iterable[str | None] | None = None,
+        workers: int | str = 1,
     ) -> list[MetricResult]:
-        """The recorded verdicts of a batch, in order."""
+        """The recorded verdicts of a batch, in order (``workers`` is accepted and not used:
+        looking verdicts up needs no other process)."""
         ins = list(inputs)
         outs = list(outputs)
         qs: list[str | None] = [None] * len(outs) if questions is None else list(questions)
