@@ -258,6 +258,12 @@ def _refuse_constant(name: str) -> NoReturn:
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+# A high surrogate escape not followed by a low one, or a low one not preceded by a high one:
+# what may decode to a lone surrogate (surrogate pairs, e.g. emoji, do not match).
+_LONE_SURROGATE_ESCAPE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
 _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]|(?<![\w.])(?:NaN|-?Infinity)\b')
 
 
@@ -322,7 +328,7 @@ def parse_json(name: str, text: str, *, line: int = 1, max_depth: int = MAX_DEPT
         if found is None:  # pragma: no cover - the scan finds what json refused
             raise fail(None, str(exc)) from None
         raise fail(*found) from None
-    if _SURROGATE_ESCAPE.search(text) or _too_deep(value, max_depth):
+    if _LONE_SURROGATE_ESCAPE.search(text) or _too_deep(value, max_depth):
         found = _scan_json(text, depth_limit=max_depth)
         if found is not None:
             raise fail(*found)
