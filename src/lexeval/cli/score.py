@@ -346,7 +346,10 @@ def _run_legacy(
     )
     lines = [json.dumps(r.to_dict(), ensure_ascii=False) for r in results]
     sys.stdout.write("".join(line + "\n" for line in lines))
-    if results:
-        mean = sum(r.score for r in results) / len(results)
-        print(f"{len(results)} pairs, mean score {mean:.4f}", file=sys.stderr)
+    scored = [r for r in results if "parse_error" not in r.info]  # unreadable judge replies
+    if scored:
+        mean = sum(r.score for r in scored) / len(scored)
+        left_out = len(results) - len(scored)
+        note = f" ({left_out} unreadable judge replies left out)" if left_out else ""
+        print(f"{len(results)} pairs, mean score {mean:.4f}{note}", file=sys.stderr)
     return 0

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, TypeAlias
 
 from lexeval.metrics.base import MetricResult, fmeasure
@@ -49,6 +49,8 @@ class AggregateResult:
 
     ``n_passed`` and ``n_judged`` count the results that passed and those that carry a verdict
     (results measured without a threshold carry none); the pass rate is ``n_passed / n_judged``.
+    ``n_parse_errors`` counts the judge results left out because the judge's reply could not be
+    read (``info["parse_error"]``, score NaN): never counted as zeros.
     """
 
     n: int
@@ -66,6 +68,7 @@ class AggregateResult:
     pass_rate: float | None = None
     pass_rate_ci_low: float | None = None
     pass_rate_ci_high: float | None = None
+    n_parse_errors: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """A plain, JSON-ready dict."""
@@ -110,12 +113,27 @@ def aggregate(
     (scipy's percentile bootstrap); one result gives a zero-width interval. An empty list
     raises ValueError.
 
+    Judge results whose reply could not be read (``info["parse_error"]``) are left out and
+    counted in ``n_parse_errors``.
+
     >>> aggregate([MetricResult(1.0)]).ci_low
     1.0
+    >>> agg = aggregate([MetricResult(1.0), MetricResult(float("nan"), {"parse_error": "no JSON"})])
+    >>> agg.n, agg.mean, agg.n_parse_errors
+    (1, 1.0, 1)
     """
     items = [_as_result(r) for r in results]
     if not items:
         raise ValueError("results is empty")
+    kept = [r for r in items if "parse_error" not in r.info]
+    parse_errors = len(items) - len(kept)
+    if not kept:
+        raise ValueError(f"all {parse_errors} results are parse errors: nothing to aggregate")
+    if parse_errors:
+        return replace(
+            aggregate(kept, seed=seed, n_boot=n_boot, confidence=confidence),
+            n_parse_errors=parse_errors,
+        )
     pooled: tuple[int, int, int] | None = None
     counts = [r.info.get("counts") for r in items]
     if all(isinstance(c, dict) for c in counts):
