@@ -778,3 +778,10 @@ def test_a_version_bump_is_a_warning_not_an_incomparable_baseline(
     data["signature"] = data["signature"].replace("lang:en", "lang:de")
     reports[1].write_text(json.dumps(data), encoding="utf-8")
     one_error_line(cli(capsys, "compare", *map(str, reports)), "signatures differ")
+
+
+def test_deeply_nested_option_values_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    deep = "[" * 100_000 + "]" * 100_000  # one argument, under Linux's 128 KB per argument
+    args = ("score", "--metric", "token_f1", "--input", "a", "--output", "a")
+    proc = cli(capsys, *args, "--option", f"variant={deep}")
+    one_error_line(proc, "--option variant: the value is nested too deeply")

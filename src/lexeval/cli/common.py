@@ -92,6 +92,8 @@ def parse_options(specs: Sequence[str]) -> dict[str, Any]:
             options[key.strip()] = json.loads(raw)
         except json.JSONDecodeError:
             options[key.strip()] = raw
+        except RecursionError:
+            raise UsageError(f"--option {key.strip()}: the value is nested too deeply") from None
     return options
 
 
