@@ -26,6 +26,7 @@ PAGES = [
     "scale.md",
     "judge.md",
     "meta.md",
+    "integrations.md",
 ]
 
 
@@ -117,3 +118,76 @@ def test_relative_links_resolve(page: str) -> None:
         if "://" in target or target.startswith("mailto:"):
             continue
         assert (DOCS / target).exists(), f"{page}: broken link {target}"
+
+
+def test_readme_python_block_runs_and_names_what_the_demo_writes() -> None:
+    import doctest
+
+    readme = ROOT / "README.md"
+    flags = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
+    failures, tests = doctest.testfile(str(readme), module_relative=False, optionflags=flags)
+    assert tests >= 8 and failures == 0
+    text = readme.read_text(encoding="utf-8")
+    demo = (ROOT / "examples" / "demo.py").read_text(encoding="utf-8")
+    compare = next(line for line in text.splitlines() if line.startswith("lexeval compare"))
+    for name in re.findall(r"out/(prompt_v\d)\.json", compare):
+        assert f'"{name}"' in demo, name  # the demo writes out/<name>.json
+    assert len(re.findall(r"out/prompt_v\d\.json", compare)) == 2
+    assert ".venv/bin/lexeval" in text
+
+
+def test_the_ci_workflow_in_cards_md_runs(tmp_path: Path) -> None:
+    import os
+    import shutil
+
+    import yaml
+
+    page = (DOCS / "cards.md").read_text(encoding="utf-8")
+    block = page.split("# .github/workflows/flashcards.yml", 1)[1].split("```", 1)[0]
+    steps = yaml.safe_load(block)["jobs"]["cards"]["steps"]
+    runs = [step["run"].strip() for step in steps if "run" in step]
+    assert runs[0].startswith("pip install") and "git+" in runs[0]  # lexeval is not on PyPI
+    assert runs[1] == "mkdir -p out"
+    example = ROOT / "examples" / "flashcards"
+    shutil.copytree(example, tmp_path / "eval")
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
+    baseline = subprocess.run(  # the main branch's report, kept in the repository
+        [
+            "lexeval",
+            "cards",
+            "eval/dataset.yaml",
+            "eval/outputs/prompt_v1.yaml",
+            "--json",
+            "eval/baseline.json",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert baseline.returncode in (0, 1), baseline.stderr
+    # the user's generator: here the bundled candidate outputs
+    generator = tmp_path / "scripts" / "generate_cards.py"
+    generator.parent.mkdir()
+    generator.write_text(
+        "import sys\nsys.stdout.write(open('eval/outputs/prompt_v2.jsonl').read())\n",
+        encoding="utf-8",
+    )
+    codes = []
+    for command in runs[1:]:
+        proc = subprocess.run(
+            ["bash", "-c", command],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert "Traceback" not in proc.stderr, proc.stderr
+        codes.append(proc.returncode)
+    assert codes[:2] == [0, 0]  # mkdir, generate
+    assert codes[2] in (0, 1) and (tmp_path / "out" / "candidate.json").is_file()
+    assert codes[3] in (0, 1) and (tmp_path / "out" / "comparison.md").is_file()

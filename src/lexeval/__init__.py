@@ -53,7 +53,18 @@ _LAZY = {
 }
 
 
+#: Subpackages and modules reachable as attributes (``import lexeval; lexeval.cards``).
+_SUBMODULES = frozenset(
+    {"batch", "cards", "cli", "compat", "frame", "integrations", "io", "judge", "meta"}
+    | {"metrics", "normalize", "stats", "testing"}
+)
+
+
 def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        submodule = importlib.import_module(f"lexeval.{name}")
+        globals()[name] = submodule
+        return submodule
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'lexeval' has no attribute {name!r}")

@@ -603,4 +603,4 @@ def render_run(
     for g in gates:
         mark = "[green]PASS[/]" if g.passed else "[bold red]FAIL[/]"
         console.print(f"{mark} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
-    console.print(Text(f"signature: {run.signature}", style="dim"))
+    console.print(Text(f"signature: {run.signature}", style="dim"), soft_wrap=True)  # never wrapped

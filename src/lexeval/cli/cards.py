@@ -6,7 +6,14 @@ import argparse
 import sys
 from typing import Any
 
-from lexeval.cli.common import UsageError, console, output_target, unit_float, workers_count
+from lexeval.cli.common import (
+    PRESET_NAMES,
+    UsageError,
+    console,
+    output_target,
+    unit_float,
+    workers_count,
+)
 
 __all__ = ["register", "run"]
 
@@ -46,7 +53,11 @@ def register(sub: Any) -> None:
         "avg_similarity; scope micro by default); exit 1 when one fails",
     )
     norm = cards.add_mutually_exclusive_group()
-    norm.add_argument("--preset", default="default", help="normalizer preset (default: default)")
+    norm.add_argument(
+        "--preset",
+        default="default",
+        help=f"normalizer preset: {', '.join(PRESET_NAMES)} (default: default)",
+    )
     norm.add_argument(
         "--plain",
         action="store_true",

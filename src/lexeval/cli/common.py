@@ -17,7 +17,12 @@ from typing import TYPE_CHECKING, Any, NoReturn
 if TYPE_CHECKING:
     from rich.console import Console
 
+#: The normalizer presets (``lexeval.normalize.PRESETS``, named here so that ``--help`` stays
+#: light; a test checks that they agree).
+PRESET_NAMES: tuple[str, ...] = ("default", "tokens", "none", "mastra", "squad", "rouge-score")
+
 __all__ = [
+    "PRESET_NAMES",
     "Parser",
     "UsageError",
     "console",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from lexeval.cli.common import UsageError
+from lexeval.cli.common import PRESET_NAMES, UsageError
 
 __all__ = ["register", "run"]
 
@@ -14,7 +14,11 @@ def register(sub: Any) -> None:
     """Add the ``normalize`` subcommand to ``sub`` (an argparse subparsers action)."""
     normalize = sub.add_parser("normalize", help="show what each normalization step does to a text")
     normalize.add_argument("text", metavar="TEXT")
-    normalize.add_argument("--preset", default="default", help="normalizer preset")
+    normalize.add_argument(
+        "--preset",
+        default="default",
+        help=f"normalizer preset: {', '.join(PRESET_NAMES)} (default: default)",
+    )
     normalize.add_argument("--language", default="en", help="language code (default en)")
     normalize.set_defaults(func=run)
 
