@@ -3,8 +3,8 @@
 Judges favour a position (in the measurements behind this tier's design, a 1.5B local model
 picked the first answer 99.5% of the time) and longer answers. Asking in both orders exposes
 the first: consistent passes give the winner with their averaged confidence, inconsistent ones
-a TIE with confidence 0.5, instead of a coin flip dressed as a verdict. :func:`position_consistency` and :func:`length_bias` measure both
-biases over a batch.
+a TIE with confidence 0.5, instead of a coin flip dressed as a verdict.
+:func:`position_consistency` and :func:`length_bias` measure both biases over a batch.
 
 >>> first = PassVerdict(order="AB", winner="A", confidence=0.8)
 >>> second = PassVerdict(order="BA", winner="A", confidence=0.6)
