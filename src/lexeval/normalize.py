@@ -869,8 +869,8 @@ class Normalizer:
             if pairs is not None:
                 found[chunk] = pairs
             elif len(chunk) > _MAX_CHUNK:  # read piece by piece, never cached
-                pieces = _long_chunk_pieces(chunk, self.config.split_cjk)
-                found[chunk] = self._analyze_chunk(pieces)
+                stream = _long_chunk_pieces(chunk, self.config.split_cjk)
+                found[chunk] = self._analyze_chunk(stream)
             else:
                 missing.append(chunk)
         if len(cache) + len(missing) > self.cache_size:
