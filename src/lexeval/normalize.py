@@ -40,6 +40,7 @@ from importlib.metadata import version as _dist_version
 from typing import Any, Literal, cast
 
 from lexeval._version import __version__
+from lexeval.text.signature import Signature
 
 __all__ = [
     "KEEP_WORDS",
@@ -210,6 +211,9 @@ class Explanation:
         return "\n".join(lines)
 
 
+_CompoundIndex = tuple[dict[str, str], frozenset[tuple[str, str]], Any]
+
+
 @dataclass
 class _Resources:
     """spaCy objects and tables for one language, loaded once per process.
@@ -225,6 +229,8 @@ class _Resources:
     lemma_table: Any  # a spacy.lookups.Table, or None when the language has no table
     lookups_version: str | None
     specials: frozenset[str] | None = None  # special cases; None: no letters fast path
+    # compound indexes built on this vocabulary, by the settings that shape keys
+    compound_indexes: dict[tuple[Any, ...], _CompoundIndex] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
     zone_depth: int = 0
 
@@ -238,8 +244,6 @@ class _Pipeline:
 
 
 _DROPPED = ("", True)  # memo marker for a token that step 2 drops (punctuation)
-_CompoundIndex = tuple[dict[str, str], frozenset[tuple[str, str]], Any]
-_COMPOUND_INDEXES: dict[tuple[Any, ...], _CompoundIndex] = {}
 _LANGUAGES: dict[str, _Resources] = {}
 _PIPELINES: dict[str, _Pipeline] = {}
 # Held while loading resources or building a normalizer's indexes (never inside a zone).
@@ -920,13 +924,13 @@ class Normalizer:
         return merged
 
     def _compat_tokens(self, text: str) -> list[str]:
-        from lexeval import compat
+        """A compatibility preset's tokens: the peer's processor (the metrics' compat modes
+        use the same one)."""
+        from lexeval.text.peers import peer_processor
 
-        if self.config.compat == "mastra":
-            return compat.mastra_keywords(text)
-        if self.config.compat == "squad":
-            return compat.squad_normalize_answer(text).split()
-        return compat.rouge_score_tokens(text, stemmer=self.config.stemmer == "porter")
+        assert self.config.compat is not None
+        processor = peer_processor(self.config.compat, stemmer=self.config.stemmer == "porter")
+        return processor.tokens(text)
 
     # ------------------------------------------------------------------ resources
 
@@ -986,11 +990,11 @@ class Normalizer:
         cfg = self.config
         shape = (self.language, cfg.unicode_form, cfg.casefold, cfg.lemmatize, cfg.stemmer)
         cache_key = (*shape, cfg.pipeline, cfg.extra_compounds)
-        cached = _COMPOUND_INDEXES.get(cache_key)
+        cached = res.compound_indexes.get(cache_key)
         if cached is None:
             with res.lock:  # the patterns' strings must not land in another thread's zone
                 cached = self._index_compounds(res)
-            _COMPOUND_INDEXES[cache_key] = cached
+            res.compound_indexes[cache_key] = cached
         self._aliases, self._first_bigrams, self._matcher = cached
 
     def _index_compounds(self, res: _Resources) -> _CompoundIndex:
@@ -1052,7 +1056,7 @@ class Normalizer:
             else:
                 parts.append("comp:no")
         parts.append(f"v:{__version__}")
-        return "|".join(parts)
+        return Signature.of(parts)
 
 
 def _no_merge(pairs: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
