@@ -245,6 +245,10 @@ class BaseMetric(ABC):
         ``score_multi`` rule); ``info["reference_index"]`` tells which, when there are several.
         """
         prepared = self._prepare_output(output)
+        if len(references) == 1:
+            score, info = self._score_prepared(references[0], prepared)
+            self._finish_references(info, references, output)
+            return score, info
         best: tuple[float, dict[str, Any]] | None = None
         best_key = 0.0
         best_index = 0

@@ -116,12 +116,12 @@ class RougeScoreProcessor(_PeerProcessor):
         return list(_rouge_tokens(_check(text), self.stemmer))
 
     def token_tuple(self, text: str) -> tuple[str, ...]:
-        """:meth:`tokens` as the cached tuple (no copy)."""
-        return _rouge_tokens(_check(text), self.stemmer)
+        """:meth:`tokens` as the cached tuple (no copy; ``text`` must be a str)."""
+        return _rouge_tokens(text, self.stemmer)
 
     def sentence_tokens(self, text: str) -> tuple[tuple[str, ...], ...]:
-        """The tokens of each of rouge-score's sentences (cached)."""
-        return _rouge_sentence_tokens(_check(text), self.stemmer)
+        """The tokens of each of rouge-score's sentences (cached; ``text`` must be a str)."""
+        return _rouge_sentence_tokens(text, self.stemmer)
 
     def sentences(self, text: str) -> list[str]:
         """rouge-score's sentences: the lines, empty ones dropped (not stripped)."""
