@@ -26,14 +26,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _shared import shared_path, timed
 
 from lexeval.compat import _rouge_stem
-from lexeval.metrics.rouge import RougeMetric, RougeScorer, _rs_sentence_tokens, _rs_tokens
+from lexeval.metrics.rouge import RougeMetric, RougeScorer
+from lexeval.text.peers import clear_caches
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 
 def _clear_tokens() -> None:
-    _rs_tokens.cache_clear()
-    _rs_sentence_tokens.cache_clear()
+    clear_caches()
 
 
 def _clear_all() -> None:

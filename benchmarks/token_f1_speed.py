@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _shared import shared_path, timed
 
-from lexeval.compat import _squad_counter, squad_normalize_answer
+from lexeval.compat import squad_counts, squad_normalize_answer
 from lexeval.metrics import TokenF1Metric
 
 _PUNCT = set(string.punctuation)
@@ -51,7 +51,7 @@ def plain_em(prediction: str, gold: str) -> float:
 
 def _clear() -> None:
     squad_normalize_answer.cache_clear()
-    _squad_counter.cache_clear()
+    squad_counts.cache_clear()
 
 
 def main() -> None:

@@ -194,3 +194,15 @@ def test_each_text_is_normalized_once_per_case() -> None:
         ["alpha", "beta", "gamma", "alpha one", "beta", "gamma", "x", "y"]
     )
     assert result.n_matched == 2
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "optimal"])
+def test_a_zero_similarity_pair_is_never_a_match(strategy: str) -> None:
+    # With threshold 0 the first expected card (nothing in common with any generated card)
+    # must not take the generated card that the second expected card does match.
+    exp = [ExpectedCard(["zebra"], ["stripes"]), ExpectedCard(["cell"], ["membrane"])]
+    gen = [GeneratedCard("cell", "membrane")]
+    result = match_cards(exp, gen, threshold=0.0, strategy=strategy, normalizer=None)
+    assert [(p.expected_index, p.generated_index) for p in result.pairs] == [(1, 0)]
+    alone = match_cards(exp[:1], gen, threshold=0.0, strategy=strategy, normalizer=None)
+    assert alone.n_matched == 0

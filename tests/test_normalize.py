@@ -492,3 +492,105 @@ def test_full_cache_keeps_every_chunk_of_the_current_text() -> None:
         ["alpha", "beta", "gamma"],
         ["delta", "beta"],
     ]
+
+
+@pytest.mark.parametrize(
+    ("unit", "size"), [("http://a.b/and", 10**7), ("a.", 10**6), ("狐。", 10**6)]
+)
+def test_megabyte_sentences(deadline: None, unit: str, size: int) -> None:
+    """Sentence splitting is linear too (it was quadratic on long glued text: 20 s for 128 kB)."""
+    text = unit * (size // len(unit))
+    sentences = Normalizer().sentences(text)
+    assert "".join("".join(s.split()) for s in sentences) == text
+
+
+def test_long_cjk_text_takes_memory_linear_in_its_length() -> None:
+    """A long run without spaces is read token by token: allocations stay near the 8 bytes a
+    character that the returned list itself needs (they were about 190)."""
+    import tracemalloc
+
+    text = "".join(chr(0x4E00 + (i * 7919) % 2000) for i in range(200_000))
+    norm = Normalizer()
+    norm.tokens("狐")  # load spaCy before measuring
+    tracemalloc.start()
+    try:
+        tokens = norm.tokens(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(tokens) == len(text)
+    assert peak / len(text) < 30, peak / len(text)
+
+
+@given(st.text(alphabet="ab漢字カナ・ー゛-.,1_ !é\u3000", max_size=40))
+@settings(max_examples=300, deadline=None)
+def test_long_chunks_split_like_short_ones_without_spacy(chunk: str) -> None:
+    from lexeval.normalize import _CJK_RE, _LONG_CHUNK_RE, _long_chunk_pieces
+
+    whole = _LONG_CHUNK_RE.findall(chunk)
+    assert list(_long_chunk_pieces(chunk, split_cjk=False)) == whole
+    split = [p for piece in whole for p in _CJK_RE.split(piece) if p]
+    assert list(_long_chunk_pieces(chunk, split_cjk=True)) == split
+
+
+@pytest.mark.parametrize("preset", ["default", "tokens", "none", "mastra", "squad", "rouge-score"])
+@pytest.mark.parametrize("text", ["\ud800", "a \udfff b. c\ud800d. e", "\udc00\ud800x"])
+def test_lone_surrogates_never_crash(preset: str, text: str) -> None:
+    for norm in (Normalizer(preset), Normalizer(unicode_form=None)):
+        for result in (norm.tokens(text), norm.keywords(text), norm.sentences(text)):
+            for item in result:
+                if norm.config.compat is None:  # the peers keep them, exactly
+                    item.encode("utf-8")  # every string it returns can be written
+        assert norm.explain(text).tokens == tuple(norm.tokens(text))
+
+
+def test_bad_stemmer_names_the_value() -> None:
+    with pytest.raises(ValueError, match=r"not 'lancaster'$"):
+        Normalizer(stemmer="lancaster", stopwords=False)
+
+
+# Forms and their lemmas from lemma_lookup tables of spacy-lookups-data 1.0.5 (two forms picked
+# every len/50 entries, and the issue's sentences): the two tables that map forms to lists (fr,
+# ca), the two said to give no lemmas (nl, cs: they do), German (capitalised nouns), English
+# (with lexeval's overrides), Spanish and Russian. The other 17 tables are read the same way;
+# building their spaCy languages would cost about a minute of test time.
+LEMMA_TABLE_CASES = {
+    "ca": [("acanarem", "acanar"), ("aferréssiu", "aferrar"), ("gossos", "gos")],
+    "cs": [("areálu", "areál"), ("bleskl", "blesknout"), ("jedli", "jíst")],
+    "de": [("abgestrampelt", "abstrampeln"), ("abzuklopfen", "abklopfen"), ("Hunde", "hund")],
+    "en": [("abetting", "abet"), ("allergies", "allergy"), ("criteria", "criterion")],
+    "es": [("abromase", "abromar"), ("acoyunda", "acoyundar")],
+    "fr": [("accoutumées", "accoutumer"), ("ajoutés", "ajouter"), ("chiens", "chien")],
+    "nl": [("aanlassende", "aanlassen"), ("afdop", "afdoppen"), ("honden", "hond")],
+    "ru": [("приятелей", "приятель"), ("идеологиями", "идеология")],
+}
+
+
+@pytest.fixture
+def fresh_language() -> Iterator[list[str]]:
+    """Languages loaded by the test are dropped afterwards (their tables are large)."""
+    from lexeval import normalize
+
+    loaded: list[str] = []
+    yield loaded
+    for language in loaded:
+        normalize._LANGUAGES.pop(language, None)
+
+
+@pytest.mark.parametrize("language", sorted(LEMMA_TABLE_CASES))
+def test_every_lemma_table_gives_plain_lemmas(language: str, fresh_language: list[str]) -> None:
+    """Each language with a lookup table lemmatizes with it, one plain str per form."""
+    fresh_language.append(language)
+    norm = Normalizer(language=language, stopwords=False, compounds=False)
+    cases = LEMMA_TABLE_CASES[language]
+    assert [norm.tokens(form) for form, _ in cases] == [[lemma] for _, lemma in cases]
+    if language in SENTENCES:
+        text, keywords = SENTENCES[language]
+        assert Normalizer(language=language).keywords(text) == keywords
+
+
+# The issue's examples: French gave ["['chien']", "['manger']", "['pomme']"].
+SENTENCES = {
+    "fr": ("Les chiens mangent des pommes", ["chien", "manger", "pomme"]),
+    "ca": ("Els gossos mengen pomes", ["gos", "menjar", "poma"]),
+}

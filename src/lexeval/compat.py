@@ -36,6 +36,7 @@ __all__ = [
     "mastra_stopwords",
     "rouge_score_sentences",
     "rouge_score_tokens",
+    "squad_counts",
     "squad_exact_match",
     "squad_f1",
     "squad_normalize_answer",
@@ -226,7 +227,13 @@ def squad_normalize_answer(s: str) -> str:
 
 
 @lru_cache(maxsize=262144)
-def _squad_counter(s: str) -> tuple[Counter[str], int]:
+def squad_counts(s: str) -> tuple[Counter[str], int]:
+    """The SQuAD tokens of ``s`` counted, and how many there are (cached per process; do not
+    modify the returned Counter).
+
+    >>> squad_counts("The cat and the cat")
+    (Counter({'cat': 2, 'and': 1}), 3)
+    """
     tokens = squad_normalize_answer(s).split()
     return Counter(tokens), len(tokens)
 
@@ -249,8 +256,8 @@ def _as_golds(ground_truth: str | Sequence[str]) -> Sequence[str]:
 
 
 def _squad_f1_one(prediction: str, gold: str) -> float:
-    pred_counts, pred_len = _squad_counter(prediction)
-    gold_counts, gold_len = _squad_counter(gold)
+    pred_counts, pred_len = squad_counts(prediction)
+    gold_counts, gold_len = squad_counts(gold)
     if pred_len == 0 or gold_len == 0:
         return 0.0
     small, large = pred_counts, gold_counts

@@ -40,6 +40,7 @@ from importlib.metadata import version as _dist_version
 from typing import Any, Literal, cast
 
 from lexeval._version import __version__
+from lexeval.text.signature import Signature
 
 __all__ = [
     "KEEP_WORDS",
@@ -112,11 +113,16 @@ _TECH_TOKEN_RE = re.compile(r"\.?\w+(?:[-./@]\w+)*(?:\+\+|#)?")
 _ACRONYM_PLURAL_RE = re.compile(r"[A-Z]{2,}s")
 _HYPHENATED_WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")  # letters only, single hyphens
 # Han ideographs and kana: written without spaces, split into one token per character.
-_CJK_RE = re.compile("([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_RE = re.compile(f"([{_CJK}])")
 # Chunks longer than this skip spaCy's affix loop (quadratic on pathological input) and are
-# split into word runs and single symbols instead.
+# split into word runs and single symbols instead (read piece by piece, never whole).
 _MAX_CHUNK = 2000
 _LONG_CHUNK_RE = re.compile(r"\w+|[^\w\s]")
+# The same, with Han and kana one character a piece: the word runs of _LONG_CHUNK_RE split by
+# _CJK_RE, without building either list.
+_LONG_CJK_CHUNK_RE = re.compile(f"[{_CJK}]|[^\\W{_CJK}]+|[^\\w\\s]")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 _CHUNK_RE = re.compile(r"\S+")
 
@@ -205,6 +211,9 @@ class Explanation:
         return "\n".join(lines)
 
 
+_CompoundIndex = tuple[dict[str, str], frozenset[tuple[str, str]], Any]
+
+
 @dataclass
 class _Resources:
     """spaCy objects and tables for one language, loaded once per process.
@@ -220,6 +229,8 @@ class _Resources:
     lemma_table: Any  # a spacy.lookups.Table, or None when the language has no table
     lookups_version: str | None
     specials: frozenset[str] | None = None  # special cases; None: no letters fast path
+    # compound indexes built on this vocabulary, by the settings that shape keys
+    compound_indexes: dict[tuple[Any, ...], _CompoundIndex] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
     zone_depth: int = 0
 
@@ -233,8 +244,6 @@ class _Pipeline:
 
 
 _DROPPED = ("", True)  # memo marker for a token that step 2 drops (punctuation)
-_CompoundIndex = tuple[dict[str, str], frozenset[tuple[str, str]], Any]
-_COMPOUND_INDEXES: dict[tuple[Any, ...], _CompoundIndex] = {}
 _LANGUAGES: dict[str, _Resources] = {}
 _PIPELINES: dict[str, _Pipeline] = {}
 # Held while loading resources or building a normalizer's indexes (never inside a zone).
@@ -380,6 +389,18 @@ def _is_punct(token: str) -> bool:
     (True, False, True)
     """
     return all(unicodedata.category(c).startswith("P") for c in token)
+
+
+def _long_chunk_pieces(chunk: str, split_cjk: bool) -> Iterator[str]:
+    """The tokens of a chunk longer than ``_MAX_CHUNK``, one at a time (memory stays small on
+    megabytes of text without spaces).
+
+    >>> list(_long_chunk_pieces("abc漢字-d", split_cjk=True))
+    ['abc', '漢', '字', '-', 'd']
+    """
+    pattern = _LONG_CJK_CHUNK_RE if split_cjk else _LONG_CHUNK_RE
+    for match in pattern.finditer(chunk):
+        yield match.group()
 
 
 def _is_technical(token: str) -> bool:
@@ -553,7 +574,11 @@ class Normalizer:
             if len(done) >= self.cache_size:
                 done.clear()
             done[text] = None
-            missing.update((c, None) for c in self._prepare(text).split() if c not in cache)
+            missing.update(
+                (c, None)
+                for c in self._prepare(text).split()
+                if c not in cache and len(c) <= _MAX_CHUNK
+            )
             if len(missing) >= limit:
                 self._cache_chunks(list(missing))
                 missing = {}
@@ -565,7 +590,7 @@ class Normalizer:
         if len(cache) + len(chunks) > self.cache_size:
             self._clear_chunks()
         for chunk, pieces in zip(chunks, self._split_chunks(chunks), strict=True):
-            cache[chunk] = self._analyze_chunk(pieces)
+            cache[chunk] = tuple(self._analyze_chunk(pieces))
 
     def keywords(self, text: str) -> list[str]:
         """The distinct keys in order of first appearance; compound terms are one key.
@@ -605,9 +630,12 @@ class Normalizer:
         of (any run but a single space) counts as a token here too."""
         punct_chars = _sentence_punct_chars()
         spans = [(m.start(), m.group()) for m in _CHUNK_RE.finditer(text)]
-        distinct = list(dict.fromkeys(chunk for _, chunk in spans))
+        distinct = list(dict.fromkeys(c for _, c in spans if len(c) <= _MAX_CHUNK))
         tokens_of = dict(zip(distinct, self._split_chunks(distinct, split_cjk=False), strict=True))
-        split = [tokens_of[chunk] for _, chunk in spans]
+        split = (
+            tokens_of[c] if len(c) <= _MAX_CHUNK else _long_chunk_pieces(c, split_cjk=False)
+            for _, c in spans
+        )
         starts = [0]
         seen_period = False
         previous_end = -1
@@ -696,7 +724,8 @@ class Normalizer:
         """Step 1: controls out, Unicode normalization (case folding comes per token)."""
         form = self.config.unicode_form
         if form is None:
-            return text
+            # Lone surrogates cannot be encoded (spaCy, files): U+FFFD, even with no Unicode step.
+            return _SURROGATE_RE.sub("\ufffd", text) if _SURROGATE_RE.search(text) else text
         text = _INVISIBLE_RE.sub("", _CONTROL_RE.sub(" ", text))
         if not unicodedata.is_normalized(form, text):  # type: ignore[arg-type]
             text = unicodedata.normalize(form, text)  # type: ignore[arg-type]
@@ -739,8 +768,8 @@ class Normalizer:
             split_cjk = self.config.split_cjk
         for i, chunk in enumerate(chunks):
             if len(chunk) > _MAX_CHUNK:
-                pieces[i] = _LONG_CHUNK_RE.findall(chunk)
-            if split_cjk and _CJK_RE.search(chunk):
+                pieces[i] = list(_long_chunk_pieces(chunk, split_cjk))
+            elif split_cjk and _CJK_RE.search(chunk):
                 pieces[i] = [p for piece in pieces[i] for p in _CJK_RE.split(piece) if p]
         return pieces
 
@@ -773,7 +802,9 @@ class Normalizer:
                 # Tables are keyed by lower-case forms, except where the language capitalizes
                 # (German nouns): try the folded form, then the form as written.
                 found = table.get(folded) or table.get(token)
-                key = self._fold(str(found)) if found else folded
+                if isinstance(found, list):  # fr and ca tables map a form to a list of lemmas
+                    found = found[0] if found else None
+                key = self._fold(found) if isinstance(found, str) and found else folded
         if self._stem is not None:
             key = self._stem(key)
         return key
@@ -781,7 +812,7 @@ class Normalizer:
     def _is_stop(self, folded: str, key: str) -> bool:
         return folded in self._stops or key in self._stops
 
-    def _analyze_chunk(self, pieces: list[str]) -> tuple[tuple[str, bool], ...]:
+    def _analyze_chunk(self, pieces: Iterable[str]) -> list[tuple[str, bool]]:
         """Steps 3-4 and the stopword flag for the tokens of one chunk (memoized per token)."""
         out = []
         drop = self.config.drop_punct
@@ -800,7 +831,7 @@ class Normalizer:
                 memo[token] = pair
             if pair is not _DROPPED:
                 out.append(pair)
-        return tuple(out)
+        return out
 
     def _pipeline_tokens(self, prepared: str) -> list[tuple[str, str]]:
         """(text, lemma) of each token as a trained pipeline analyses the whole text."""
@@ -835,21 +866,27 @@ class Normalizer:
         """The pairs of ``chunks``, analyzing those not cached (thread-safe: the cache is only
         read with ``get`` and written whole entries at a time)."""
         cache = self._cache
-        found: dict[str, tuple[tuple[str, bool], ...]] = {}
+        found: dict[str, Sequence[tuple[str, bool]]] = {}
         missing: list[str] = []
         for chunk in dict.fromkeys(chunks):
             pairs = cache.get(chunk)
-            if pairs is None:
-                missing.append(chunk)
-            else:
+            if pairs is not None:
                 found[chunk] = pairs
+            elif len(chunk) > _MAX_CHUNK:  # read piece by piece, never cached
+                stream = _long_chunk_pieces(chunk, self.config.split_cjk)
+                found[chunk] = self._analyze_chunk(stream)
+            else:
+                missing.append(chunk)
         if len(cache) + len(missing) > self.cache_size:
             self._clear_chunks()
         keep = len(missing) <= self.cache_size  # a single text larger than the cache: no caching
         for chunk, pieces in zip(missing, self._split_chunks(missing), strict=True):
-            found[chunk] = pairs = self._analyze_chunk(pieces)
+            found[chunk] = pairs = tuple(self._analyze_chunk(pieces))
             if keep:
                 cache[chunk] = pairs
+        if len(chunks) == 1:
+            only = found[chunks[0]]
+            return only if isinstance(only, list) else list(only)
         return [pair for chunk in chunks for pair in found[chunk]]
 
     def _clear_chunks(self) -> None:
@@ -863,12 +900,11 @@ class Normalizer:
             return pairs
         aliases = self._aliases
         if aliases:
-            pairs = [(aliases[k], False) if k in aliases else (k, s) for k, s in pairs]
+            pairs = [(aliases[p[0]], False) if p[0] in aliases else p for p in pairs]
         if len(pairs) < 2:
             return pairs
-        keys = [k for k, _ in pairs]
         # Every pattern has at least two tokens, so a match needs its first two side by side.
-        if self._first_bigrams.isdisjoint(itertools.pairwise(keys)):
+        if self._first_bigrams.isdisjoint(itertools.pairwise(k for k, _ in pairs)):
             return pairs
         from spacy.tokens import Doc
         from spacy.util import filter_spans
@@ -888,13 +924,13 @@ class Normalizer:
         return merged
 
     def _compat_tokens(self, text: str) -> list[str]:
-        from lexeval import compat
+        """A compatibility preset's tokens: the peer's processor (the metrics' compat modes
+        use the same one)."""
+        from lexeval.text.peers import peer_processor
 
-        if self.config.compat == "mastra":
-            return compat.mastra_keywords(text)
-        if self.config.compat == "squad":
-            return compat.squad_normalize_answer(text).split()
-        return compat.rouge_score_tokens(text, stemmer=self.config.stemmer == "porter")
+        assert self.config.compat is not None
+        processor = peer_processor(self.config.compat, stemmer=self.config.stemmer == "porter")
+        return processor.tokens(text)
 
     # ------------------------------------------------------------------ resources
 
@@ -954,11 +990,11 @@ class Normalizer:
         cfg = self.config
         shape = (self.language, cfg.unicode_form, cfg.casefold, cfg.lemmatize, cfg.stemmer)
         cache_key = (*shape, cfg.pipeline, cfg.extra_compounds)
-        cached = _COMPOUND_INDEXES.get(cache_key)
+        cached = res.compound_indexes.get(cache_key)
         if cached is None:
             with res.lock:  # the patterns' strings must not land in another thread's zone
                 cached = self._index_compounds(res)
-            _COMPOUND_INDEXES[cache_key] = cached
+            res.compound_indexes[cache_key] = cached
         self._aliases, self._first_bigrams, self._matcher = cached
 
     def _index_compounds(self, res: _Resources) -> _CompoundIndex:
@@ -1020,7 +1056,7 @@ class Normalizer:
             else:
                 parts.append("comp:no")
         parts.append(f"v:{__version__}")
-        return "|".join(parts)
+        return Signature.of(parts)
 
 
 def _no_merge(pairs: list[tuple[str, bool]]) -> list[tuple[str, bool]]:

@@ -32,6 +32,7 @@ from lexeval.io import (
     parse_json,
     read_text,
 )
+from lexeval.text.signature import Signature
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -449,9 +450,11 @@ def compare_runs(
             + ("equal" if base_settings == cand_settings else "not")
         )
     if base_settings != cand_settings and not allow_signature_mismatch:
+        difference = Signature(base_settings).describe_difference(cand_settings)
         raise SignatureMismatchError(
-            f"signatures differ: baseline {base_s.signature!r} vs candidate {cand_s.signature!r}"
-            " (results are not comparable; pass --allow-signature-mismatch to compare anyway)"
+            f"signatures differ ({difference}): baseline {base_s.signature!r} vs candidate "
+            f"{cand_s.signature!r} (results are not comparable; pass --allow-signature-mismatch "
+            "to compare anyway)"
         )
     shared = [case_id for case_id in base_s.case_f1 if case_id in cand_s.case_f1]
     if not shared:

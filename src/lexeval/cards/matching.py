@@ -442,6 +442,8 @@ def match_cards(
     highest score (the first one on ties), accepted when the score is at least ``threshold``.
     ``optimal``: the one-to-one assignment that maximizes the total score of accepted pairs
     (scores below the threshold count as 0), via :func:`scipy.optimize.linear_sum_assignment`.
+    A pair whose score is 0 is never a match, even with ``threshold=0.0`` (the search starts
+    from a best score of 0 and accepts only a higher one).
 
     Greedy lets the first expected card take the generated card the second one needed:
 
@@ -477,7 +479,7 @@ def _match(
     if strategy == "greedy":
         used = [False] * len(generated)
         for i, row in enumerate(grid):
-            best_j, best = -1, -1.0
+            best_j, best = -1, 0.0  # a 0-similarity pair is never a match
             for j, score in enumerate(row):
                 if not used[j] and score > best:
                     best_j, best = j, score
@@ -490,7 +492,9 @@ def _match(
         gains = [[score if score >= threshold else 0.0 for score in row] for row in grid]
         rows, cols = linear_sum_assignment(gains, maximize=True)
         chosen = [
-            (int(i), int(j)) for i, j in zip(rows, cols, strict=True) if grid[i][j] >= threshold
+            (int(i), int(j))
+            for i, j in zip(rows, cols, strict=True)
+            if grid[i][j] >= threshold and grid[i][j] > 0.0
         ]
     pairs = []
     for i, j in sorted(chosen):

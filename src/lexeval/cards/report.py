@@ -33,6 +33,7 @@ from lexeval.cards.matching import (
     resolve_normalizer,
 )
 from lexeval.io import write_text_atomic
+from lexeval.text.signature import Signature
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -70,7 +71,7 @@ class RunSettings:
     @property
     def signature(self) -> str:
         """E.g. ``cards:1|strategy:greedy|threshold:0.3|weights:0.5/0.5,0.4/0.4/0.2|norm:plain``."""
-        return (
+        return Signature(
             f"cards:1|strategy:{self.strategy}|threshold:{self.threshold:g}"
             f"|weights:{self.weights.signature}|norm:{self.normalizer}"
         )

@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from lexeval.metrics.overlap import fmeasure
+
 if TYPE_CHECKING:
     from lexeval.normalize import Normalizer
 
@@ -95,19 +97,6 @@ class Metric(Protocol):
     ) -> list[MetricResult]:
         """Score a batch of pairs."""
         ...
-
-
-def fmeasure(precision: float, recall: float) -> float:
-    """The harmonic mean, 0.0 when both are 0 (rouge-score's formula, bit for bit).
-
-    >>> fmeasure(0.5, 1.0)
-    0.6666666666666666
-    >>> fmeasure(0.0, 0.0)
-    0.0
-    """
-    if precision + recall > 0:
-        return 2 * precision * recall / (precision + recall)
-    return 0.0
 
 
 def check_text(value: object, name: str) -> str:
@@ -234,16 +223,44 @@ class BaseMetric(ABC):
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
         """Unscaled score and info for one reference."""
 
+    # ---- best of several references: the one rule every metric uses -------------------------
+    def _prepare_output(self, output: str) -> Any:
+        """The output prepared once for scoring against each reference (default: as is)."""
+        return output
+
+    def _score_prepared(self, reference: str, prepared_output: Any) -> tuple[float, dict[str, Any]]:
+        """Unscaled score and info for one reference and the prepared output."""
+        return self._measure_one(reference, prepared_output)
+
+    def _reference_key(self, score: float, info: dict[str, Any]) -> float:
+        """What "best reference" maximizes (default: the score)."""
+        return score
+
+    def _finish_references(self, info: dict[str, Any], references: list[str], output: str) -> None:
+        """Add what depends on all references to the best one's info (default: nothing)."""
+        return None
+
     def _measure_refs(self, references: list[str], output: str) -> tuple[float, dict[str, Any]]:
+        """The first reference with the highest :meth:`_reference_key` (rouge-score's
+        ``score_multi`` rule); ``info["reference_index"]`` tells which, when there are several.
+        """
+        prepared = self._prepare_output(output)
+        if len(references) == 1:
+            score, info = self._score_prepared(references[0], prepared)
+            self._finish_references(info, references, output)
+            return score, info
         best: tuple[float, dict[str, Any]] | None = None
+        best_key = 0.0
         best_index = 0
         for i, ref in enumerate(references):
-            score, info = self._measure_one(ref, output)
-            if best is None or score > best[0]:
-                best, best_index = (score, info), i
+            score, info = self._score_prepared(ref, prepared)
+            key = self._reference_key(score, info)
+            if best is None or key > best_key:
+                best, best_key, best_index = (score, info), key, i
         assert best is not None
         if len(references) > 1:
             best[1]["reference_index"] = best_index
+        self._finish_references(best[1], references, output)
         return best
 
     def measure(self, input: str | Sequence[str], output: str) -> MetricResult:

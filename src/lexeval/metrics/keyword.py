@@ -31,9 +31,7 @@ reference made only of stopwords uses them as its keywords.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from rapidfuzz.distance import Prefix
@@ -44,10 +42,12 @@ from lexeval.metrics.base import (
     MetricResult,
     check_scale,
     check_text,
-    fmeasure,
     register_metric,
     resolve_normalizer,
 )
+from lexeval.metrics.overlap import fmeasure
+from lexeval.text.lenient import NUMBER_WORDS_EN, canonical_key, fold_accents
+from lexeval.text.signature import Signature
 
 if TYPE_CHECKING:
     from lexeval.normalize import Normalizer
@@ -57,29 +57,7 @@ __all__ = ["KeywordCoverageMetric"]
 Compat = Literal["mastra", "mastra-scorer"]
 Match = Literal["lenient", "exact"]
 
-#: English number words and their digits (lenient matching: "four" == "4").
-_UNITS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty"
-)
-_TENS = "thirty forty fifty sixty seventy eighty ninety"
-NUMBER_WORDS_EN: dict[str, str] = {
-    **{w: str(i) for i, w in enumerate(_UNITS.split(" "))},
-    **{w: str(10 * i) for i, w in enumerate(_TENS.split(" "), 3)},
-    "hundred": "100",
-    "thousand": "1000",
-    "million": "1000000",
-    "billion": "1000000000",
-    "first": "1st",
-    "second": "2nd",
-    "third": "3rd",
-    "fourth": "4th",
-    "fifth": "5th",
-}
 _PARTS = re.compile(r"[-‐-―/ ]+")
-_NUMERIC = re.compile(r"[\d.,:]+")
-_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
-_LEADING_ZEROS = re.compile(r"(?<!\d)0+(?=\d)")
 _NON_WORD = re.compile(r"\W+")
 _PREFIX_MIN = 5
 _PREFIX_SHARE = 0.8
@@ -87,6 +65,8 @@ _SUBSTRING_MIN = 4
 
 
 _CACHE_SIZE = 4096
+_fold = fold_accents
+_canon = canonical_key
 
 
 class _OutputKeys:
@@ -150,38 +130,6 @@ class _OutputKeys:
                 if n >= _PREFIX_SHARE * max(len(key), len(other)):
                     return True  # "himalayas" / "himalaya", "eukarya" / "eukaryota"
         return False
-
-
-# Combining diacritical mark blocks (Latin, Greek, Cyrillic accents); marks of other scripts,
-# such as Indic vowel signs or Thai tone marks, carry meaning and are kept.
-_DIACRITICS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
-
-
-def _fold(text: str) -> str:
-    """Case-folded, accents removed ("Röntgen" -> "rontgen").
-
-    >>> _fold("Wilhelm RÖNTGEN, café")
-    'wilhelm rontgen, cafe'
-    """
-    folded = text.casefold()
-    if folded.isascii():
-        return folded
-    return _DIACRITICS.sub("", unicodedata.normalize("NFKD", folded))
-
-
-@lru_cache(maxsize=65536)
-def _canon(key: str, english: bool) -> str:
-    """The lenient matching form of a key: folded, numbers in one spelling."""
-    k = _fold(key)
-    if english:
-        k = NUMBER_WORDS_EN.get(k, k)
-    if _NUMERIC.fullmatch(k):
-        if _THOUSANDS.fullmatch(k):
-            k = k.replace(",", "")
-        k = _LEADING_ZEROS.sub("", k)
-        if "." in k:
-            k = k.rstrip("0").rstrip(".") if k.rstrip("0").rstrip(".") else k
-    return k
 
 
 def _contains_phrase(tokens: Sequence[str], phrase: Sequence[str]) -> bool:
@@ -280,7 +228,7 @@ class KeywordCoverageMetric(BaseMetric):
             parts.append("norm:mastra-keyword-extractor-0.0.28")
         else:
             parts.append(self.normalizer.signature)
-        return "|".join(parts)
+        return Signature.of(parts)
 
     @property
     def recommended_threshold(self) -> float | None:

@@ -21,14 +21,9 @@ Two modes:
 from __future__ import annotations
 
 import re
-from collections import Counter, _count_elements  # type: ignore[attr-defined]
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from rapidfuzz.distance import LCSseq
-
-from lexeval.compat import rouge_score_sentences, rouge_score_tokens
 from lexeval.metrics.base import (
     BaseMetric,
     MetricResult,
@@ -44,6 +39,18 @@ from lexeval.metrics.evidence import (
     overlap_evidence,
     positions_evidence,
 )
+from lexeval.metrics.overlap import (
+    clipped_overlap,
+    lcs_indices,
+    lcs_indices_any,
+    lcs_length,
+    ngram_counts,
+    ngram_overlap,
+    summary_lcs_hit_positions,
+    summary_lcs_hits,
+)
+from lexeval.text.peers import RougeScoreProcessor
+from lexeval.text.signature import Signature
 
 if TYPE_CHECKING:
     from lexeval.normalize import Normalizer
@@ -67,197 +74,6 @@ _CACHE_SIZE = 4096  # prepared texts kept per metric (references are often score
 MAX_ROUGE_N = 32
 _TYPE = re.compile(r"rouge(?:([1-9][0-9]*)|(L)|(Lsum))")
 ScoreKey = Literal["fmeasure", "precision", "recall"]
-
-
-def ngram_counts(tokens: Sequence[str], n: int) -> Counter[Hashable]:
-    """Occurrences of every n-gram (unigrams as plain strings, longer ones as tuples).
-
-    >>> ngram_counts(["a", "b", "a", "b"], 2)
-    Counter({('a', 'b'): 2, ('b', 'a'): 1})
-    """
-    counts: Counter[Hashable] = Counter()
-    if n == 1:
-        _count_elements(counts, tokens)
-    else:
-        _count_elements(counts, zip(*(tokens[i:] for i in range(n)), strict=False))
-    return counts
-
-
-def ngram_overlap(ref: Mapping[Hashable, int], out: Mapping[Hashable, int]) -> int:
-    """Clipped overlap: the sum over n-grams of the smaller count.
-
-    >>> ngram_overlap(Counter("aab"), Counter("abb"))
-    2
-    """
-    if len(out) < len(ref):
-        ref, out = out, ref
-    total = 0
-    get = out.get
-    for gram, c in ref.items():
-        o = get(gram)
-        if o:
-            total += c if c < o else o
-    return total
-
-
-def clipped_overlap(ref: Mapping[Hashable, int], tokens: Sequence[str], n: int) -> int:
-    """:func:`ngram_overlap` of ``ref`` and the n-grams of ``tokens``, without counting them
-    first (one pass over the output; the fast path for a single reference).
-
-    >>> clipped_overlap(Counter("aab"), list("abb"), 1)
-    2
-    """
-    remaining = dict(ref)
-    get = remaining.get
-    if n == 1:
-        grams: Iterable[Hashable] = tokens
-    elif n == 2:
-        grams = zip(tokens, tokens[1:], strict=False)  # noqa: RUF007
-    else:
-        grams = zip(*(tokens[i:] for i in range(n)), strict=False)
-    overlap = 0
-    for gram in grams:
-        c = get(gram)
-        if c:
-            remaining[gram] = c - 1
-            overlap += 1
-    return overlap
-
-
-def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
-    """Length of the longest common subsequence (rapidfuzz, bit-parallel).
-
-    rapidfuzz compares list elements by their 64-bit hash: two different tokens could only be
-    confused on a hash collision (probability about ``V**2 / 2**65`` for ``V`` distinct tokens).
-
-    >>> lcs_length("the cat sat on the mat".split(), "the mat sat".split())
-    2
-    """
-    if not a or not b:
-        return 0
-    return int(LCSseq.similarity(a, b))
-
-
-def lcs_indices(ref: Sequence[Hashable], can: Sequence[Hashable]) -> list[int]:
-    """Indices into ``ref`` of one longest common subsequence, chosen exactly as rouge-score's
-    table backtrack chooses it (diagonal on a match, else left only when strictly larger).
-
-    >>> lcs_indices(list("abcb"), list("bcab"))
-    [1, 2, 3]
-    """
-    m, n = len(ref), len(can)
-    if not m or not n:
-        return []
-    # Bit-parallel LCS rows (Hyyro 2004): bit j of rows[i] is 0 exactly where the table's row i
-    # grows between columns j and j + 1, so table[i][j] = j - popcount(rows[i] & low j bits).
-    # One big-integer step per reference token instead of a Python loop over every cell.
-    positions: dict[Hashable, int] = {}
-    for j, tok in enumerate(can):
-        positions[tok] = positions.get(tok, 0) | (1 << j)
-    full = (1 << n) - 1
-    v = full
-    rows = [v]
-    for tok in ref:
-        match = positions.get(tok)
-        if match:
-            u = v & match
-            v = ((v + u) | (v - u)) & full
-        rows.append(v)
-
-    def table(i: int, j: int) -> int:
-        return j - (rows[i] & ((1 << j) - 1)).bit_count()
-
-    out: list[int] = []
-    i, j = m, n
-    while i > 0 and j > 0:
-        if ref[i - 1] == can[j - 1]:
-            i -= 1
-            j -= 1
-            out.append(i)
-        elif table(i, j - 1) > table(i - 1, j):
-            j -= 1
-        else:
-            i -= 1
-    out.reverse()
-    return out
-
-
-def lcs_indices_any(ref: Sequence[Hashable], can: Sequence[Hashable]) -> list[int]:
-    """Indices into ``ref`` of one longest common subsequence, found by rapidfuzz (bit-parallel,
-    fast on long texts; which LCS it returns may differ from rouge-score's backtrack).
-
-    >>> a, b = list("abcb"), list("bcab")
-    >>> len(lcs_indices_any(a, b)) == len(lcs_indices(a, b)) == 3
-    True
-    """
-    if not ref or not can:
-        return []
-    blocks = LCSseq.editops(ref, can).as_matching_blocks()
-    return [i for b in blocks for i in range(b.a, b.a + b.size)]
-
-
-def summary_lcs_hits(
-    ref_sents: Sequence[Sequence[str]],
-    can_sents: Sequence[Sequence[str]],
-    lcs: Callable[[Sequence[str], Sequence[str]], list[int]] = lcs_indices,
-) -> int:
-    """Summary-level LCS hits (ROUGE paper 3.2 as rouge-score 0.1.2 counts them): for each
-    reference sentence the union of its LCS with every candidate sentence, each token counted
-    at most as often as it occurs on both sides.
-
-    >>> summary_lcs_hits([["a", "b", "c"]], [["a", "x"], ["b", "c"]])
-    3
-    """
-    return len(summary_lcs_hit_positions(ref_sents, can_sents, lcs))
-
-
-def summary_lcs_hit_positions(
-    ref_sents: Sequence[Sequence[str]],
-    can_sents: Sequence[Sequence[str]],
-    lcs: Callable[[Sequence[str], Sequence[str]], list[int]] = lcs_indices,
-) -> list[tuple[int, int]]:
-    """The reference tokens :func:`summary_lcs_hits` counts, as (sentence, token) positions in
-    reference order.
-
-    >>> summary_lcs_hit_positions([["a", "b", "c"]], [["a", "x"], ["c"]])
-    [(0, 0), (0, 2)]
-    """
-    if len(ref_sents) == 1 and len(can_sents) == 1:
-        # One sentence each: every token of the LCS occurs on both sides as often as it is
-        # used, so every index of the LCS counts.
-        return [(0, i) for i in lcs(ref_sents[0], can_sents[0])]
-    cnt_r: Counter[str] = Counter()
-    cnt_c: Counter[str] = Counter()
-    for s in ref_sents:
-        cnt_r.update(s)
-    for s in can_sents:
-        cnt_c.update(s)
-    can_sets = [set(c) for c in can_sents]
-    hits: list[tuple[int, int]] = []
-    for k, r in enumerate(ref_sents):
-        rset = set(r)
-        union: set[int] = set()
-        for c, cset in zip(can_sents, can_sets, strict=True):
-            if rset.isdisjoint(cset):
-                continue
-            union.update(lcs(r, c))
-        for idx in sorted(union):
-            t = r[idx]
-            if cnt_c[t] > 0 and cnt_r[t] > 0:
-                hits.append((k, idx))
-                cnt_c[t] -= 1
-                cnt_r[t] -= 1
-    return hits
-
-
-@lru_cache(maxsize=8192)
-def _rs_tokens(text: str, stemmer: bool) -> tuple[str, ...]:
-    return tuple(rouge_score_tokens(text, stemmer=stemmer))
-
-
-@lru_cache(maxsize=2048)
-def _rs_sentence_tokens(text: str, stemmer: bool) -> tuple[tuple[str, ...], ...]:
-    return tuple(_rs_tokens(s, stemmer) for s in rouge_score_sentences(text))
 
 
 class RougeMetric(BaseMetric):
@@ -326,6 +142,7 @@ class RougeMetric(BaseMetric):
             if normalizer is not None:
                 raise ValueError("normalizer cannot be combined with compat='rouge-score'")
             self.normalizer: Normalizer | None = None
+            self._peer = RougeScoreProcessor(stemmer=use_stemmer)
         else:
             if use_stemmer:
                 raise ValueError(
@@ -342,10 +159,10 @@ class RougeMetric(BaseMetric):
         if self.scale != 1.0:
             parts.append(f"scale:{self.scale:g}")
         if self.normalizer is None:
-            parts.append(f"tok:rouge-score-0.1.2|stem:{'porter' if self.use_stemmer else 'no'}")
+            parts.append(self._peer.signature)
         else:
             parts.append(self.normalizer.signature)
-        return "|".join(parts)
+        return Signature.of(parts)
 
     @property
     def recommended_threshold(self) -> float | None:
@@ -365,12 +182,12 @@ class RougeMetric(BaseMetric):
     # ---- tokenization --------------------------------------------------------------------
     def _tokens(self, text: str) -> Sequence[str]:
         if self.normalizer is None:
-            return _rs_tokens(text, self.use_stemmer)
+            return self._peer.token_tuple(text)
         return self.normalizer.tokens(text)
 
     def _sentences(self, text: str) -> Sequence[Sequence[str]]:
         if self.normalizer is None:
-            return _rs_sentence_tokens(text, self.use_stemmer)
+            return self._peer.sentence_tokens(text)
         norm = self.normalizer
         return [t for t in (norm.tokens(s) for s in norm.sentences(text)) if t]
 
@@ -486,21 +303,16 @@ class RougeMetric(BaseMetric):
 
     _measure_pair = _measure_one
 
-    def _measure_refs(self, references: list[str], output: str) -> tuple[float, dict[str, Any]]:
-        out = self._prepare(output)
-        if len(references) == 1:
-            return self._score(self._prepare(references[0]), out)
-        best: tuple[float, dict[str, Any]] | None = None
-        best_index = 0
-        for i, ref in enumerate(references):
-            score, info = self._score(self._prepare(ref), out)
-            # rouge-score's score_multi keeps the first reference with the highest F-measure
-            if best is None or info["fmeasure"] > best[1]["fmeasure"]:
-                best, best_index = (score, info), i
-        assert best is not None
-        if len(references) > 1:
-            best[1]["reference_index"] = best_index
-        return best
+    def _prepare_output(self, output: str) -> Any:
+        return self._prepare(output)
+
+    def _score_prepared(self, reference: str, prepared_output: Any) -> tuple[float, dict[str, Any]]:
+        return self._score(self._prepare(reference), prepared_output)
+
+    def _reference_key(self, score: float, info: dict[str, Any]) -> float:
+        # rouge-score's score_multi keeps the first reference with the highest F-measure
+        fmeasure: float = info["fmeasure"]
+        return fmeasure
 
 
 def _rouge_factory(rouge_type: str) -> Any:
@@ -632,11 +444,11 @@ class RougeScorer:
     def _analyze(self, text: str) -> _Analysis:
         check_text(text, "text")
         if self.normalizer is None:
-            stem = self.use_stemmer
+            peer = RougeScoreProcessor(stemmer=self.use_stemmer)
             if not self._needs_sentences:
-                return _Analysis(_rs_tokens(text, stem), None)
+                return _Analysis(peer.token_tuple(text), None)
             # rouge-score's tokens of a text are its sentences' tokens joined: "\n" separates
-            sentences = _rs_sentence_tokens(text, stem)
+            sentences = peer.sentence_tokens(text)
             if len(sentences) == 1:
                 return _Analysis(sentences[0], sentences)
             return _Analysis(tuple(t for s in sentences for t in s), sentences)

@@ -18,9 +18,10 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, Literal
 
 from lexeval.compat import squad_normalize_answer, squad_tokens
-from lexeval.metrics.base import BaseMetric, fmeasure, register_metric, resolve_normalizer
+from lexeval.metrics.base import BaseMetric, register_metric, resolve_normalizer
 from lexeval.metrics.evidence import EVIDENCE_LIMIT, check_evidence_limit, overlap_evidence
-from lexeval.metrics.rouge import ngram_overlap
+from lexeval.metrics.overlap import fmeasure, ngram_overlap
+from lexeval.text.signature import Signature
 
 if TYPE_CHECKING:
     from lexeval.normalize import Normalizer
@@ -81,7 +82,7 @@ class TokenF1Metric(BaseMetric):
             parts.append("norm:squad-v1.1")
         else:
             parts.append("norm:lower-split")
-        return "|".join(parts)
+        return Signature.of(parts)
 
     def _tokens(self, text: str) -> list[str]:
         if self.variant == "squad":
@@ -132,24 +133,18 @@ class TokenF1Metric(BaseMetric):
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
         return self._measure_refs([reference], output)
 
-    def _measure_refs(self, references: list[str], output: str) -> tuple[float, dict[str, Any]]:
-        out = self._counts(output)
-        best: tuple[float, dict[str, Any]] | None = None
-        best_index = 0
-        for i, ref in enumerate(references):
-            score, info = self._score(self._counts(ref), out)
-            if best is None or score > best[0]:
-                best, best_index = (score, info), i
-        assert best is not None
-        score, info = best
-        if len(references) > 1:
-            info["reference_index"] = best_index
+    def _prepare_output(self, output: str) -> Any:
+        return self._counts(output)
+
+    def _score_prepared(self, reference: str, prepared_output: Any) -> tuple[float, dict[str, Any]]:
+        return self._score(self._counts(reference), prepared_output)
+
+    def _finish_references(self, info: dict[str, Any], references: list[str], output: str) -> None:
         if self.variant == "squad":
             pred = squad_normalize_answer(output)
             info["exact_match"] = (
                 1.0 if any(squad_normalize_answer(r) == pred for r in references) else 0.0
             )
-        return score, info
 
 
 def _make(**options: Any) -> TokenF1Metric:
