@@ -78,13 +78,99 @@ def test_lenient_matching_rules() -> None:
     assert m.measure("Wilhelm Röntgen", "wilhelm rontgen").score == 1.0  # diacritics
     assert m.measure("Massachusetts", "filmed in Ipswich, Massachusetts1.").score == 1.0
     assert m.measure("1,000 users", "1000 users").score == 1.0
-    half = m.measure("1979–80", "in 1979")
+    half = KeywordCoverageMetric(weighting="uniform").measure("1979–80", "in 1979")
     assert half.score == 0.5  # one of the two parts of a dash compound
     assert half.info["partial"] == {"1979–80": 0.5}
+    weighted = m.measure("1979–80", "in 1979")  # parts by weight: "80" is the commoner
+    assert 0.5 < weighted.score < 1.0 and weighted.info["partial"] == {"1979–80": weighted.score}
     exact = KeywordCoverageMetric(match="exact")
     # "four" is a stopword: no input keyword while the output has some gives 0.0
     assert exact.measure("four", "There are 4 seasons").score == 0.0
     assert exact.measure("Massachusetts", "Massachusetts1").score == 0.0
+
+
+@pytest.mark.parametrize("weighting", ["frequency", "uniform"])
+def test_numbers_match_as_whole_numbers(weighting: str) -> None:
+    m = KeywordCoverageMetric(weighting=weighting)  # type: ignore[arg-type]
+    assert m.measure("5,000", "around 15,000").score == 0.0
+    assert m.measure("5,000", "about 5,000 people").score == 1.0
+    assert m.measure("5000", "around 15000").score == 0.0
+    assert m.measure("2018", "in 2018.").score == 1.0
+    assert m.measure("1994", "hosted it in 1994⁶.").score == 1.0  # footnote mark
+    assert m.measure("2018", "premiered on May 29, 20181.").score == 1.0  # glued citation mark
+    assert m.measure("201", "in 2018").score == 0.0
+    assert m.measure("18", "oxygen-180").score == 0.0
+
+
+@pytest.mark.parametrize("weighting", ["frequency", "uniform"])
+def test_no_prefix_rule_for_keys_with_digits(weighting: str) -> None:
+    m = KeywordCoverageMetric(weighting=weighting)  # type: ignore[arg-type]
+    r = m.measure("oxygen-18", "oxygen-16")
+    assert r.score <= 0.5 and r.info["matched"] == []
+    assert m.measure("himalayas", "the himalaya range").score == 1.0  # words keep the rule
+
+
+def test_number_words_and_ordinals() -> None:
+    m = KeywordCoverageMetric()
+    assert m.measure("twenty-four", "24 hours").score == 1.0
+    assert m.measure("24", "twenty-four hours").score == 1.0
+    assert m.measure("24", "twenty four hours").score == 1.0
+    assert m.measure("twenty four", "it was 24").score == 1.0
+    assert m.measure("Twenty-sixth", "the 26th").score == 1.0
+    assert m.measure("26th", "the twenty-sixth").score == 1.0
+    assert m.measure("Fourth of July", "4th of July").score == 1.0
+    assert m.measure("two thousand", "2000").score == 1.0
+    assert m.measure("twenty-four", "42").score == 0.0
+
+
+def test_mojibake_is_repaired() -> None:
+    m = KeywordCoverageMetric()
+    assert m.measure("DÃ¡in", "Dáin II Ironfoot").score == 1.0
+    assert m.measure("Dáin", "DÃ¡in II Ironfoot").score == 1.0
+
+
+@pytest.mark.parametrize("weighting", ["frequency", "uniform"])
+def test_a_missing_negation_costs_more_than_a_keyword(weighting: str) -> None:
+    m = KeywordCoverageMetric(weighting=weighting)  # type: ignore[arg-type]
+    negated = m.measure("not guilty", "guilty")
+    plain = m.measure("very guilty", "guilty")
+    assert negated.score < 0.5 and negated.score < plain.score
+    assert negated.info["weights"]["not"] >= 2 * negated.info["weights"]["guilty"]
+    assert m.measure("never married", "he was never married").score == 1.0
+
+
+def test_frequency_weighting_counts_informative_keywords_more() -> None:
+    weighted = KeywordCoverageMetric()
+    uniform = KeywordCoverageMetric(weighting="uniform")
+    wrong = ("Battle of Hastings", "the Battle of Waterloo")
+    assert uniform.measure(*wrong).score == 0.5
+    r = weighted.measure(*wrong)
+    assert r.score < 0.5  # "battle" is common, "hastings" is not
+    assert (r.info["matchedKeywords"], r.info["totalKeywords"]) == (1, 2)
+    assert r.info["matchedWeight"] == r.info["weights"]["battle"]
+    assert r.info["totalWeight"] == sum(r.info["weights"].values())
+    assert r.score == r.info["matchedWeight"] / r.info["totalWeight"]
+    assert weighted.measure("Battle of Hastings", "at Hastings").score > 0.5
+    assert "weights:wordfreq" in weighted.signature and "weights:uniform" in uniform.signature
+
+
+def test_long_outputs_match_like_short_ones() -> None:
+    """Past ``LONG_TEXT`` characters substring queries go through the 4-gram index; the
+    results are those of the short-text path (the speed is measured in
+    benchmarks/keyword_scaling.py)."""
+    from lexeval.metrics.substring import LONG_TEXT
+
+    filler = " ".join(f"w{i:05d}x" for i in range(LONG_TEXT // 7))
+    m = KeywordCoverageMetric()
+    for reference, output in [
+        ("Massachusetts", "filmed in Ipswich, Massachusetts1."),
+        ("5,000", "around 15,000"),
+        ("2018", "premiered on May 29, 20181."),
+        ("Johann Gutenberg", "printed byJohann Gutenbergin Mainz"),
+    ]:
+        short = m.measure(reference, output)
+        long = m.measure(reference, f"{filler} {output} {filler}")
+        assert long.score == short.score, reference
 
 
 def test_explicit_keywords() -> None:

@@ -6,8 +6,8 @@
 >>> scored = score_frame(df, ["rouge1", "keyword_coverage"], thresholds={"rouge1": 0.5})
 >>> scored[["rouge1", "rouge1_passed", "keyword_coverage"]]
    rouge1  rouge1_passed  keyword_coverage
-a     0.8           True               0.5
-b     0.0          False               0.0
+a     0.8           True          0.509494
+b     0.0          False          0.000000
 >>> scored.loc["a", "rouge1_missing"]
 ['sit']
 """

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from rapidfuzz.distance import Prefix
 
@@ -46,7 +46,15 @@ from lexeval.metrics.base import (
     resolve_normalizer,
 )
 from lexeval.metrics.overlap import fmeasure
-from lexeval.text.lenient import NUMBER_WORDS_EN, canonical_key, fold_accents
+from lexeval.metrics.substring import LONG_TEXT, SubstringIndex, find_all
+from lexeval.metrics.weights import KeywordWeights
+from lexeval.text.lenient import (
+    NUMBER_WORDS_EN,
+    canonical_key,
+    fold_accents,
+    merge_number_words,
+    repair_mojibake,
+)
 from lexeval.text.signature import Signature
 
 if TYPE_CHECKING:
@@ -56,8 +64,10 @@ __all__ = ["KeywordCoverageMetric"]
 
 Compat = Literal["mastra", "mastra-scorer"]
 Match = Literal["lenient", "exact"]
+Weighting = Literal["frequency", "uniform"]
 
 _PARTS = re.compile(r"[-‐-―/ ]+")
+_THOUSANDS_IN_TEXT = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?!\d)")
 _NON_WORD = re.compile(r"\W+")
 _PREFIX_MIN = 5
 _PREFIX_SHARE = 0.8
@@ -68,16 +78,57 @@ _CACHE_SIZE = 4096
 _fold = fold_accents
 _canon = canonical_key
 
+#: Pass thresholds of the default settings, by weighting: the kappa-best threshold on EVOUNA NQ
+#: (human correctness of QA answers), to 4 decimals (``benchmarks/keyword_defaults.py``).
+RECOMMENDED_THRESHOLDS: dict[str, float] = {"frequency": 0.3929, "uniform": 0.5}
+
+
+_has_digit = re.compile(r"\d").search
+
+
+def _whole_number_at(text: str, start: int, key: str) -> bool:
+    """Whether ``key`` (which has a digit) found at ``start`` is a whole number there: no digit
+    right before a leading digit ("5000" is not in "15000"), none right after a trailing digit,
+    except one or two glued citation marks after a key of 4+ characters ("May 29, 20181").
+    """
+    if key[0].isdigit() and start > 0 and text[start - 1].isdigit():
+        return False
+    if key[-1].isdigit():
+        end = start + len(key)
+        extra = 0
+        while end + extra < len(text) and text[end + extra].isdigit():
+            extra += 1
+        if extra and (len(key) < 4 or extra > 2):
+            return False
+    return True
+
+
+class _Reference(NamedTuple):
+    """A reference prepared for lenient matching (see ``KeywordCoverageMetric._reference``)."""
+
+    keys: tuple[str, ...]
+    canonical: tuple[str, ...]
+    weights: tuple[float, ...]
+    parts: tuple[tuple[tuple[str, ...], tuple[float, ...]], ...]  # of compound keys, else empty
+
+
+_NO_PARTS: tuple[tuple[str, ...], tuple[float, ...]] = ((), ())
+
 
 class _OutputKeys:
     """An output text prepared for lenient matching; the stopword-keeping analysis and the
-    prefix index are built only when a reference key is not found directly."""
+    prefix index are built only when a reference key is not found directly. On a long output
+    substring queries go through :class:`SubstringIndex`, so their cost does not grow with it.
+    (Tuples, strings and the dict of answers only: few objects for the garbage collector.)"""
 
     __slots__ = (
         "_all_keys",
         "_english",
+        "_found",
+        "_indexes",
         "_keys",
         "_prefixes",
+        "canonical",
         "joined",
         "keywords",
         "output",
@@ -91,11 +142,16 @@ class _OutputKeys:
         self.keywords = keywords
         self._all_keys = all_keys
         self._english = english
-        keys = {_canon(k, english) for k in keywords}
+        self.canonical = tuple([canonical_key(k, english) for k in keywords])
+        keys = set(self.canonical)
         keys.update([k.replace("-", "") for k in keys if "-" in k])
         self._keys = keys
-        self.text = _fold(output)
-        self.joined = _NON_WORD.sub("", self.text)
+        self._found: dict[str, bool] = {}  # answers of has(), per reference key
+        folded = fold_accents(output)
+        numbers = _THOUSANDS_IN_TEXT.sub(_drop_commas, folded) if "," in folded else folded
+        self.text = numbers
+        self.joined = _NON_WORD.sub("", folded)
+        self._indexes: tuple[SubstringIndex, SubstringIndex] | None = None
         self._prefixes: dict[str, list[str]] | None = None
 
     def _extend(self) -> dict[str, list[str]]:
@@ -103,33 +159,62 @@ class _OutputKeys:
         here build the same values in locals and publish them whole)."""
         prefixes = self._prefixes
         if prefixes is None:
-            extra = {_canon(k, self._english) for k in self._all_keys(self.output)}
+            every = merge_number_words(self._all_keys(self.output), self._english)
+            extra = {canonical_key(k, self._english) for k in every}
             extra.update([k.replace("-", "") for k in extra if "-" in k])
             keys = self._keys | extra
             prefixes = {}
             for k in keys:
-                if len(k) >= _PREFIX_MIN:
+                if len(k) >= _PREFIX_MIN and not _has_digit(k):
                     prefixes.setdefault(k[:_PREFIX_MIN], []).append(k)
             self._keys = keys
             self._prefixes = prefixes
         return prefixes
 
+    def _inside(self, key: str) -> bool:
+        """The substring rule: ``key`` inside the output text or its letters and digits
+        (a key with a digit only as a whole number)."""
+        text, joined = self.text, self.joined
+        if len(text) < LONG_TEXT:
+            if not _has_digit(key):
+                return key in text or key in joined
+            found = (text, find_all(text, key)), (joined, find_all(joined, key))
+        else:
+            indexes = self._indexes
+            if indexes is None:  # published whole (threads may build it twice, equal)
+                indexes = self._indexes = SubstringIndex(text), SubstringIndex(joined)
+            if not _has_digit(key):
+                return indexes[0].contains(key) or indexes[1].contains(key)
+            found = (text, indexes[0].positions(key)), (joined, indexes[1].positions(key))
+        return any(_whole_number_at(t, start, key) for t, starts in found for start in starts)
+
     def has(self, key: str) -> bool:
         """Whether a (canonical) reference key is present in the output."""
+        found = self._found.get(key)
+        if found is None:
+            found = self._find(key)
+            self._found[key] = found
+        return found
+
+    def _find(self, key: str) -> bool:
         plain = key.replace("-", "")
         if key in self._keys or plain in self._keys:
             return True
-        if len(key) >= _SUBSTRING_MIN and (key in self.text or key in self.joined):
+        if len(key) >= _SUBSTRING_MIN and self._inside(key):
             return True  # glued words and citation marks: "Massachusetts1", "byJohann"
         prefixes = self._extend()  # stopwords kept: "four", "no"
         if key in self._keys or plain in self._keys:
             return True
-        if len(key) >= _PREFIX_MIN:
+        if len(key) >= _PREFIX_MIN and not _has_digit(key):
             for other in prefixes.get(key[:_PREFIX_MIN], ()):
                 n = Prefix.similarity(key, other)
                 if n >= _PREFIX_SHARE * max(len(key), len(other)):
                     return True  # "himalayas" / "himalaya", "eukarya" / "eukaryota"
         return False
+
+
+def _drop_commas(match: re.Match[str]) -> str:
+    return match.group().replace(",", "")
 
 
 def _contains_phrase(tokens: Sequence[str], phrase: Sequence[str]) -> bool:
@@ -158,7 +243,7 @@ class KeywordCoverageMetric(BaseMetric):
     """
 
     name = "keyword_coverage"
-    _cache_attributes = ("_ref_cache", "_kw_cache", "_out_cache")
+    _cache_attributes = ("_ref_cache", "_kw_cache", "_out_cache", "_prepared_refs")
 
     def __init__(
         self,
@@ -170,6 +255,7 @@ class KeywordCoverageMetric(BaseMetric):
         fuzzy_threshold: float = 85.0,
         fuzzy_min_length: int = 5,
         match: Match = "lenient",
+        weighting: Weighting = "frequency",
         scale: float = 1.0,
         threshold: float | None = None,
     ) -> None:
@@ -180,8 +266,12 @@ class KeywordCoverageMetric(BaseMetric):
             raise TypeError(f"fuzzy must be bool, not {type(fuzzy).__name__}")
         if match not in ("lenient", "exact"):
             raise ValueError(f"match must be 'lenient' or 'exact', not {match!r}")
+        if weighting not in ("frequency", "uniform"):
+            raise ValueError(f"weighting must be 'frequency' or 'uniform', not {weighting!r}")
         self.compat = compat
         self.match: Match = match
+        self.weighting: Weighting = weighting
+        self._prepared_refs: dict[str, _Reference] = {}
         self._ref_cache: dict[str, list[str]] = {}
         self._kw_cache: dict[str, list[str]] = {}
         self._out_cache: dict[str, _OutputKeys] = {}
@@ -204,6 +294,11 @@ class KeywordCoverageMetric(BaseMetric):
             self.normalizer: Normalizer | None = None
         else:
             self.normalizer = resolve_normalizer(normalizer, "default")
+        self._weights: KeywordWeights | None = None
+        if self.normalizer is not None and match == "lenient":
+            self._weights = KeywordWeights(
+                self.normalizer.language, frequency=weighting == "frequency"
+            )
         if keywords is not None:
             if isinstance(keywords, str) or not isinstance(keywords, Sequence):
                 raise TypeError("keywords must be a list of str")
@@ -216,6 +311,8 @@ class KeywordCoverageMetric(BaseMetric):
         parts = [self.name, f"mode:{self.compat or 'default'}"]
         if self.compat is None:
             parts.append(f"match:{self.match}")
+        if self._weights is not None:
+            parts.append(self._weights.signature)
         if self.fuzzy:
             parts.append(f"fuzzy:ratio>={self.fuzzy_threshold:g},len>={self.fuzzy_min_length}")
         else:
@@ -232,17 +329,19 @@ class KeywordCoverageMetric(BaseMetric):
 
     @property
     def recommended_threshold(self) -> float | None:
-        """0.5 for the default settings (lenient matching, no fuzzy, no compat, keywords from
-        the reference): the kappa-best threshold against human correctness labels of QA answers
-        on EVOUNA NQ (``benchmarks/thresholds_qa.py``); None for other settings.
+        """The pass threshold for the default settings (lenient matching, no fuzzy, no compat,
+        keywords from the reference): the kappa-best threshold against human correctness labels
+        of QA answers on EVOUNA NQ (``benchmarks/keyword_defaults.py``), 0.3929 with
+        ``weighting="frequency"`` (the default) and 0.5 with ``"uniform"``; None for other
+        settings.
 
         >>> KeywordCoverageMetric().recommended_threshold, KeywordCoverageMetric(
         ...     compat="mastra").recommended_threshold
-        (0.5, None)
+        (0.3929, None)
         """
         default = self.compat is None and self.match == "lenient" and not self.fuzzy
         if default and self.keywords is None and self.scale == 1.0:
-            return 0.5
+            return RECOMMENDED_THRESHOLDS[self.weighting]
         return None
 
     # ---- public extras ----------------------------------------------------------------------
@@ -301,20 +400,23 @@ class KeywordCoverageMetric(BaseMetric):
         if cached is not None:
             return cached
         assert self.normalizer is not None
-        ref_kw = self._keywords(reference)
+        text = repair_mojibake(reference)
+        ref_kw = self._keywords(text)
         english = self.normalizer.language == "en"
-        words = set(_NON_WORD.split(_fold(reference)))
+        words = set(_NON_WORD.split(fold_accents(text)))
         if ref_kw and not (english and not words.isdisjoint(NUMBER_WORDS_EN)):
             ref_all: list[str] = []
         else:
-            ref_all = self._all_keys(reference)
+            ref_all = self._all_keys(text)
         if english and any(t in NUMBER_WORDS_EN for t in ref_all):
-            # spaCy lists number words as stopwords, but "four" can be the whole answer
+            # spaCy lists number words as stopwords, but "four" can be the whole answer;
+            # "twenty four" is one number
             kept = set(ref_kw)
             in_all = set(ref_all)
+            merged = merge_number_words(ref_all, english)
             ref_kw = list(
                 dict.fromkeys(
-                    [t for t in ref_all if t in kept or t in NUMBER_WORDS_EN]
+                    [t for t in merged if t in kept or t in NUMBER_WORDS_EN or t not in in_all]
                     + [k for k in ref_kw if k not in in_all]
                 )
             )
@@ -331,39 +433,73 @@ class KeywordCoverageMetric(BaseMetric):
             return cached
         assert self.normalizer is not None
         english = self.normalizer.language == "en"
-        prepared = _OutputKeys(output, self._keywords(output), self._all_keys, english)
+        text = repair_mojibake(output)
+        prepared = _OutputKeys(text, self._keywords(text), self._all_keys, english)
         if len(self._out_cache) >= _CACHE_SIZE:
             self._out_cache.clear()
         self._out_cache[output] = prepared
         return prepared
 
-    def _lenient(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
-        assert self.normalizer is not None
+    def _reference(self, reference: str) -> _Reference:
+        """The reference keywords prepared for lenient matching: canonical forms, the parts of
+        compound keys, and weights (cached per reference)."""
+        cached = self._prepared_refs.get(reference)
+        if cached is not None:
+            return cached
+        assert self.normalizer is not None and self._weights is not None
         english = self.normalizer.language == "en"
-        ref_kw = self._lenient_reference(reference)
+        keys = self._lenient_reference(reference)
+        canonical = tuple([canonical_key(k, english) for k in keys])
+        weights = self._weights.weights(keys, numeric=[bool(_has_digit(c)) for c in canonical])
+        parts: list[tuple[tuple[str, ...], tuple[float, ...]]] = []
+        for ck in canonical:
+            pieces = (
+                [canonical_key(p, english) for p in _PARTS.split(ck) if p]
+                if _PARTS.search(ck)
+                else []
+            )
+            if len(pieces) < 2:
+                parts.append(_NO_PARTS)
+            elif self._weights.uniform:
+                parts.append((tuple(pieces), (1.0,) * len(pieces)))
+            else:
+                parts.append((tuple(pieces), tuple([self._weights.weight(p) for p in pieces])))
+        prepared = _Reference(tuple(keys), canonical, tuple(weights), tuple(parts))
+        if len(self._prepared_refs) >= _CACHE_SIZE:
+            self._prepared_refs.clear()
+        self._prepared_refs[reference] = prepared
+        return prepared
+
+    def _lenient(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
+        ref = self._reference(reference)
         out = self._lenient_output(output)
-        if not ref_kw:
+        if not ref.keys:
             return self._cover([], out.keywords, out.keywords, both_empty_is_one=True)
         hit: list[str] = []
+        hit_keys: set[str] = set()
         partial: dict[str, float] = {}
         credit = 0.0
-        for k in ref_kw:
-            ck = _canon(k, english)
+        for k, ck, weight, (parts, part_weights) in zip(
+            ref.keys, ref.canonical, ref.weights, ref.parts, strict=True
+        ):
             if out.has(ck):
                 hit.append(k)
-                credit += 1.0
-                continue
-            parts = [_canon(p, english) for p in _PARTS.split(ck) if p]
-            if len(parts) > 1:
-                share = sum(1 for p in parts if out.has(p)) / len(parts)
-                if share:
+                hit_keys.add(ck)
+                credit += weight
+            elif parts:
+                found = sum(w for p, w in zip(parts, part_weights, strict=True) if out.has(p))
+                if found:
+                    share = found / sum(part_weights)
                     partial[k] = share
-                    credit += share
-        score = credit / len(ref_kw)
-        hit_keys = {_canon(h, english) for h in hit}
-        used = {k for k in out.keywords if _canon(k, english) in hit_keys}
-        info = self._info(ref_kw, out.keywords, hit, used)
+                    credit += share * weight
+        total = sum(ref.weights)
+        score = credit / total
+        used = {k for k, ck in zip(out.keywords, out.canonical, strict=True) if ck in hit_keys}
+        info = self._info(list(ref.keys), out.keywords, hit, used)
         info["partial"] = partial
+        info["matchedWeight"] = credit
+        info["totalWeight"] = total
+        info["weights"] = dict(zip(ref.keys, ref.weights, strict=True))
         info["recall"] = score
         info["fmeasure"] = fmeasure(info["precision"], score)
         return score, info

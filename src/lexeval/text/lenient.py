@@ -1,40 +1,58 @@
-"""The normalization behind lenient keyword matching: case and accent folding, English number
-words as digits, one spelling of numbers. Keyword coverage's matching rules apply these to the
-keys of a text processor.
+"""The normalization behind lenient keyword matching: mojibake repair, case and accent folding,
+English number words (and ordinals) as digits, one spelling of numbers. Keyword coverage's
+matching rules apply these to the keys of a text processor.
 
 >>> fold_accents("Wilhelm RÖNTGEN, café")
 'wilhelm rontgen, cafe'
 >>> canonical_key("twenty", english=True), canonical_key("1,000", english=False)
 ('20', '1000')
+>>> canonical_key("Twenty-sixth", english=True), canonical_key("26th", english=True)
+('26', '26')
+>>> repair_mojibake("DÃ¡in")
+'Dáin'
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 
-__all__ = ["NUMBER_WORDS_EN", "canonical_key", "fold_accents"]
+__all__ = [
+    "NUMBER_WORDS_EN",
+    "canonical_key",
+    "fold_accents",
+    "merge_number_words",
+    "number_phrase",
+    "repair_mojibake",
+]
 
-#: English number words and their digits (lenient matching: "four" == "4").
+#: English number words and their digits (lenient matching: "four" == "4"). Ordinals are
+#: their number, as spaCy's lemma table has them ("sixth" == "6th" == "6").
 _UNITS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty"
+    "fifteen sixteen seventeen eighteen nineteen"
 )
-_TENS = "thirty forty fifty sixty seventy eighty ninety"
-NUMBER_WORDS_EN: dict[str, str] = {
-    **{w: str(i) for i, w in enumerate(_UNITS.split(" "))},
-    **{w: str(10 * i) for i, w in enumerate(_TENS.split(" "), 3)},
-    "hundred": "100",
-    "thousand": "1000",
-    "million": "1000000",
-    "billion": "1000000000",
-    "first": "1st",
-    "second": "2nd",
-    "third": "3rd",
-    "fourth": "4th",
-    "fifth": "5th",
+_UNIT_ORDINALS = (
+    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+    "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth"
+)
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety"
+_TEN_ORDINALS = "twentieth thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth"
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+_NUMBER_VALUES: dict[str, int] = {
+    **{w: i for i, w in enumerate(_UNITS.split(" "))},
+    **{w: i for i, w in enumerate(_UNIT_ORDINALS.split(" "))},
+    **{w: 10 * i for i, w in enumerate(_TENS.split(" "), 2)},
+    **{w: 10 * i for i, w in enumerate(_TEN_ORDINALS.split(" "), 2)},
+    **_SCALES,
+    **{w + "th": v for w, v in _SCALES.items()},
 }
+NUMBER_WORDS_EN: dict[str, str] = {w: str(v) for w, v in _NUMBER_VALUES.items()}
+_PARTS = re.compile(r"[-‐-―/ ]+")
+_NUMBER_PHRASE = re.compile(r"[a-z]+(?:[- ][a-z0-9]+)+")
+_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
 _NUMERIC = re.compile(r"[\d.,:]+")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 _LEADING_ZEROS = re.compile(r"(?<!\d)0+(?=\d)")
@@ -43,6 +61,29 @@ _LEADING_ZEROS = re.compile(r"(?<!\d)0+(?=\d)")
 # Combining diacritical mark blocks (Latin, Greek, Cyrillic accents); marks of other scripts,
 # such as Indic vowel signs or Thai tone marks, carry meaning and are kept.
 _DIACRITICS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+# UTF-8 read as Latin-1 or Windows-1252 turns every non-ASCII character into a lead character
+# (U+00C2..U+00F4) followed by one that stands for a continuation byte: texts without such a
+# pair are not given to ftfy, whose own check costs more.
+_MOJIBAKE_HINT = re.compile(
+    "[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192"
+    "\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a"
+    "\u20ac\u2122]"
+)
+
+
+def repair_mojibake(text: str) -> str:
+    """UTF-8 text that was decoded as Latin-1 or Windows-1252, repaired by ftfy
+    ("DÃ¡in" -> "Dáin"); text without a mojibake pattern is returned as is.
+
+    >>> repair_mojibake("DÃ¡in"), repair_mojibake("Dáin"), repair_mojibake("it’s")
+    ('Dáin', 'Dáin', 'it’s')
+    """
+    if text.isascii() or not _MOJIBAKE_HINT.search(text):
+        return text
+    import ftfy
+
+    return str(ftfy.fix_encoding(text))
 
 
 def fold_accents(text: str) -> str:
@@ -57,17 +98,76 @@ def fold_accents(text: str) -> str:
     return _DIACRITICS.sub("", unicodedata.normalize("NFKD", folded))
 
 
+def number_phrase(words: Sequence[str]) -> int | None:
+    """The value of two English number words in a row ("twenty four", "two thousand"), or of
+    the tens followed by a digit as spaCy lemmatizes "twenty-sixth" ("twenty 6"); else None.
+
+    >>> [number_phrase(p.split()) for p in ["twenty four", "two thousand", "twenty 6", "four"]]
+    [24, 2000, 26, None]
+    >>> number_phrase(["twenty", "twenty"]) is None
+    True
+    """
+    if len(words) != 2:
+        return None
+    first, second = (_NUMBER_VALUES.get(w) for w in words)
+    if first is None:
+        return None
+    if second is None and words[1].isdigit() and len(words[1]) == 1:
+        second = int(words[1])
+    if second is None:
+        return None
+    if 20 <= first <= 90 and first % 10 == 0 and 0 < second < 10:
+        return first + second
+    if 0 < first < 100 and second in _SCALES.values():
+        return first * second
+    return None
+
+
+def merge_number_words(keys: list[str], english: bool) -> list[str]:
+    """Two number words in a row as one key ("twenty", "four" -> "twenty four", whose
+    canonical form is "24"); other keys unchanged.
+
+    >>> merge_number_words(["born", "twenty", "four", "may"], english=True)
+    ['born', 'twenty four', 'may']
+    """
+    if not english or len(keys) < 2 or _NUMBER_VALUES.keys().isdisjoint(keys[:-1]):
+        return keys
+    out: list[str] = []
+    i = 0
+    while i < len(keys):
+        if (
+            i + 1 < len(keys)
+            and keys[i] in _NUMBER_VALUES
+            and number_phrase(keys[i : i + 2]) is not None
+        ):
+            out.append(f"{keys[i]} {keys[i + 1]}")
+            i += 2
+        else:
+            out.append(keys[i])
+            i += 1
+    return out
+
+
 @lru_cache(maxsize=65536)
 def canonical_key(key: str, english: bool) -> str:
-    """The lenient matching form of a key: accents folded, English number words as digits
-    (when ``english``), numbers in one spelling.
+    """The lenient matching form of a key: accents folded, English number words (when
+    ``english``) and ordinals as digits, numbers in one spelling.
 
     >>> [canonical_key(k, True) for k in ["Four", "1,000", "09:15", "3.50", "Röntgen"]]
     ['4', '1000', '9:15', '3.5', 'rontgen']
+    >>> [canonical_key(k, True) for k in ["Twenty-sixth", "26th", "twenty-four", "007"]]
+    ['26', '26', '24', '7']
     """
     k = fold_accents(key)
-    if english:
-        k = NUMBER_WORDS_EN.get(k, k)
+    if k.isalpha():  # a plain word: only a number word changes
+        return NUMBER_WORDS_EN.get(k, k) if english else k
+    if english and _NUMBER_PHRASE.fullmatch(k):
+        value = number_phrase(_PARTS.split(k))
+        if value is not None:
+            return str(value)
+    ordinal = _ORDINAL.fullmatch(k)
+    if ordinal:
+        k = ordinal.group(1)
     if _NUMERIC.fullmatch(k):
         if _THOUSANDS.fullmatch(k):
             k = k.replace(",", "")

@@ -1,0 +1,128 @@
+"""Default keyword coverage as a pass/fail judge: threshold calibrated on EVOUNA NQ, applied
+unchanged to the held-out EVOUNA TQ and NQ301 (human label: ``Acceptable?`` of NQ301_human.tsv).
+
+For each configuration: ROC AUC and Cohen's kappa with bootstrap intervals (lexeval.meta), the
+threshold that maximises kappa on NQ (the recommended pass threshold), and on the held-out sets
+``compare`` of ``weighting="frequency"`` against ``weighting="uniform"``. Each answer is scored
+against its gold alternatives (the best one counts).
+
+Run: ``.venv/bin/python benchmarks/keyword_defaults.py`` (add ``--tuning-only`` to score EVOUNA
+NQ alone, as while tuning; the held-out sets are for the final check).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _shared import shared_path
+
+from lexeval.meta import agreement, calibrate, compare
+from lexeval.metrics import KeywordCoverageMetric
+
+SYSTEMS = ["fid", "gpt35", "chatgpt", "gpt4", "newbing"]
+Item = tuple[list[str], str, bool]
+
+
+def load_evouna(name: str) -> list[Item]:
+    with open(shared_path("data", "qa_human", "evouna", f"{name}.json"), encoding="utf-8") as fh:
+        rows = json.load(fh)
+    items: list[Item] = []
+    for row in rows:
+        if row.get("improper"):
+            continue
+        golds = [g.strip() for g in row["golden_answer"].split("/") if g.strip()]
+        for system in SYSTEMS:
+            answer, judge = row.get(f"answer_{system}"), row.get(f"judge_{system}")
+            if isinstance(answer, str) and isinstance(judge, bool) and golds:
+                items.append((golds, answer, judge))
+    return items
+
+
+def load_nq301() -> list[Item]:
+    """Gold answers from NQ301_BEM.tsv, the human label from NQ301_human.tsv (same rows)."""
+    folder = ("data", "qa_human", "openqa_eval")
+    with open(shared_path(*folder, "NQ301_human.tsv"), encoding="utf-8", newline="") as fh:
+        human = list(csv.DictReader(fh, delimiter="\t"))
+    with open(shared_path(*folder, "NQ301_BEM.tsv"), encoding="utf-8", newline="") as fh:
+        golds = list(csv.DictReader(fh, delimiter="\t"))
+    if len(human) != len(golds):
+        raise SystemExit("NQ301_human.tsv and NQ301_BEM.tsv differ in length")
+    items: list[Item] = []
+    for h, g in zip(human, golds, strict=True):
+        if h["Question"] != g["Question"]:
+            raise SystemExit(f"NQ301 rows out of step at {h['Question']!r}")
+        alternatives = [a.strip() for a in g["Gold answers"].split(" | ") if a.strip()]
+        items.append((alternatives, h["Model answer"], h["Acceptable?"].strip() == "Yes"))
+    return items
+
+
+CONFIGS = {
+    "uniform": {"weighting": "uniform"},
+    "frequency": {"weighting": "frequency"},
+}
+
+
+def scores(options: dict[str, str], items: list[Item]) -> list[float]:
+    metric = KeywordCoverageMetric(**options)  # type: ignore[arg-type]
+    return [metric.measure(golds, answer).score for golds, answer, _ in items]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tuning-only", action="store_true", help="score EVOUNA NQ only")
+    args = parser.parse_args()
+    sets = {"EVOUNA NQ (tuning)": load_evouna("NQ")}
+    if not args.tuning_only:
+        sets["EVOUNA TQ (held out)"] = load_evouna("TQ")
+        sets["NQ301 (held out)"] = load_nq301()
+    labels = {name: [y for *_, y in items] for name, items in sets.items()}
+    results: dict[str, dict[str, list[float]]] = {}
+    thresholds: dict[str, float] = {}
+    for config, options in CONFIGS.items():
+        results[config] = {}
+        for name, items in sets.items():
+            start = time.perf_counter()
+            results[config][name] = scores(options, items)
+            print(f"scored {name} with {config} in {time.perf_counter() - start:.1f}s")
+        tuned = calibrate(results[config]["EVOUNA NQ (tuning)"], labels["EVOUNA NQ (tuning)"])
+        thresholds[config] = tuned.value
+        print(f"{config}: {tuned}")
+    for name in sets:
+        print(f"\n== {name}")
+        for config in CONFIGS:
+            a = agreement(results[config][name], labels[name], threshold=thresholds[config])
+            print(f"{config:10s} {a}  (auc {a.auc:.4f}, kappa {a.kappa:.4f})")
+            recommended = KeywordCoverageMetric(**CONFIGS[config]).recommended_threshold  # type: ignore[arg-type]
+            if recommended is not None and recommended != thresholds[config]:
+                r = agreement(results[config][name], labels[name], threshold=recommended)
+                print(f"{'':10s} at the recommended {recommended}: {r}")
+        c_auc = compare(results["frequency"][name], results["uniform"][name], labels[name])
+        c_kappa = compare(
+            results["frequency"][name],
+            results["uniform"][name],
+            labels[name],
+            statistic="kappa",
+            threshold_a=thresholds["frequency"],
+            threshold_b=thresholds["uniform"],
+        )
+        print(f"frequency - uniform: {c_auc}")
+        print(f"frequency - uniform: {c_kappa}")
+        if name.startswith("NQ301"):
+            long_rows = [i for i, (_, a, _) in enumerate(sets[name]) if len(a.split()) > 5]
+            for config in CONFIGS:
+                a = agreement(
+                    [results[config][name][i] for i in long_rows],
+                    [labels[name][i] for i in long_rows],
+                    threshold=thresholds[config],
+                )
+                print(f"{config:10s} answers > 5 words: {a}")
+
+
+if __name__ == "__main__":
+    main()

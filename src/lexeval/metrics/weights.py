@@ -1,0 +1,226 @@
+"""Keyword weights: how much a reference keyword says about the answer.
+
+A keyword's weight is its information content from word frequency, on the Zipf scale of the
+``wordfreq`` package (log10 of occurrences per billion words; "the" 7.7, "battle" 4.9,
+"Röntgen" 1.6): ``weight = max(0.5, 8 - zipf)``. A generic word that many wrong answers share
+with the gold ("Battle of ...", "... River") counts less than the rare name or the number that
+carries the answer. Keys with a digit weigh three times their frequency weight, and a negation
+("not", "never", ...) weighs at least twice the heaviest other keyword, so an answer that drops
+it falls below the keywords it kept. The constants were chosen on EVOUNA NQ only.
+
+With ``frequency=False``, and for languages that wordfreq does not list, every keyword weighs
+1.0 but negations keep their rule.
+
+>>> w = KeywordWeights("en")
+>>> round(w.weight("battle"), 2), round(w.weight("hastings"), 2)
+(3.06, 4.3)
+>>> w.weights(["not", "guilty"])[0] > 2 * w.weight("guilty") - 1e-9
+True
+>>> KeywordWeights("xx").weights(["a", "b"]), KeywordWeights(frequency=False).weights(["no", "a"])
+([1.0, 1.0], [2.0, 1.0])
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Collection, Sequence
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as dist_version
+from typing import Any
+
+__all__ = [
+    "NEGATION_FACTOR",
+    "NUMBER_FACTOR",
+    "WEIGHT_FLOOR",
+    "ZIPF_CEILING",
+    "KeywordWeights",
+]
+
+#: The Zipf frequency whose words weigh nothing above the floor; a word wordfreq does not know
+#: (Zipf 0) weighs this much.
+ZIPF_CEILING = 8.0
+#: The least weight of any keyword (the most frequent words still count a little).
+WEIGHT_FLOOR = 0.5
+#: Keys with a digit ("1901", "26th", "x86") weigh this many times their frequency weight.
+NUMBER_FACTOR = 3.0
+#: A negation weighs at least this many times the heaviest other keyword of its reference.
+NEGATION_FACTOR = 2.0
+
+_DIGIT = re.compile(r"\d")
+
+# wordfreq tokenizes these languages with optional packages (jieba, MeCab) that lexeval does not
+# install; their keys are already tokens, so they are looked up in the frequency list directly.
+_DIRECT_LOOKUP = frozenset({"zh", "ja", "ko"})
+
+#: English negations (lexeval's normalizer keeps them as keywords; the ``n't`` forms become
+#: ``not``).
+NEGATIONS_EN = frozenset(
+    {
+        "not",
+        "no",
+        "never",
+        "without",
+        "nor",
+        "neither",
+        "none",
+        "nothing",
+        "nobody",
+        "nowhere",
+        "cannot",
+    }
+)
+
+
+@functools.cache
+def _wordfreq_languages() -> frozenset[str]:
+    import wordfreq
+
+    return frozenset(wordfreq.available_languages(wordlist="best"))
+
+
+@functools.cache
+def _frequency_dict(language: str) -> dict[str, float]:
+    import wordfreq
+
+    # called as wordfreq calls it itself, so that its cache holds the list once
+    frequencies: dict[str, float] = wordfreq.get_frequency_dict(language, "best")
+    return frequencies  # wordfreq's own cached dict: read, never modified
+
+
+@functools.lru_cache(maxsize=65536)
+def _zipf(key: str, language: str) -> float:
+    """wordfreq's Zipf frequency of ``key`` (0.0 when unknown), rounded as wordfreq rounds it.
+
+    A lower-case word of letters is looked up in the frequency list directly (what wordfreq's
+    tokenizer would do with it, ten times faster); anything else goes through wordfreq.
+    """
+    if language in _DIRECT_LOOKUP or (key.isalpha() and key.islower()):
+        freq = _frequency_dict(language).get(key, 0.0)
+        return round(math.log10(freq) + 9.0, 2) if freq > 0 else 0.0
+    import wordfreq
+
+    return float(wordfreq.zipf_frequency(key, language))
+
+
+@functools.cache
+def _wordfreq_version() -> str:
+    try:
+        return dist_version("wordfreq")
+    except PackageNotFoundError:  # pragma: no cover - a declared dependency
+        return "unknown"
+
+
+class KeywordWeights:
+    """Informativeness weights of keywords in one language (see the module doc).
+
+    ``frequency=False`` gives every keyword 1.0 (negations still weigh more). ``negations``:
+    the keys that count as negations (English: :data:`NEGATIONS_EN`; none for other languages
+    unless given).
+    """
+
+    __slots__ = ("_uniform", "frequency", "language", "negations")
+
+    def __init__(
+        self,
+        language: str = "en",
+        negations: Collection[str] | None = None,
+        *,
+        frequency: bool = True,
+    ) -> None:
+        if not isinstance(language, str):
+            raise TypeError(f"language must be a str, not {type(language).__name__}")
+        self.language = language
+        self.frequency = bool(frequency)
+        if negations is None:
+            negations = NEGATIONS_EN if language == "en" else frozenset()
+        self.negations = frozenset(negations)
+        self._uniform: bool | None = None
+
+    def __repr__(self) -> str:
+        return f"KeywordWeights({self.language!r})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {
+            "language": self.language,
+            "negations": self.negations,
+            "frequency": self.frequency,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.language = state["language"]
+        self.negations = state["negations"]
+        self.frequency = state["frequency"]
+        self._uniform = None
+
+    @property
+    def uniform(self) -> bool:
+        """True when every keyword weighs 1.0 (but negations): ``frequency=False``, or no
+        wordfreq list for the language."""
+        if self._uniform is None:
+            self._uniform = not self.frequency or self.language not in _wordfreq_languages()
+        return self._uniform
+
+    @property
+    def signature(self) -> str:
+        """``weights:...`` with the source and constants (part of the metric's signature).
+
+        >>> KeywordWeights("en").signature
+        'weights:wordfreq...-en(z8,floor0.5,num3,neg2)'
+        >>> KeywordWeights("en", frequency=False).signature
+        'weights:uniform(neg2)'
+        """
+        if not self.frequency:
+            return f"weights:uniform(neg{NEGATION_FACTOR:g})"
+        if self.uniform:
+            return f"weights:uniform(neg{NEGATION_FACTOR:g},no-wordfreq-list-{self.language})"
+        return (
+            f"weights:wordfreq{_wordfreq_version()}-{self.language}"
+            f"(z{ZIPF_CEILING:g},floor{WEIGHT_FLOOR:g},num{NUMBER_FACTOR:g},"
+            f"neg{NEGATION_FACTOR:g})"
+        )
+
+    def weight(self, key: str, *, numeric: bool | None = None) -> float:
+        """The weight of one keyword on its own (no negation rule); ``numeric`` says whether
+        it is a number (default: whether it has a digit; pass True for "four").
+
+        >>> w = KeywordWeights("en")
+        >>> w.weight("the"), round(w.weight("1901"), 2), round(w.weight("four", numeric=True), 2)
+        (0.5, 12.78, 7.41)
+        """
+        if self.uniform:
+            return 1.0
+        weight = max(WEIGHT_FLOOR, ZIPF_CEILING - _zipf(key, self.language))
+        if numeric is None:
+            numeric = _DIGIT.search(key) is not None
+        if numeric:
+            weight *= NUMBER_FACTOR
+        return weight
+
+    def weights(self, keys: Sequence[str], *, numeric: Sequence[bool] | None = None) -> list[float]:
+        """The weight of each of a reference's keywords (``numeric``: which are numbers, as in
+        :meth:`weight`), negations raised to ``NEGATION_FACTOR`` times the heaviest other
+        keyword.
+
+        >>> w = KeywordWeights("en")
+        >>> ws = w.weights(["never", "married"])
+        >>> ws[0] == 2 * ws[1]
+        True
+        """
+        if numeric is None:
+            out = [self.weight(k) for k in keys]
+        else:
+            if len(numeric) != len(keys):
+                raise ValueError(f"numeric has {len(numeric)} items but keys has {len(keys)}")
+            out = [self.weight(k, numeric=n) for k, n in zip(keys, numeric, strict=True)]
+        if self.negations and not self.negations.isdisjoint(keys):
+            heaviest = max(
+                (w for k, w in zip(keys, out, strict=True) if k not in self.negations),
+                default=0.0,
+            )
+            out = [
+                max(w, NEGATION_FACTOR * heaviest) if k in self.negations else w
+                for k, w in zip(keys, out, strict=True)
+            ]
+        return out
