@@ -22,7 +22,7 @@ threshold, missing and matched evidence) and ``namedScores``.
 >>> result = get_assert("The capital is Paris",
 ...     {"vars": {"expected": "Paris is the capital of France"}, "config": {"threshold": 0.5}})
 >>> result["pass"], round(result["score"], 3), result["reason"]
-(True, 0.667, 'keyword_coverage 0.667 >= threshold 0.500; missing: france; matched: paris, capital')
+(True, 0.668, 'keyword_coverage 0.668 >= threshold 0.500; missing: france; matched: paris, capital')
 """
 
 from __future__ import annotations
