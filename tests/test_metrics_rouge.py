@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from lexeval import Normalizer
 from lexeval.metrics import RougeMetric
 
 rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
@@ -46,10 +47,31 @@ def test_default_mode_is_unicode_aware(text: str, rouge_type: str) -> None:
     assert compat == 0.0  # rouge-score drops every non-ASCII letter
 
 
-def test_default_mode_uses_lemmas() -> None:
-    # "mice"/"mouse" and "ran"/"run" only match through lemmas
-    assert RougeMetric("rouge1").measure("mice ran", "mouse run").score == 1.0
-    assert RougeMetric("rouge1", compat="rouge-score").measure("mice ran", "mouse run").score == 0
+def test_default_mode_stems_like_rouge_score() -> None:
+    """The default ('rouge' preset): Porter stems of words of 4+ letters but stopwords, words
+    split at non-alphanumerics, numbers whole (measured better on SummEval than lemmas)."""
+    m = RougeMetric("rouge1")
+    assert m.measure("policies running", "policy runs").score == 1.0
+    assert m.measure("the call-up", "the call up").score == 1.0  # split like rouge-score
+    assert m.measure("10,000 fans", "10000 fans").score == 1.0  # one number, not "10", "000"
+    assert m.measure("10,000", "10 000").score == 0.0
+    # stopwords are not stemmed: "being" stays itself, not "be"
+    assert m.measure("being", "be").score == 0.0
+    assert (
+        RougeMetric("rouge1", compat="rouge-score", use_stemmer=True).measure("being", "be").score
+        == 1.0
+    )
+    # lemmas remain available through a normalizer
+    assert RougeMetric("rouge1", normalizer="tokens").measure("mice ran", "mouse run").score == 1.0
+    assert m.measure("mice ran", "mouse run").score == 0.0
+
+
+def test_default_mode_keeps_marks_inside_words() -> None:
+    # Thai and Devanagari vowel signs are combining marks: the word stays whole
+    thai, hindi = "สวัสดีครับ", "नमस्ते दुनिया"
+    assert Normalizer("rouge").tokens(thai) == [thai]
+    assert Normalizer("rouge").tokens(hindi) == ["नमस्ते", "दुनिया"]
+    assert RougeMetric("rouge1").measure(hindi, "नमस्ते").info["counts"]["overlap"] == 1
 
 
 def test_empty_rules() -> None:

@@ -38,7 +38,7 @@ def test_failure_shows_score_threshold_missing_and_signature() -> None:
     assert KeywordCoverageMetric().signature in message
     assert repr(output) in message
     with pytest.raises(
-        AssertionError, match=r"rouge2 0\.000 is below .*\n  missing: the cat, cat sit\n"
+        AssertionError, match=r"rouge2 0\.000 is below .*\n  missing: the cat, cat sat\n"
     ):
         assert_lexical("the cat sat", "cat the", metric="rouge2", threshold=0.1)
 

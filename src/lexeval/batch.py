@@ -21,7 +21,7 @@ Record(line=2, id=None, reference='the cat sat', output='the cat')
 >>> results = score_records({"rouge1": get_metric("rouge1", threshold=0.5)}, records)
 >>> row = flatten_result("rouge1", results["rouge1"][0])
 >>> row["rouge1"], row["rouge1_passed"], row["rouge1_recall"], row["rouge1_missing"]
-(0.8, True, 0.6666666666666666, ['sit'])
+(0.8, True, 0.6666666666666666, ['sat'])
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@
 a     0.8           True          0.509494
 b     0.0          False          0.000000
 >>> scored.loc["a", "rouge1_missing"]
-['sit']
+['sat']
 """
 
 from __future__ import annotations

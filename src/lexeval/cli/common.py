@@ -19,7 +19,15 @@ if TYPE_CHECKING:
 
 #: The normalizer presets (``lexeval.normalize.PRESETS``, named here so that ``--help`` stays
 #: light; a test checks that they agree).
-PRESET_NAMES: tuple[str, ...] = ("default", "tokens", "none", "mastra", "squad", "rouge-score")
+PRESET_NAMES: tuple[str, ...] = (
+    "default",
+    "tokens",
+    "rouge",
+    "none",
+    "mastra",
+    "squad",
+    "rouge-score",
+)
 
 __all__ = [
     "PRESET_NAMES",

@@ -2,8 +2,10 @@
 
 Two modes:
 
-* default: tokens from the lexeval normalizer (preset ``"tokens"``: Unicode-aware, lemmas,
-  stopwords kept), sentences for rougeLsum from its download-free splitter;
+* default: tokens from the lexeval normalizer (preset ``"rouge"``: Unicode-aware, words split
+  at every character that is not a letter, digit or mark, Porter stems of words of 4+ letters
+  but not of stopwords, Snowball stems in other languages nltk knows), sentences for rougeLsum
+  from its download-free splitter;
 * ``compat="rouge-score"``: Google's rouge-score 0.1.2 exactly (its tokenizer, optional Porter
   stemming with ``use_stemmer=True``, rougeLsum's union-LCS over newline-separated sentences).
 
@@ -146,10 +148,10 @@ class RougeMetric(BaseMetric):
         else:
             if use_stemmer:
                 raise ValueError(
-                    "use_stemmer applies to compat='rouge-score'; in the default mode pass a "
-                    "Normalizer with stemming instead"
+                    "use_stemmer applies to compat='rouge-score'; the default mode stems "
+                    "already (its normalizer: the 'rouge' preset)"
                 )
-            self.normalizer = resolve_normalizer(normalizer, "tokens")
+            self.normalizer = resolve_normalizer(normalizer, "rouge")
         self._cache: dict[str, Any] = {}
 
     @property
@@ -417,7 +419,7 @@ class RougeScorer:
             raise TypeError("rouge_types must be a non-empty list of ROUGE types, not a str")
         if len(set(rouge_types)) != len(rouge_types):
             raise ValueError(f"rouge_types has duplicates: {list(rouge_types)}")
-        resolved = None if compat is not None else resolve_normalizer(normalizer, "tokens")
+        resolved = None if compat is not None else resolve_normalizer(normalizer, "rouge")
         self.metrics: dict[str, RougeMetric] = {
             t: RougeMetric(
                 t,
