@@ -15,45 +15,18 @@ Run: .venv/bin/python benchmarks/quality_summeval.py [--resamples N]
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import re
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _shared import shared_path
+from _summeval import DIMS, PUBLISHED, SENTENCE_END, load, mean_f
 
 from lexeval.meta import compare, correlation
-from lexeval.metrics import RougeMetric
+from lexeval.metrics.rouge import RougeScorer
 
-DIMS = ("coherence", "consistency", "fluency", "relevance")
-PUBLISHED = {
-    "ROUGE-1": (0.126, 0.130, 0.094, 0.252),
-    "ROUGE-2": (0.139, 0.155, 0.128, 0.219),
-    "ROUGE-L": (0.099, 0.092, 0.084, 0.237),
-}
 TYPES = {"ROUGE-1": "rouge1", "ROUGE-2": "rouge2", "ROUGE-L": "rougeLsum"}
-_SENTENCE_END = re.compile(r"(?<=\s[.!?])\s+")
-
-
-def _lines(text: str) -> str:
-    return "\n".join(s for s in _SENTENCE_END.split(" " + text) if s.strip())
-
-
-def _mean_f(
-    rows: list[dict[str, object]], metric: RougeMetric, prep: Callable[[str], str]
-) -> list[float]:
-    out = []
-    for row in rows:
-        refs = [prep(str(r)) for r in row["references"]]  # type: ignore[attr-defined]
-        decoded = prep(str(row["decoded"]))
-        out.append(float(np.mean([metric.measure(ref, decoded).score for ref in refs])))
-    return out
 
 
 def main() -> None:
@@ -62,22 +35,18 @@ def main() -> None:
     args = parser.parse_args()
     boot = {"n_resamples": args.resamples}
     start = time.perf_counter()
-    path = shared_path("data", "summeval", "summeval_expert_avg_11refs.jsonl")
-    with open(path, encoding="utf-8") as fh:
-        rows = [json.loads(line) for line in fh]
-    docs = [r["doc_id"] for r in rows]
-    systems = [r["model_id"] for r in rows]
-    human = {d: [r["expert_avg"][d] for r in rows] for d in DIMS}
+    data = load()
+    rows, docs, systems, human = data.rows, data.docs, data.systems, data.human
     print(
         f"SummEval: {len(rows):,} summaries, {len(set(docs))} articles, {len(set(systems))} systems"
     )
     print(f"{'':34s}" + "".join(f"{d:>26s}" for d in DIMS))
     scores: dict[tuple[str, str], list[float]] = {}
     for label, rouge_type in TYPES.items():
-        compat = RougeMetric(rouge_type, compat="rouge-score", use_stemmer=True)
-        prep = _lines if rouge_type == "rougeLsum" else str
-        scores[label, "compat"] = _mean_f(rows, compat, prep)
-        scores[label, "default"] = _mean_f(rows, RougeMetric(rouge_type), str)
+        compat = RougeScorer([rouge_type], compat="rouge-score", use_stemmer=True)
+        lines = SENTENCE_END if rouge_type == "rougeLsum" else None
+        scores[label, "compat"] = mean_f(compat, rows, lines)[rouge_type]
+        scores[label, "default"] = mean_f(RougeScorer([rouge_type]), rows)[rouge_type]
         for mode in ("compat", "default"):
             cells = []
             for d in DIMS:

@@ -19,9 +19,7 @@ Run: .venv/bin/python benchmarks/rouge_defaults.py [--resamples N] [--ablation-r
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import re
 import sys
 import time
 from pathlib import Path
@@ -29,41 +27,22 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _shared import shared_path
+from _summeval import DIMS, SENTENCE_END, load
+from _summeval import mean_f as _mean_f
 
 from lexeval import Normalizer
 from lexeval.meta import compare, correlation
 from lexeval.metrics.overlap import fmeasure, lcs_indices, summary_lcs_hits
 from lexeval.metrics.rouge import RougeScorer
 
-DIMS = ("coherence", "consistency", "fluency", "relevance")
 TYPES = ("rouge1", "rouge2", "rougeLsum")
-_SENTENCE_END = re.compile(r"(?<=\s[.!?])\s+")
 Scores = dict[str, list[float]]
 
 
-def lines(text: str) -> str:
-    """One sentence a line: the PTB-tokenized text split after a standalone . ! ?"""
-    return "\n".join(s for s in _SENTENCE_END.split(" " + text) if s.strip())
-
-
 def mean_f(scorer: RougeScorer, rows: list[dict[str, object]], prep: bool) -> Scores:
-    """Per summary, each type's F-measure averaged over the 11 references."""
-    refs: list[str] = []
-    outs: list[str] = []
-    for row in rows:
-        for ref in row["references"]:  # type: ignore[attr-defined]
-            refs.append(lines(ref) if prep else ref)
-            outs.append(lines(str(row["decoded"])) if prep else str(row["decoded"]))
-    results = scorer.score_many(refs, outs)
-    per_type: Scores = {t: [] for t in scorer.rouge_types}
-    k = 0
-    for row in rows:
-        n = len(row["references"])  # type: ignore[arg-type]
-        for t in scorer.rouge_types:
-            per_type[t].append(float(np.mean([r[t].score for r in results[k : k + n]])))
-        k += n
-    return per_type
+    """Per summary, each type's F-measure averaged over the 11 references (``prep``: one
+    sentence a line on both sides)."""
+    return _mean_f(scorer, rows, SENTENCE_END if prep else None)
 
 
 def lsum_exact_backtrack(norm: Normalizer, rows: list[dict[str, object]]) -> list[float]:
@@ -92,12 +71,8 @@ def main() -> None:
     parser.add_argument("--ablation-resamples", type=int, default=200)
     args = parser.parse_args()
     start = time.perf_counter()
-    with open(
-        shared_path("data", "summeval", "summeval_expert_avg_11refs.jsonl"), encoding="utf-8"
-    ) as fh:
-        rows = [json.loads(line) for line in fh]
-    docs = [r["doc_id"] for r in rows]
-    human = {d: [r["expert_avg"][d] for r in rows] for d in DIMS}
+    data = load()
+    rows, docs, human = data.rows, data.docs, data.human
     options = {"evidence_limit": 0}
 
     peer = {"compat": "rouge-score", "use_stemmer": True, **options}

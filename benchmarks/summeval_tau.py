@@ -9,75 +9,35 @@ shown with two sentence splitters, since the published one is not documented.
 
 from __future__ import annotations
 
-import json
-import re
 import sys
-from collections import defaultdict
-from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
-from scipy.stats import kendalltau
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _shared import shared_path
+from _summeval import DIMS, PUBLISHED, SENTENCE_END, load, mean_f
 
-from lexeval.metrics import RougeMetric
-
-DIMS = ("coherence", "consistency", "fluency", "relevance")
-PUBLISHED = {
-    "ROUGE-1": (0.126, 0.130, 0.094, 0.252),
-    "ROUGE-2": (0.139, 0.155, 0.128, 0.219),
-    "ROUGE-L": (0.099, 0.092, 0.084, 0.237),
-}
-
-
-def _lines(pattern: str) -> Callable[[str], str]:
-    split = re.compile(pattern)
-    return lambda text: "\n".join(s for s in split.split(" " + text) if s.strip())
+from lexeval.meta import correlation
+from lexeval.metrics.rouge import RougeScorer
 
 
 def main() -> None:
-    path = shared_path("data", "summeval", "summeval_expert_avg_11refs.jsonl")
-    with open(path, encoding="utf-8") as fh:
-        rows = [json.loads(line) for line in fh]
-    docs: dict[str, list[int]] = defaultdict(list)
-    for i, row in enumerate(rows):
-        docs[row["doc_id"]].append(i)
-    human = {d: np.array([r["expert_avg"][d] for r in rows]) for d in DIMS}
-
-    def taus(rouge_type: str, prep: Callable[[str], str]) -> list[float]:
-        metric = RougeMetric(rouge_type, compat="rouge-score", use_stemmer=True)
-        scores = np.array(
-            [
-                np.mean(
-                    [metric.measure(prep(ref), prep(r["decoded"])).score for ref in r["references"]]
-                )
-                for r in rows
-            ]
-        )
-        out = []
-        for d in DIMS:
-            per_doc = [
-                kendalltau(scores[idx], human[d][idx], variant="b").statistic
-                for idx in docs.values()
-            ]
-            out.append(float(np.nanmean(per_doc)))
-        return out
-
-    same = str
+    data = load()
     print(f"{'':44s}" + "".join(f"{d:>13s}" for d in DIMS))
-    for label, rouge_type, prep, published in [
-        ("ROUGE-1", "rouge1", same, PUBLISHED["ROUGE-1"]),
-        ("ROUGE-2", "rouge2", same, PUBLISHED["ROUGE-2"]),
-        ("ROUGE-L, split after a standalone . ! ?", "rougeLsum", _lines(r"(?<=\s[.!?])\s+"), None),
-        ("ROUGE-L, split after a standalone .", "rougeLsum", _lines(r"(?<=\s\.)\s+"), None),
+    for label, rouge_type, lines, published in [
+        ("ROUGE-1", "rouge1", None, PUBLISHED["ROUGE-1"]),
+        ("ROUGE-2", "rouge2", None, PUBLISHED["ROUGE-2"]),
+        ("ROUGE-L, split after a standalone . ! ?", "rougeLsum", SENTENCE_END, None),
+        ("ROUGE-L, split after a standalone .", "rougeLsum", r"(?<=\s\.)\s+", None),
     ]:
-        values = taus(rouge_type, prep)
+        scorer = RougeScorer([rouge_type], compat="rouge-score", use_stemmer=True)
+        scores = mean_f(scorer, data.rows, lines)[rouge_type]
+        values = [
+            correlation(
+                scores, data.human[d], groups=data.docs, level="summary", n_resamples=1
+            ).value
+            for d in DIMS
+        ]
         print(f"{label:44s}" + "".join(f"{v:13.6f}" for v in values))
-        if published is None:
-            published = PUBLISHED["ROUGE-L"]
-        diffs = [v - p for v, p in zip(values, published, strict=True)]
+        diffs = [v - p for v, p in zip(values, published or PUBLISHED["ROUGE-L"], strict=True)]
         print(f"{'  minus published':44s}" + "".join(f"{d:+13.4f}" for d in diffs))
 
 

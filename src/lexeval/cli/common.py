@@ -65,6 +65,18 @@ def unit_float(text: str) -> float:
     return value
 
 
+def _integer_at_least(text: str, minimum: int, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+    if value < minimum:
+        raise argparse.ArgumentTypeError(
+            f"{text} is {'negative' if minimum == 0 else 'not positive'}"
+        )
+    return value
+
+
 def workers_count(text: str) -> int | str:
     """An argument type: processes to use, an integer of at least 0 or ``auto`` (0 and
     ``auto`` mean every core).
@@ -74,24 +86,12 @@ def workers_count(text: str) -> int | str:
     """
     if text == "auto":
         return text
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer or 'auto'") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} is negative")
-    return value
+    return _integer_at_least(text, 0, "an integer or 'auto'")
 
 
 def positive_int(text: str) -> int:
     """An argument type: an integer of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not positive")
-    return value
+    return _integer_at_least(text, 1, "an integer")
 
 
 def parse_options(specs: Sequence[str]) -> dict[str, Any]:

@@ -16,13 +16,14 @@ rows (:mod:`lexeval.stats`). A row is predicted positive when ``score >= thresho
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from lexeval.meta.inputs import as_binary, as_scores, check_resampling, same_length
+from lexeval.meta.record import JsonRecord
 from lexeval.stats import bootstrap_indices
 
 __all__ = [
@@ -149,7 +150,7 @@ def binary_inputs(
 
 
 @dataclass(frozen=True)
-class Threshold:
+class Threshold(JsonRecord):
     """A decision threshold (``score >= value`` is positive) chosen on a tuning set.
 
     ``in_sample_score`` is the objective on that tuning set: optimistic by construction; apply
@@ -160,10 +161,6 @@ class Threshold:
     objective: str
     in_sample_score: float
     n: int
-
-    def to_dict(self) -> dict[str, Any]:
-        """A plain, JSON-ready dict."""
-        return asdict(self)
 
     def __str__(self) -> str:
         return (
@@ -196,7 +193,7 @@ def calibrate(
 
 
 @dataclass(frozen=True)
-class Agreement:
+class Agreement(JsonRecord):
     """Agreement of a score with binary human labels, each figure with a bootstrap interval.
 
     ``intervals`` maps each of auc, kappa, accuracy, precision, recall, f1 to ``(low, high)``.
@@ -219,12 +216,6 @@ class Agreement:
     n_resamples: int
     confidence: float
     undefined_resamples: dict[str, int] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        """A plain, JSON-ready dict (intervals as two-item lists)."""
-        data = asdict(self)
-        data["intervals"] = {k: list(v) for k, v in self.intervals.items()}
-        return data
 
     def __str__(self) -> str:
         where = " in-sample" if self.threshold_in_sample else ""

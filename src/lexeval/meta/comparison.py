@@ -15,7 +15,7 @@ shifted to the null of no difference (:func:`lexeval.stats.bootstrap_p_value`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -24,6 +24,7 @@ import numpy.typing as npt
 from lexeval.meta.binary import BinaryTable, binary_inputs, calibrate
 from lexeval.meta.correlation import CorrelationPlan, Level, Method, Resampling, Variant
 from lexeval.meta.inputs import as_scores, check_resampling, same_length
+from lexeval.meta.record import JsonRecord
 from lexeval.stats import bootstrap_indices, bootstrap_p_value
 
 __all__ = ["STATISTICS", "MetricComparison", "compare"]
@@ -33,7 +34,7 @@ STATISTICS: tuple[str, ...] = ("auc", "kappa", "correlation")
 
 
 @dataclass(frozen=True)
-class MetricComparison:
+class MetricComparison(JsonRecord):
     """The agreement of A and of B with the human labels, and the bootstrap of ``a - b``."""
 
     statistic: str
@@ -51,12 +52,6 @@ class MetricComparison:
     seed: int
     n_resamples: int
     confidence: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """A plain, JSON-ready dict."""
-        data = asdict(self)
-        data["interval"] = list(self.interval)
-        return data
 
     def __str__(self) -> str:
         low, high = self.interval

@@ -21,13 +21,14 @@ The coefficients are scipy's (``kendalltau`` with variant b or c, ``spearmanr``,
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from lexeval.meta.inputs import as_labels, as_scores, check_resampling, same_length
+from lexeval.meta.record import JsonRecord
 from lexeval.stats import bootstrap_indices
 
 __all__ = [
@@ -261,7 +262,7 @@ class CorrelationPlan:
 
 
 @dataclass(frozen=True)
-class Correlation:
+class Correlation(JsonRecord):
     """A correlation with its bootstrap interval.
 
     ``n`` counts what the value is over: rows (flat), groups that had a correlation (summary;
@@ -280,12 +281,6 @@ class Correlation:
     n_resamples: int
     confidence: float
     undefined_resamples: int = field(default=0)
-
-    def to_dict(self) -> dict[str, Any]:
-        """A plain, JSON-ready dict."""
-        data = asdict(self)
-        data["interval"] = list(self.interval)
-        return data
 
     @property
     def name(self) -> str:

@@ -13,13 +13,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from lexeval.meta.inputs import PREFERENCES, as_preferences, check_resampling, same_length
+from lexeval.meta.record import JsonRecord
 from lexeval.stats import bootstrap_indices, bootstrap_mean
 
 __all__ = [
@@ -33,7 +34,7 @@ _FIGURES = ("agreement", "agreement_without_ties", "kappa")
 
 
 @dataclass(frozen=True)
-class PairwiseAgreement:
+class PairwiseAgreement(JsonRecord):
     """How often a judge's preference equals the human one, with and without ties, and Cohen's
     kappa over the three outcomes; intervals by a seeded bootstrap over rows."""
 
@@ -48,12 +49,6 @@ class PairwiseAgreement:
     seed: int
     n_resamples: int
     confidence: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """A plain, JSON-ready dict."""
-        data = asdict(self)
-        data["intervals"] = {k: list(v) for k, v in self.intervals.items()}
-        return data
 
     def __str__(self) -> str:
         low, high = self.intervals["agreement"]
@@ -143,7 +138,7 @@ def pairwise_agreement(
 
 
 @dataclass(frozen=True)
-class PositionConsistency:
+class PositionConsistency(JsonRecord):
     """How often a judge keeps its verdict when the two answers swap places.
 
     ``first_position`` / ``second_position``: the share of rows where it picked the same
@@ -158,12 +153,6 @@ class PositionConsistency:
     seed: int
     n_resamples: int
     confidence: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """A plain, JSON-ready dict."""
-        data = asdict(self)
-        data["interval"] = list(self.interval)
-        return data
 
     def __str__(self) -> str:
         low, high = self.interval
