@@ -14,6 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lexeval.normalize import KEEP_WORDS, LEMMA_OVERRIDES, Normalizer
+from lexeval.text.resources import load_language, unload_language
+from lexeval.text.steps import CJK_RE, LONG_CHUNK_RE, SpacyTokenizer, long_chunk_pieces
 
 
 @pytest.fixture(scope="module")
@@ -459,11 +461,11 @@ _LETTERS = st.text(st.characters(categories=["Lu", "Ll", "Lt", "Lm", "Lo"]), min
 @given(st.lists(_LETTERS, min_size=1, max_size=8))
 def test_property_letters_fast_path_equals_spacy_tokenizer(chunks: list[str]) -> None:
     """Letters-only chunks skip spaCy's tokenizer; they must come out as it would split them."""
-    norm = Normalizer(split_cjk=False)
-    tokenizer = norm._resources().nlp.tokenizer
+    chunker = SpacyTokenizer(load_language("en"), split_cjk=False)
+    tokenizer = chunker.resources.nlp.tokenizer
     words = [*chunks, "cannot", "Gonna", "dunno", "Doin", "lemme", "cant", "ITS"]
     expected = [[t.text for t in tokenizer(w)] for w in words]
-    assert norm._split_chunks(words) == expected
+    assert chunker.split_chunks(words) == expected
 
 
 @settings(max_examples=150, deadline=None)
@@ -525,12 +527,10 @@ def test_long_cjk_text_takes_memory_linear_in_its_length() -> None:
 @given(st.text(alphabet="ab漢字カナ・ー゛-.,1_ !é\u3000", max_size=40))
 @settings(max_examples=300, deadline=None)
 def test_long_chunks_split_like_short_ones_without_spacy(chunk: str) -> None:
-    from lexeval.normalize import _CJK_RE, _LONG_CHUNK_RE, _long_chunk_pieces
-
-    whole = _LONG_CHUNK_RE.findall(chunk)
-    assert list(_long_chunk_pieces(chunk, split_cjk=False)) == whole
-    split = [p for piece in whole for p in _CJK_RE.split(piece) if p]
-    assert list(_long_chunk_pieces(chunk, split_cjk=True)) == split
+    whole = LONG_CHUNK_RE.findall(chunk)
+    assert list(long_chunk_pieces(chunk, split_cjk=False)) == whole
+    split = [p for piece in whole for p in CJK_RE.split(piece) if p]
+    assert list(long_chunk_pieces(chunk, split_cjk=True)) == split
 
 
 @pytest.mark.parametrize("preset", ["default", "tokens", "none", "mastra", "squad", "rouge-score"])
@@ -569,12 +569,10 @@ LEMMA_TABLE_CASES = {
 @pytest.fixture
 def fresh_language() -> Iterator[list[str]]:
     """Languages loaded by the test are dropped afterwards (their tables are large)."""
-    from lexeval import normalize
-
     loaded: list[str] = []
     yield loaded
     for language in loaded:
-        normalize._LANGUAGES.pop(language, None)
+        unload_language(language)
 
 
 @pytest.mark.parametrize("language", sorted(LEMMA_TABLE_CASES))

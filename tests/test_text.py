@@ -20,6 +20,7 @@ from lexeval.text import (
     fold_accents,
     peer_processor,
 )
+from lexeval.text.processor import StepProcessor
 
 TEXTS = ["The quick brown foxes jumped!", "Running dogs, 2 cats.\nA second line", "", "Ça va?"]
 
@@ -68,6 +69,92 @@ def test_one_signature_per_peer_tokenization() -> None:
             assert Normalizer(preset).tokens(text) == processor.tokens(text)
     with pytest.raises(ValueError, match="unknown peer"):
         peer_processor("bleu")
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "processor"),
+    [
+        ("rouge-score", {}, RougeScoreProcessor()),
+        ("rouge-score", {"stemmer": "porter"}, RougeScoreProcessor(stemmer=True)),
+        ("mastra", {}, MastraProcessor()),
+        ("squad", {}, SquadProcessor()),
+    ],
+)
+def test_compat_preset_is_its_peer_processor(
+    preset: str, options: dict[str, str], processor: TextProcessor
+) -> None:
+    """One tokenization, one signature: a compatibility preset is the peer's processor."""
+    norm = Normalizer(preset, **options)
+    assert norm.signature == processor.signature
+    assert norm.processor == processor
+    for text in TEXTS:
+        assert norm.tokens(text) == processor.tokens(text)
+        assert norm.sentences(text) == processor.sentences(text)
+
+
+class _UpperWords:
+    """A user's own text processor: upper-cased white-space words."""
+
+    language = "en"
+
+    def tokens(self, text: str) -> list[str]:
+        return text.upper().split()
+
+    def keywords(self, text: str) -> list[str]:
+        return list(dict.fromkeys(self.tokens(text)))
+
+    def analyze(self, text: str, *, merge_compounds: bool = True) -> list[tuple[str, bool]]:
+        return [(t, False) for t in self.tokens(text)]
+
+    def sentences(self, text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.strip()]
+
+    def prefetch(self, texts: object) -> None:
+        return None
+
+    @property
+    def signature(self) -> str:
+        return "norm:upper-split"
+
+
+def test_metrics_take_any_text_processor() -> None:
+    """``normalizer=`` takes any TextProcessor: a peer's, or one written by the user."""
+    own = _UpperWords()
+    assert isinstance(own, TextProcessor)
+    f1 = TokenF1Metric(normalizer=own).measure("the cat sat", "The Cat ran")
+    assert f1.info["counts"]["overlap"] == 2 and f1.info["matched"] == ["THE", "CAT"]
+    assert TokenF1Metric(normalizer=own).signature.endswith("|norm:upper-split")
+    squad = TokenF1Metric(normalizer=SquadProcessor())
+    assert (
+        squad.measure("The Denver Broncos", "Broncos").score
+        == TokenF1Metric(variant="squad").measure("The Denver Broncos", "Broncos").score
+    )
+    rouge = RougeMetric("rouge1", normalizer=RougeScoreProcessor()).measure("a b c", "A b d")
+    peer = RougeMetric("rouge1", compat="rouge-score").measure("a b c", "A b d")
+    assert rouge.score == peer.score
+    coverage = KeywordCoverageMetric(normalizer=own, match="exact")
+    assert coverage.measure("alpha beta", "ALPHA gamma").info["matched"] == ["ALPHA"]
+    from lexeval.cards import match_cards
+    from lexeval.cards.dataset import ExpectedCard, GeneratedCard
+
+    expected = [ExpectedCard(["beta"], ["gamma"])]
+    generated = [GeneratedCard("Alpha beta", "Gamma")]
+    assert match_cards(expected, generated, normalizer=own).recall == 1.0
+    assert match_cards(expected, [GeneratedCard("delta", "epsilon")], normalizer=own).recall == 0.0
+    with pytest.raises(TypeError, match="text processor"):
+        TokenF1Metric(normalizer=object())  # type: ignore[arg-type]
+
+
+def test_explain_runs_the_processor_steps() -> None:
+    """explain shows one line per step object of the processor, in order, and ends with the
+    tokens the cached path gives."""
+    for norm in (Normalizer(), Normalizer("rouge"), Normalizer("none"), Normalizer("tokens")):
+        processor = norm.processor
+        assert isinstance(processor, StepProcessor)
+        text = "The U.S. neural networks aren't state of the art: 10,000 fans!"
+        explained = norm.explain(text)
+        assert [name for name, _ in explained.steps] == [s.label for s in processor.steps]
+        assert list(explained.tokens) == norm.tokens(text)
 
 
 def test_lenient_normalization() -> None:

@@ -29,9 +29,10 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import Literal
 
 from lexeval.cards.dataset import ExpectedCard, GeneratedCard
+from lexeval.text.base import TokenSource
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -50,38 +51,35 @@ Strategy = Literal["greedy", "optimal"]
 STRATEGIES: tuple[str, ...] = ("greedy", "optimal")
 
 
-@runtime_checkable
-class NormalizerLike(Protocol):
-    """What the matcher needs from :class:`lexeval.normalize.Normalizer`."""
+#: What the matcher needs of a normalizer: ``tokens`` and ``signature`` (the text layer's
+#: :class:`~lexeval.text.base.TokenSource`; every text processor, a Normalizer included, is one).
+NormalizerLike = TokenSource
 
-    def tokens(self, text: str) -> list[str]: ...
-
-    @property
-    def signature(self) -> str: ...
-
-
-#: A normalizer, a preset name of :class:`lexeval.normalize.Normalizer`, or None (plain mode).
-NormalizerArg = NormalizerLike | str | None
+#: A text processor, a preset name of :class:`lexeval.normalize.Normalizer`, or None (plain
+#: mode).
+NormalizerArg = TokenSource | str | None
 
 
 @functools.lru_cache(maxsize=16)
-def _preset(preset: str) -> NormalizerLike:
+def _preset(preset: str) -> TokenSource:
     from lexeval.normalize import Normalizer  # lazy: importing lexeval must not load spaCy
 
-    normalizer: NormalizerLike = Normalizer(preset=preset)
-    return normalizer
+    return Normalizer(preset=preset)
 
 
-def resolve_normalizer(normalizer: NormalizerArg) -> NormalizerLike | None:
-    """Turn a preset name into a (shared, cached) normalizer; pass others through.
+def resolve_normalizer(normalizer: NormalizerArg) -> TokenSource | None:
+    """Turn a preset name into a (shared, cached) normalizer; pass text processors through.
 
-    >>> resolve_normalizer(None) is None
-    True
+    >>> from lexeval.text import SquadProcessor
+    >>> resolve_normalizer(None) is None, resolve_normalizer(SquadProcessor()).signature
+    (True, 'norm:squad-v1.1')
     """
     if isinstance(normalizer, str):
         return _preset(normalizer)
-    if normalizer is not None and not isinstance(normalizer, NormalizerLike):
-        raise TypeError("normalizer must be a Normalizer, a preset name or None")
+    if normalizer is not None and not isinstance(normalizer, TokenSource):
+        raise TypeError(
+            "normalizer must be a Normalizer (or another text processor), a preset name or None"
+        )
     return normalizer
 
 
@@ -183,7 +181,7 @@ class _Scorer:
 
     __slots__ = ("_keys", "_texts", "normalizer", "weights")
 
-    def __init__(self, normalizer: NormalizerLike | None, weights: ScoreWeights) -> None:
+    def __init__(self, normalizer: TokenSource | None, weights: ScoreWeights) -> None:
         self.normalizer = normalizer
         self.weights = weights
         self._keys: dict[str, _Key] = {}

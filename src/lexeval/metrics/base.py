@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from lexeval.metrics.overlap import fmeasure
+from lexeval.text.base import TextProcessor
 
 if TYPE_CHECKING:
     from lexeval.normalize import Normalizer
@@ -147,18 +148,26 @@ def check_threshold(threshold: object, scale: float = 1.0) -> float | None:
     return value
 
 
-def resolve_normalizer(normalizer: Normalizer | str | None, default: str) -> Normalizer:
-    """A :class:`~lexeval.normalize.Normalizer` from an instance, a preset name or None."""
-    from lexeval.normalize import Normalizer
+def resolve_normalizer(
+    normalizer: Normalizer | TextProcessor | str | None, default: str
+) -> TextProcessor:
+    """The text processor a metric tokenizes with: a :class:`~lexeval.normalize.Normalizer`
+    of a preset name (``default`` for None), or any :class:`~lexeval.text.TextProcessor` as
+    given (a Normalizer, a peer's processor, your own).
 
-    if normalizer is None:
-        return Normalizer(preset=default)
-    if isinstance(normalizer, str):
-        return Normalizer(preset=normalizer)
-    if isinstance(normalizer, Normalizer):
+    >>> from lexeval.text import SquadProcessor
+    >>> resolve_normalizer(SquadProcessor(), "default").signature
+    'norm:squad-v1.1'
+    """
+    if normalizer is None or isinstance(normalizer, str):
+        from lexeval.normalize import Normalizer
+
+        return Normalizer(preset=default if normalizer is None else normalizer)
+    if isinstance(normalizer, TextProcessor):
         return normalizer
     raise TypeError(
-        f"normalizer must be a Normalizer, a preset name or None, not {type(normalizer).__name__}"
+        "normalizer must be a Normalizer (or another text processor), a preset name or None, "
+        f"not {type(normalizer).__name__}"
     )
 
 

@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from rapidfuzz.distance import Prefix
 
-from lexeval.compat import mastra_keyword_coverage
 from lexeval.metrics.base import (
     BaseMetric,
     MetricResult,
@@ -48,6 +47,7 @@ from lexeval.metrics.base import (
 from lexeval.metrics.overlap import fmeasure
 from lexeval.metrics.substring import LONG_TEXT, SubstringIndex, find_all
 from lexeval.metrics.weights import KeywordWeights
+from lexeval.text.base import TextProcessor, processor_language
 from lexeval.text.lenient import (
     NUMBER_WORDS_EN,
     canonical_key,
@@ -55,6 +55,7 @@ from lexeval.text.lenient import (
     merge_number_words,
     repair_mojibake,
 )
+from lexeval.text.peers import MastraProcessor
 from lexeval.text.signature import Signature
 
 if TYPE_CHECKING:
@@ -249,7 +250,7 @@ class KeywordCoverageMetric(BaseMetric):
         self,
         *,
         compat: Compat | None = None,
-        normalizer: Normalizer | str | None = None,
+        normalizer: Normalizer | TextProcessor | str | None = None,
         keywords: Sequence[str] | None = None,
         fuzzy: bool = False,
         fuzzy_threshold: float = 85.0,
@@ -291,13 +292,14 @@ class KeywordCoverageMetric(BaseMetric):
                 raise ValueError(f"normalizer cannot be combined with compat={compat!r}")
             if fuzzy:
                 raise ValueError(f"fuzzy cannot be combined with compat={compat!r}")
-            self.normalizer: Normalizer | None = None
+            self.normalizer: TextProcessor | None = None
         else:
             self.normalizer = resolve_normalizer(normalizer, "default")
+        self._peer = MastraProcessor()  # the compat modes' keywords
         self._weights: KeywordWeights | None = None
         if self.normalizer is not None and match == "lenient":
             self._weights = KeywordWeights(
-                self.normalizer.language, frequency=weighting == "frequency"
+                processor_language(self.normalizer), frequency=weighting == "frequency"
             )
         if keywords is not None:
             if isinstance(keywords, str) or not isinstance(keywords, Sequence):
@@ -321,10 +323,7 @@ class KeywordCoverageMetric(BaseMetric):
             parts.append(f"keywords:{len(self.keywords)}")
         if self.scale != 1.0:
             parts.append(f"scale:{self.scale:g}")
-        if self.normalizer is None:
-            parts.append("norm:mastra-keyword-extractor-0.0.28")
-        else:
-            parts.append(self.normalizer.signature)
+        parts.append(self._processor.signature)
         return Signature.of(parts)
 
     @property
@@ -343,6 +342,11 @@ class KeywordCoverageMetric(BaseMetric):
         if default and self.keywords is None and self.scale == 1.0:
             return RECOMMENDED_THRESHOLDS[self.weighting]
         return None
+
+    @property
+    def _processor(self) -> TextProcessor:
+        """The normalizer, or Mastra's keyword extractor in the compat modes."""
+        return self._peer if self.normalizer is None else self.normalizer
 
     # ---- public extras ----------------------------------------------------------------------
     def measure_keywords(self, keywords: Sequence[str], output: str) -> MetricResult:
@@ -365,10 +369,16 @@ class KeywordCoverageMetric(BaseMetric):
         if self.keywords is not None:
             return self._explicit(list(self.keywords), output)
         if self.compat is not None:
-            mode: Literal["metric", "scorer"] = "metric" if self.compat == "mastra" else "scorer"
-            score, _, _, ref_kw, out_kw = mastra_keyword_coverage(reference, output, mode=mode)
+            ref_kw = self._peer.keywords(reference)
+            out_kw = self._peer.keywords(output)
             out_set = set(out_kw)
             hit = [k for k in ref_kw if k in out_set]
+            if ref_kw:
+                score = len(hit) / len(ref_kw)
+            elif self.compat == "mastra":  # KeywordCoverageMetric: 1.0 only for two ""
+                score = 1.0 if reference == "" and output == "" else 0.0
+            else:  # createKeywordCoverageScorer: nothing to cover is full coverage
+                score = 1.0
             return score, self._info(ref_kw, out_kw, hit, set(hit))
         assert self.normalizer is not None
         if self.match == "lenient":
@@ -402,7 +412,7 @@ class KeywordCoverageMetric(BaseMetric):
         assert self.normalizer is not None
         text = repair_mojibake(reference)
         ref_kw = self._keywords(text)
-        english = self.normalizer.language == "en"
+        english = processor_language(self.normalizer) == "en"
         words = set(_NON_WORD.split(fold_accents(text)))
         if ref_kw and not (english and not words.isdisjoint(NUMBER_WORDS_EN)):
             ref_all: list[str] = []
@@ -432,7 +442,7 @@ class KeywordCoverageMetric(BaseMetric):
         if cached is not None:
             return cached
         assert self.normalizer is not None
-        english = self.normalizer.language == "en"
+        english = processor_language(self.normalizer) == "en"
         text = repair_mojibake(output)
         prepared = _OutputKeys(text, self._keywords(text), self._all_keys, english)
         if len(self._out_cache) >= _CACHE_SIZE:
@@ -447,7 +457,7 @@ class KeywordCoverageMetric(BaseMetric):
         if cached is not None:
             return cached
         assert self.normalizer is not None and self._weights is not None
-        english = self.normalizer.language == "en"
+        english = processor_language(self.normalizer) == "en"
         keys = self._lenient_reference(reference)
         canonical = tuple([canonical_key(k, english) for k in keys])
         weights = self._weights.weights(keys, numeric=[bool(_has_digit(c)) for c in canonical])
@@ -505,25 +515,14 @@ class KeywordCoverageMetric(BaseMetric):
         return score, info
 
     def _explicit(self, keywords: list[str], output: str) -> tuple[float, dict[str, Any]]:
-        if self.compat is not None:
-            from lexeval.compat import mastra_keywords
-
-            expected: list[tuple[str, tuple[str, ...]]] = []
-            for k in keywords:
-                keys = tuple(mastra_keywords(k))
-                if keys:
-                    expected.append((" ".join(keys), keys))
-            out_kw = mastra_keywords(output)
-            out_tokens: Sequence[str] = out_kw
-        else:
-            assert self.normalizer is not None
-            expected = []
-            for k in keywords:
-                keys = tuple(self.normalizer.tokens(k))
-                if keys:
-                    expected.append((" ".join(keys), keys))
-            out_tokens = self.normalizer.tokens(output)
-            out_kw = list(dict.fromkeys(out_tokens))
+        processor = self._processor
+        expected: list[tuple[str, tuple[str, ...]]] = []
+        for k in keywords:
+            keys = tuple(processor.tokens(k))
+            if keys:
+                expected.append((" ".join(keys), keys))
+        out_tokens = processor.tokens(output)
+        out_kw = list(dict.fromkeys(out_tokens))
         seen: dict[str, tuple[str, ...]] = {}
         for key, keys in expected:
             seen.setdefault(key, keys)

@@ -51,6 +51,7 @@ from lexeval.metrics.overlap import (
     summary_lcs_hit_positions,
     summary_lcs_hits,
 )
+from lexeval.text.base import TextProcessor
 from lexeval.text.peers import RougeScoreProcessor
 from lexeval.text.signature import Signature
 
@@ -107,7 +108,7 @@ class RougeMetric(BaseMetric):
         use_stemmer: bool = False,
         variant: Literal["default", "set"] = "default",
         score: ScoreKey = "fmeasure",
-        normalizer: Normalizer | str | None = None,
+        normalizer: Normalizer | TextProcessor | str | None = None,
         scale: float = 1.0,
         threshold: float | None = None,
         evidence_limit: int = EVIDENCE_LIMIT,
@@ -143,7 +144,7 @@ class RougeMetric(BaseMetric):
         if compat is not None:
             if normalizer is not None:
                 raise ValueError("normalizer cannot be combined with compat='rouge-score'")
-            self.normalizer: Normalizer | None = None
+            self.normalizer: TextProcessor | None = None
             self._peer = RougeScoreProcessor(stemmer=use_stemmer)
         else:
             if use_stemmer:
@@ -410,7 +411,7 @@ class RougeScorer:
         use_stemmer: bool = False,
         variant: Literal["default", "set"] = "default",
         score: ScoreKey = "fmeasure",
-        normalizer: Normalizer | str | None = None,
+        normalizer: Normalizer | TextProcessor | str | None = None,
         scale: float = 1.0,
         threshold: float | None = None,
         evidence_limit: int = EVIDENCE_LIMIT,

@@ -3,7 +3,12 @@
 * ``variant="squad"``: the SQuAD v1.1 script exactly (its answer normalization, multiset
   overlap, the maximum over gold answers) with exact match in ``info["exact_match"]``;
 * ``variant="set"``: lower case, white-space tokens, set overlap;
-* default: the lexeval normalizer's tokens (preset ``"tokens"``), multiset overlap.
+* default: the lexeval normalizer's tokens (preset ``"tokens"``), multiset overlap;
+  ``normalizer=`` takes a preset name or any :class:`~lexeval.text.TextProcessor`.
+
+Each variant tokenizes with a text processor (:class:`~lexeval.text.SquadProcessor`,
+:class:`~lexeval.text.WhitespaceProcessor`, the normalizer) whose signature the metric's
+includes; the metric keeps only the scoring rules (SQuAD's exact match and empty inputs).
 
 >>> TokenF1Metric(variant="set").measure("the cat ran", "the dog sat").score
 0.3333333333333333
@@ -17,10 +22,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Literal
 
-from lexeval.compat import squad_normalize_answer, squad_tokens
+from lexeval.compat import squad_exact_match
 from lexeval.metrics.base import BaseMetric, register_metric, resolve_normalizer
 from lexeval.metrics.evidence import EVIDENCE_LIMIT, check_evidence_limit, overlap_evidence
 from lexeval.metrics.overlap import fmeasure, ngram_overlap
+from lexeval.text.base import TextProcessor
+from lexeval.text.peers import SquadProcessor, WhitespaceProcessor
 from lexeval.text.signature import Signature
 
 if TYPE_CHECKING:
@@ -54,7 +61,7 @@ class TokenF1Metric(BaseMetric):
         self,
         *,
         variant: Variant = "default",
-        normalizer: Normalizer | str | None = None,
+        normalizer: Normalizer | TextProcessor | str | None = None,
         scale: float = 1.0,
         threshold: float | None = None,
         evidence_limit: int = EVIDENCE_LIMIT,
@@ -64,33 +71,26 @@ class TokenF1Metric(BaseMetric):
         if variant not in ("default", "squad", "set"):
             raise ValueError(f"variant must be 'default', 'squad' or 'set', not {variant!r}")
         self.variant: Variant = variant
+        #: the normalizer given (or the default one); None in the peers' variants
+        self.normalizer: TextProcessor | None = None
+        self.processor: TextProcessor
         if variant == "default":
-            self.normalizer: Normalizer | None = resolve_normalizer(normalizer, "tokens")
+            self.processor = self.normalizer = resolve_normalizer(normalizer, "tokens")
+        elif normalizer is not None:
+            raise ValueError(f"normalizer cannot be combined with variant={variant!r}")
         else:
-            if normalizer is not None:
-                raise ValueError(f"normalizer cannot be combined with variant={variant!r}")
-            self.normalizer = None
+            self.processor = SquadProcessor() if variant == "squad" else WhitespaceProcessor()
 
     @property
     def signature(self) -> str:
         parts = [self.name, f"variant:{self.variant}"]
         if self.scale != 1.0:
             parts.append(f"scale:{self.scale:g}")
-        if self.normalizer is not None:
-            parts.append(self.normalizer.signature)
-        elif self.variant == "squad":
-            parts.append("norm:squad-v1.1")
-        else:
-            parts.append("norm:lower-split")
+        parts.append(self.processor.signature)
         return Signature.of(parts)
 
     def _tokens(self, text: str) -> list[str]:
-        if self.variant == "squad":
-            return squad_tokens(text)
-        if self.variant == "set":
-            return text.lower().split()
-        assert self.normalizer is not None
-        return list(self.normalizer.tokens(text))
+        return self.processor.tokens(text)
 
     def _counts(self, text: str) -> tuple[Counter[str] | frozenset[str], int, list[str]]:
         """The text's token counts (a set for ``variant="set"``), their number and the tokens."""
@@ -141,10 +141,7 @@ class TokenF1Metric(BaseMetric):
 
     def _finish_references(self, info: dict[str, Any], references: list[str], output: str) -> None:
         if self.variant == "squad":
-            pred = squad_normalize_answer(output)
-            info["exact_match"] = (
-                1.0 if any(squad_normalize_answer(r) == pred for r in references) else 0.0
-            )
+            info["exact_match"] = squad_exact_match(output, references)
 
 
 def _make(**options: Any) -> TokenF1Metric:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 from lexeval.compat import (
     mastra_keywords,
@@ -23,6 +24,7 @@ from lexeval.compat import (
     rouge_score_tokens,
     squad_normalize_answer,
 )
+from lexeval.text.base import TextProcessor
 from lexeval.text.signature import Signature
 
 __all__ = [
@@ -42,7 +44,9 @@ def _check(text: object) -> str:
 
 
 class _PeerProcessor:
-    """What every peer processor shares: keys without stopword flags, no batch path."""
+    """What every peer processor shares: English keys without stopword flags, no batch path."""
+
+    language: ClassVar[str] = "en"
 
     def tokens(self, text: str) -> list[str]:
         raise NotImplementedError
@@ -63,6 +67,10 @@ class _PeerProcessor:
         """Nothing to prepare: the peers' functions are cached per process."""
         if isinstance(texts, str):
             raise TypeError("texts must be an iterable of str, not a str")
+
+    @property
+    def signature(self) -> Signature:
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)
@@ -147,7 +155,7 @@ class WhitespaceProcessor(_PeerProcessor):
         return Signature("norm:lower-split" if self.lowercase else "norm:split")
 
 
-def peer_processor(name: str, *, stemmer: bool = False) -> _PeerProcessor:
+def peer_processor(name: str, *, stemmer: bool = False) -> TextProcessor:
     """The processor of a peer by its compatibility name.
 
     >>> peer_processor("rouge-score", stemmer=True).signature
