@@ -8,7 +8,9 @@ Run: ``.venv/bin/python benchmarks/normalize_memory.py [--pairs N] [--cjk-mb M]`
   ever made, also those its memory zones freed, so it is not a memory figure);
 - ``--cjk-mb M`` (default 50): ``Normalizer().tokens`` on M MB (UTF-8) of Han text without spaces;
   the peak RSS over the process before the call, per character (the returned list alone needs 8
-  bytes a character).
+  bytes a character); 0 skips it.
+
+Run long ones with ``nice -n 10``; each line gives the load average (the machine is shared).
 """
 
 from __future__ import annotations
@@ -45,7 +47,11 @@ def distinct_pairs(total: int) -> None:
         metric.measure(reference, output)
         if (i + 1) % step == 0:
             elapsed = time.perf_counter() - start
-            print(f"{i + 1:>10,} pairs  RSS {rss_mb():7.1f} MB  ({elapsed:.0f} s)", flush=True)
+            load = os.getloadavg()[0]
+            print(
+                f"{i + 1:>10,} pairs  RSS {rss_mb():7.1f} MB  ({elapsed:.0f} s, load {load:.1f})",
+                flush=True,
+            )
 
 
 def cjk(megabytes: float) -> None:
@@ -76,7 +82,8 @@ def main() -> None:
     parser.add_argument("--cjk-mb", type=float, default=50.0)
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f}")
-    cjk(args.cjk_mb)
+    if args.cjk_mb > 0:
+        cjk(args.cjk_mb)
     distinct_pairs(args.pairs)
 
 
