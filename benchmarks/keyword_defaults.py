@@ -2,8 +2,9 @@
 unchanged to the held-out EVOUNA TQ and NQ301 (human label: ``Acceptable?`` of NQ301_human.tsv).
 
 For each configuration: ROC AUC and Cohen's kappa with bootstrap intervals (lexeval.meta), the
-threshold that maximises kappa on NQ (the recommended pass threshold), and on the held-out sets
-``compare`` of ``weighting="frequency"`` against ``weighting="uniform"``. Each answer is scored
+threshold that maximises kappa on NQ (the recommended pass threshold), and on every set
+``compare`` of the default against the previous default (``extra_penalty=0, near_credit=0``,
+before the tie-breaking terms) and against ``weighting="uniform"``. Each answer is scored
 against its gold alternatives (the best one counts).
 
 Run: ``.venv/bin/python benchmarks/keyword_defaults.py`` (add ``--tuning-only`` to score EVOUNA
@@ -18,6 +19,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _shared import shared_path
@@ -62,14 +64,16 @@ def load_nq301() -> list[Item]:
     return items
 
 
-CONFIGS = {
+CONFIGS: dict[str, dict[str, Any]] = {
+    "previous": {"extra_penalty": 0.0, "near_credit": 0.0},
     "uniform": {"weighting": "uniform"},
-    "frequency": {"weighting": "frequency"},
+    "default": {},
 }
+DEFAULT = "default"
 
 
-def scores(options: dict[str, str], items: list[Item]) -> list[float]:
-    metric = KeywordCoverageMetric(**options)  # type: ignore[arg-type]
+def scores(options: dict[str, Any], items: list[Item]) -> list[float]:
+    metric = KeywordCoverageMetric(**options)
     return [metric.measure(golds, answer).score for golds, answer, _ in items]
 
 
@@ -98,21 +102,22 @@ def main() -> None:
         for config in CONFIGS:
             a = agreement(results[config][name], labels[name], threshold=thresholds[config])
             print(f"{config:10s} {a}  (auc {a.auc:.4f}, kappa {a.kappa:.4f})")
-            recommended = KeywordCoverageMetric(**CONFIGS[config]).recommended_threshold  # type: ignore[arg-type]
+            recommended = KeywordCoverageMetric(**CONFIGS[config]).recommended_threshold
             if recommended is not None and recommended != thresholds[config]:
                 r = agreement(results[config][name], labels[name], threshold=recommended)
                 print(f"{'':10s} at the recommended {recommended}: {r}")
-        c_auc = compare(results["frequency"][name], results["uniform"][name], labels[name])
-        c_kappa = compare(
-            results["frequency"][name],
-            results["uniform"][name],
-            labels[name],
-            statistic="kappa",
-            threshold_a=thresholds["frequency"],
-            threshold_b=thresholds["uniform"],
-        )
-        print(f"frequency - uniform: {c_auc}")
-        print(f"frequency - uniform: {c_kappa}")
+        for other in ("previous", "uniform"):
+            c_auc = compare(results[DEFAULT][name], results[other][name], labels[name])
+            c_kappa = compare(
+                results[DEFAULT][name],
+                results[other][name],
+                labels[name],
+                statistic="kappa",
+                threshold_a=thresholds[DEFAULT],
+                threshold_b=thresholds[other],
+            )
+            print(f"{DEFAULT} - {other}: {c_auc}")
+            print(f"{DEFAULT} - {other}: {c_kappa}")
         if name.startswith("NQ301"):
             long_rows = [i for i, (_, a, _) in enumerate(sets[name]) if len(a.split()) > 5]
             for config in CONFIGS:

@@ -72,17 +72,24 @@ def test_compound_terms_are_one_keyword() -> None:
     assert r2.score == 1.0
 
 
+def coverage(metric: KeywordCoverageMetric, reference: str, output: str) -> float:
+    """The share of the reference's keyword weight found (the matching rules' result, before
+    the extra-content factor of the score)."""
+    return float(metric.measure(reference, output).info["coverage"])
+
+
 def test_lenient_matching_rules() -> None:
     m = KeywordCoverageMetric()
-    assert m.measure("four", "There are 4 seasons").score == 1.0  # number words
-    assert m.measure("Wilhelm Röntgen", "wilhelm rontgen").score == 1.0  # diacritics
-    assert m.measure("Massachusetts", "filmed in Ipswich, Massachusetts1.").score == 1.0
-    assert m.measure("1,000 users", "1000 users").score == 1.0
+    assert coverage(m, "four", "There are 4 seasons") == 1.0  # number words
+    assert coverage(m, "Wilhelm Röntgen", "wilhelm rontgen") == 1.0  # diacritics
+    assert coverage(m, "Massachusetts", "filmed in Ipswich, Massachusetts1.") == 1.0
+    assert coverage(m, "1,000 users", "1000 users") == 1.0
     half = KeywordCoverageMetric(weighting="uniform").measure("1979–80", "in 1979")
-    assert half.score == 0.5  # one of the two parts of a dash compound
+    assert half.info["coverage"] == 0.5  # one of the two parts of a dash compound
     assert half.info["partial"] == {"1979–80": 0.5}
-    weighted = m.measure("1979–80", "in 1979")  # parts by weight: "80" is the commoner
-    assert 0.5 < weighted.score < 1.0 and weighted.info["partial"] == {"1979–80": weighted.score}
+    weighted = m.measure("1979–80", "in 1979").info  # parts by weight: "80" is the commoner
+    assert 0.5 < weighted["coverage"] < 1.0
+    assert weighted["partial"] == {"1979–80": weighted["coverage"]}
     exact = KeywordCoverageMetric(match="exact")
     # "four" is a stopword: no input keyword while the output has some gives 0.0
     assert exact.measure("four", "There are 4 seasons").score == 0.0
@@ -92,14 +99,14 @@ def test_lenient_matching_rules() -> None:
 @pytest.mark.parametrize("weighting", ["frequency", "uniform"])
 def test_numbers_match_as_whole_numbers(weighting: str) -> None:
     m = KeywordCoverageMetric(weighting=weighting)  # type: ignore[arg-type]
-    assert m.measure("5,000", "around 15,000").score == 0.0
-    assert m.measure("5,000", "about 5,000 people").score == 1.0
-    assert m.measure("5000", "around 15000").score == 0.0
-    assert m.measure("2018", "in 2018.").score == 1.0
-    assert m.measure("1994", "hosted it in 1994⁶.").score == 1.0  # footnote mark
-    assert m.measure("2018", "premiered on May 29, 20181.").score == 1.0  # glued citation mark
-    assert m.measure("201", "in 2018").score == 0.0
-    assert m.measure("18", "oxygen-180").score == 0.0
+    assert coverage(m, "5,000", "around 15,000") == 0.0
+    assert coverage(m, "5,000", "about 5,000 people") == 1.0
+    assert coverage(m, "5000", "around 15000") == 0.0
+    assert coverage(m, "2018", "in 2018.") == 1.0
+    assert coverage(m, "1994", "hosted it in 1994⁶.") == 1.0  # footnote mark
+    assert coverage(m, "2018", "premiered on May 29, 20181.") == 1.0  # glued citation mark
+    assert coverage(m, "201", "in 2018") == 0.0
+    assert coverage(m, "18", "oxygen-180") == 0.0
 
 
 @pytest.mark.parametrize("weighting", ["frequency", "uniform"])
@@ -107,26 +114,26 @@ def test_no_prefix_rule_for_keys_with_digits(weighting: str) -> None:
     m = KeywordCoverageMetric(weighting=weighting)  # type: ignore[arg-type]
     r = m.measure("oxygen-18", "oxygen-16")
     assert r.score <= 0.5 and r.info["matched"] == []
-    assert m.measure("himalayas", "the himalaya range").score == 1.0  # words keep the rule
+    assert coverage(m, "himalayas", "the himalaya range") == 1.0  # words keep the rule
 
 
 def test_number_words_and_ordinals() -> None:
     m = KeywordCoverageMetric()
-    assert m.measure("twenty-four", "24 hours").score == 1.0
-    assert m.measure("24", "twenty-four hours").score == 1.0
-    assert m.measure("24", "twenty four hours").score == 1.0
-    assert m.measure("twenty four", "it was 24").score == 1.0
-    assert m.measure("Twenty-sixth", "the 26th").score == 1.0
-    assert m.measure("26th", "the twenty-sixth").score == 1.0
-    assert m.measure("Fourth of July", "4th of July").score == 1.0
-    assert m.measure("two thousand", "2000").score == 1.0
-    assert m.measure("twenty-four", "42").score == 0.0
+    assert coverage(m, "twenty-four", "24 hours") == 1.0
+    assert coverage(m, "24", "twenty-four hours") == 1.0
+    assert coverage(m, "24", "twenty four hours") == 1.0
+    assert coverage(m, "twenty four", "it was 24") == 1.0
+    assert coverage(m, "Twenty-sixth", "the 26th") == 1.0
+    assert coverage(m, "26th", "the twenty-sixth") == 1.0
+    assert coverage(m, "Fourth of July", "4th of July") == 1.0
+    assert coverage(m, "two thousand", "2000") == 1.0
+    assert coverage(m, "twenty-four", "42") == 0.0
 
 
 def test_mojibake_is_repaired() -> None:
     m = KeywordCoverageMetric()
-    assert m.measure("DÃ¡in", "Dáin II Ironfoot").score == 1.0
-    assert m.measure("Dáin", "DÃ¡in II Ironfoot").score == 1.0
+    assert coverage(m, "DÃ¡in", "Dáin II Ironfoot") == 1.0
+    assert coverage(m, "Dáin", "DÃ¡in II Ironfoot") == 1.0
 
 
 @pytest.mark.parametrize("weighting", ["frequency", "uniform"])
@@ -143,15 +150,41 @@ def test_frequency_weighting_counts_informative_keywords_more() -> None:
     weighted = KeywordCoverageMetric()
     uniform = KeywordCoverageMetric(weighting="uniform")
     wrong = ("Battle of Hastings", "the Battle of Waterloo")
-    assert uniform.measure(*wrong).score == 0.5
+    assert uniform.measure(*wrong).info["coverage"] == 0.5
     r = weighted.measure(*wrong)
     assert r.score < 0.5  # "battle" is common, "hastings" is not
     assert (r.info["matchedKeywords"], r.info["totalKeywords"]) == (1, 2)
     assert r.info["matchedWeight"] == r.info["weights"]["battle"]
     assert r.info["totalWeight"] == sum(r.info["weights"].values())
-    assert r.score == r.info["matchedWeight"] / r.info["totalWeight"]
+    assert r.info["coverage"] == r.info["matchedWeight"] / r.info["totalWeight"]
     assert weighted.measure("Battle of Hastings", "at Hastings").score > 0.5
     assert "weights:wordfreq" in weighted.signature and "weights:uniform" in uniform.signature
+
+
+def test_extra_content_breaks_ties_of_coverage() -> None:
+    m = KeywordCoverageMetric()
+    short = m.measure("Elvis Presley", "Elvis Presley")
+    long = m.measure("Elvis Presley", "Elvis Presley, then UB40 and Andrea Bocelli covered it")
+    assert short.score == 1.0 and long.info["coverage"] == 1.0
+    assert 0.95 <= long.score < short.score  # at most extra_penalty (0.05) lower
+    assert long.score == 1.0 - 0.05 * long.info["extra"]
+    assert long.info["extra"] == 1.0 - long.info["precision"] > 0.5
+    plain = KeywordCoverageMetric(extra_penalty=0.0, near_credit=0.0)
+    assert plain.measure("Elvis Presley", "Elvis Presley, covered by UB40").score == 1.0
+
+
+def test_near_matches_earn_part_of_their_weight() -> None:
+    m = KeywordCoverageMetric(extra_penalty=0.0)
+    r = m.measure("Manchuria", "the Manchu people")
+    assert r.info["near"] == {"manchuria": {"keyword": "manchu", "similarity": 0.8}}
+    assert r.score == pytest.approx(0.5 * (0.8 - 0.5) / 0.5)  # near_credit 0.5
+    assert m.measure("Manchuria", "the Qing court").score == 0.0  # nothing close
+    assert m.measure("1947", "in 1946").score == 0.0  # never for numbers
+    assert m.measure("mat", "a cat").score == 0.0  # nor for keywords under 4 characters
+    off = KeywordCoverageMetric(near_credit=0.0).measure("Manchuria", "the Manchu people")
+    assert off.score == 0.0 and off.info["near"] == {}
+    assert KeywordCoverageMetric(near_credit=0.0).recommended_threshold is None
+    assert m.signature != KeywordCoverageMetric().signature
 
 
 def test_long_outputs_match_like_short_ones() -> None:
@@ -223,3 +256,7 @@ def test_bad_options() -> None:
         KeywordCoverageMetric(match="loose")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="fuzzy"):
         KeywordCoverageMetric(fuzzy="yes")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="extra_penalty"):
+        KeywordCoverageMetric(extra_penalty=1.5)
+    with pytest.raises(TypeError, match="near_credit"):
+        KeywordCoverageMetric(near_credit="high")  # type: ignore[arg-type]
