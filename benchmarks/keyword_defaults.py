@@ -14,55 +14,16 @@ NQ alone, as while tuning; the held-out sets are for the final check).
 from __future__ import annotations
 
 import argparse
-import csv
-import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _shared import shared_path
+from _qa import QAItem, load_evouna, load_nq301
 
 from lexeval.meta import agreement, calibrate, compare
 from lexeval.metrics import KeywordCoverageMetric
-
-SYSTEMS = ["fid", "gpt35", "chatgpt", "gpt4", "newbing"]
-Item = tuple[list[str], str, bool]
-
-
-def load_evouna(name: str) -> list[Item]:
-    with open(shared_path("data", "qa_human", "evouna", f"{name}.json"), encoding="utf-8") as fh:
-        rows = json.load(fh)
-    items: list[Item] = []
-    for row in rows:
-        if row.get("improper"):
-            continue
-        golds = [g.strip() for g in row["golden_answer"].split("/") if g.strip()]
-        for system in SYSTEMS:
-            answer, judge = row.get(f"answer_{system}"), row.get(f"judge_{system}")
-            if isinstance(answer, str) and isinstance(judge, bool) and golds:
-                items.append((golds, answer, judge))
-    return items
-
-
-def load_nq301() -> list[Item]:
-    """Gold answers from NQ301_BEM.tsv, the human label from NQ301_human.tsv (same rows)."""
-    folder = ("data", "qa_human", "openqa_eval")
-    with open(shared_path(*folder, "NQ301_human.tsv"), encoding="utf-8", newline="") as fh:
-        human = list(csv.DictReader(fh, delimiter="\t"))
-    with open(shared_path(*folder, "NQ301_BEM.tsv"), encoding="utf-8", newline="") as fh:
-        golds = list(csv.DictReader(fh, delimiter="\t"))
-    if len(human) != len(golds):
-        raise SystemExit("NQ301_human.tsv and NQ301_BEM.tsv differ in length")
-    items: list[Item] = []
-    for h, g in zip(human, golds, strict=True):
-        if h["Question"] != g["Question"]:
-            raise SystemExit(f"NQ301 rows out of step at {h['Question']!r}")
-        alternatives = [a.strip() for a in g["Gold answers"].split(" | ") if a.strip()]
-        items.append((alternatives, h["Model answer"], h["Acceptable?"].strip() == "Yes"))
-    return items
-
 
 CONFIGS: dict[str, dict[str, Any]] = {
     "previous": {"extra_penalty": 0.0, "near_credit": 0.0},
@@ -72,9 +33,9 @@ CONFIGS: dict[str, dict[str, Any]] = {
 DEFAULT = "default"
 
 
-def scores(options: dict[str, Any], items: list[Item]) -> list[float]:
+def scores(options: dict[str, Any], items: list[QAItem]) -> list[float]:
     metric = KeywordCoverageMetric(**options)
-    return [metric.measure(golds, answer).score for golds, answer, _ in items]
+    return [metric.measure(item.golds, item.answer).score for item in items]
 
 
 def main() -> None:
@@ -85,7 +46,7 @@ def main() -> None:
     if not args.tuning_only:
         sets["EVOUNA TQ (held out)"] = load_evouna("TQ")
         sets["NQ301 (held out)"] = load_nq301()
-    labels = {name: [y for *_, y in items] for name, items in sets.items()}
+    labels = {name: [item.human for item in items] for name, items in sets.items()}
     results: dict[str, dict[str, list[float]]] = {}
     thresholds: dict[str, float] = {}
     for config, options in CONFIGS.items():
@@ -119,7 +80,7 @@ def main() -> None:
             print(f"{DEFAULT} - {other}: {c_auc}")
             print(f"{DEFAULT} - {other}: {c_kappa}")
         if name.startswith("NQ301"):
-            long_rows = [i for i, (_, a, _) in enumerate(sets[name]) if len(a.split()) > 5]
+            long_rows = [i for i, item in enumerate(sets[name]) if len(item.answer.split()) > 5]
             for config in CONFIGS:
                 a = agreement(
                     [results[config][name][i] for i in long_rows],

@@ -72,6 +72,12 @@ def test_compound_terms_are_one_keyword() -> None:
     assert r2.score == 1.0
 
 
+@pytest.fixture(params=["frequency", "uniform"])
+def m(request: pytest.FixtureRequest) -> KeywordCoverageMetric:
+    """The default metric with each ``weighting``."""
+    return KeywordCoverageMetric(weighting=request.param)
+
+
 def coverage(metric: KeywordCoverageMetric, reference: str, output: str) -> float:
     """The share of the reference's keyword weight found (the matching rules' result, before
     the extra-content factor of the score)."""
@@ -96,9 +102,7 @@ def test_lenient_matching_rules() -> None:
     assert exact.measure("Massachusetts", "Massachusetts1").score == 0.0
 
 
-@pytest.mark.parametrize("weighting", ["frequency", "uniform"])
-def test_numbers_match_as_whole_numbers(weighting: str) -> None:
-    m = KeywordCoverageMetric(weighting=weighting)  # type: ignore[arg-type]
+def test_numbers_match_as_whole_numbers(m: KeywordCoverageMetric) -> None:
     assert coverage(m, "5,000", "around 15,000") == 0.0
     assert coverage(m, "5,000", "about 5,000 people") == 1.0
     assert coverage(m, "5000", "around 15000") == 0.0
@@ -109,9 +113,7 @@ def test_numbers_match_as_whole_numbers(weighting: str) -> None:
     assert coverage(m, "18", "oxygen-180") == 0.0
 
 
-@pytest.mark.parametrize("weighting", ["frequency", "uniform"])
-def test_no_prefix_rule_for_keys_with_digits(weighting: str) -> None:
-    m = KeywordCoverageMetric(weighting=weighting)  # type: ignore[arg-type]
+def test_no_prefix_rule_for_keys_with_digits(m: KeywordCoverageMetric) -> None:
     r = m.measure("oxygen-18", "oxygen-16")
     assert r.score <= 0.5 and r.info["matched"] == []
     assert coverage(m, "himalayas", "the himalaya range") == 1.0  # words keep the rule
@@ -136,9 +138,7 @@ def test_mojibake_is_repaired() -> None:
     assert coverage(m, "Dáin", "DÃ¡in II Ironfoot") == 1.0
 
 
-@pytest.mark.parametrize("weighting", ["frequency", "uniform"])
-def test_a_missing_negation_costs_more_than_a_keyword(weighting: str) -> None:
-    m = KeywordCoverageMetric(weighting=weighting)  # type: ignore[arg-type]
+def test_a_missing_negation_costs_more_than_a_keyword(m: KeywordCoverageMetric) -> None:
     negated = m.measure("not guilty", "guilty")
     plain = m.measure("very guilty", "guilty")
     assert negated.score < 0.5 and negated.score < plain.score

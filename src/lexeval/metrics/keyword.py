@@ -40,6 +40,7 @@ reference made only of stopwords uses them as its keywords.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -88,6 +89,10 @@ NEAR_MIN = 0.5
 
 
 _CACHE_SIZE = 4096
+#: Prepared outputs kept per metric: at most this many, and this many characters in all (an
+#: evaluation set's answers are often scored against several references and several times).
+_OUTPUT_CACHE_SIZE = 32768
+_OUTPUT_CACHE_CHARS = 4_000_000
 _fold = fold_accents
 _canon = canonical_key
 
@@ -145,7 +150,7 @@ class _OutputKeys:
         "_keys",
         "_near",
         "_plain_keys",
-        "_prefixes",
+        "_sorted",
         "canonical",
         "joined",
         "keywords",
@@ -172,24 +177,36 @@ class _OutputKeys:
         self.text = numbers
         self.joined = _NON_WORD.sub("", folded)
         self._indexes: tuple[SubstringIndex, SubstringIndex] | None = None
-        self._prefixes: dict[str, list[str]] | None = None
+        self._sorted: list[str] | None = None
 
-    def _extend(self) -> dict[str, list[str]]:
-        """Add the stopword-keeping keys and build the prefix index (once; threads that race
-        here build the same values in locals and publish them whole)."""
-        prefixes = self._prefixes
-        if prefixes is None:
+    def _extend(self) -> list[str]:
+        """Add the stopword-keeping keys and sort all keys for prefix queries (once; threads
+        that race here build the same values in locals and publish them whole)."""
+        ordered = self._sorted
+        if ordered is None:
             every = merge_number_words(self._all_keys(self.output), self._english)
             extra = {canonical_key(k, self._english) for k in every}
             extra.update([k.replace("-", "") for k in extra if "-" in k])
             keys = self._keys | extra
-            prefixes = {}
-            for k in keys:
-                if len(k) >= _PREFIX_MIN and not _has_digit(k):
-                    prefixes.setdefault(k[:_PREFIX_MIN], []).append(k)
+            ordered = sorted(keys)
             self._keys = keys
-            self._prefixes = prefixes
-        return prefixes
+            self._sorted = ordered
+        return ordered
+
+    def _prefix_match(self, key: str) -> bool:
+        """Rule 3: an output key without digits shares with ``key`` a prefix of at least
+        ``_PREFIX_MIN`` characters and ``_PREFIX_SHARE`` of the longer word."""
+        ordered = self._extend()
+        head = key[:_PREFIX_MIN]
+        for i in range(bisect_left(ordered, head), len(ordered)):
+            other = ordered[i]
+            if not other.startswith(head):
+                return False
+            if len(other) >= _PREFIX_MIN and not _has_digit(other):
+                n = Prefix.similarity(key, other)
+                if n >= _PREFIX_SHARE * max(len(key), len(other)):
+                    return True  # "himalayas" / "himalaya", "eukarya" / "eukaryota"
+        return False
 
     def _inside(self, key: str) -> bool:
         """The substring rule: ``key`` inside the output text or its letters and digits
@@ -235,15 +252,10 @@ class _OutputKeys:
             return True
         if len(key) >= _SUBSTRING_MIN and self._inside(key):
             return True  # glued words and citation marks: "Massachusetts1", "byJohann"
-        prefixes = self._extend()  # stopwords kept: "four", "no"
+        self._extend()  # stopwords kept: "four", "no"
         if key in self._keys or plain in self._keys:
             return True
-        if len(key) >= _PREFIX_MIN and not _has_digit(key):
-            for other in prefixes.get(key[:_PREFIX_MIN], ()):
-                n = Prefix.similarity(key, other)
-                if n >= _PREFIX_SHARE * max(len(key), len(other)):
-                    return True  # "himalayas" / "himalaya", "eukarya" / "eukaryota"
-        return False
+        return len(key) >= _PREFIX_MIN and not _has_digit(key) and self._prefix_match(key)
 
 
 def _unit_number(value: float, name: str) -> float:
@@ -319,6 +331,7 @@ class KeywordCoverageMetric(BaseMetric):
         self._ref_cache: dict[str, list[str]] = {}
         self._kw_cache: dict[str, list[str]] = {}
         self._out_cache: dict[str, _OutputKeys] = {}
+        self._out_chars = 0  # characters of the outputs in _out_cache
         self.fuzzy = fuzzy
         if isinstance(fuzzy_threshold, bool) or not isinstance(fuzzy_threshold, (int, float)):
             raise TypeError(f"fuzzy_threshold must be a number, not {fuzzy_threshold!r}")
@@ -491,10 +504,13 @@ class KeywordCoverageMetric(BaseMetric):
         assert self.normalizer is not None
         english = processor_language(self.normalizer) == "en"
         text = repair_mojibake(output)
-        prepared = _OutputKeys(text, self._keywords(text), self._all_keys, english)
-        if len(self._out_cache) >= _CACHE_SIZE:
-            self._out_cache.clear()
-        self._out_cache[output] = prepared
+        prepared = _OutputKeys(text, self.normalizer.keywords(text), self._all_keys, english)
+        cache = self._out_cache
+        if len(cache) >= _OUTPUT_CACHE_SIZE or self._out_chars > _OUTPUT_CACHE_CHARS:
+            cache.clear()
+            self._out_chars = 0
+        cache[output] = prepared
+        self._out_chars += len(output)  # approximate under threads: only bounds the cache
         return prepared
 
     def _reference(self, reference: str) -> _Reference:

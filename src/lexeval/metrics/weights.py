@@ -30,6 +30,8 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
 from typing import Any
 
+from lexeval.normalize import KEEP_WORDS
+
 __all__ = [
     "NEGATION_FACTOR",
     "NUMBER_FACTOR",
@@ -54,23 +56,9 @@ _DIGIT = re.compile(r"\d")
 # install; their keys are already tokens, so they are looked up in the frequency list directly.
 _DIRECT_LOOKUP = frozenset({"zh", "ja", "ko"})
 
-#: English negations (lexeval's normalizer keeps them as keywords; the ``n't`` forms become
-#: ``not``).
-NEGATIONS_EN = frozenset(
-    {
-        "not",
-        "no",
-        "never",
-        "without",
-        "nor",
-        "neither",
-        "none",
-        "nothing",
-        "nobody",
-        "nowhere",
-        "cannot",
-    }
-)
+#: English negations: the words lexeval's normalizer never removes, but its ``n't`` forms (which
+#: become ``not``).
+NEGATIONS_EN = frozenset(w for w in KEEP_WORDS if "'" not in w and "‘" not in w and "’" not in w)
 
 
 @functools.cache
