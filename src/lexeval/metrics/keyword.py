@@ -130,6 +130,7 @@ class _Reference(NamedTuple):
     keys: tuple[str, ...]
     canonical: tuple[str, ...]
     weights: tuple[float, ...]
+    total: float  # sum of weights
     parts: tuple[tuple[tuple[str, ...], tuple[float, ...]], ...]  # of compound keys, else empty
 
 
@@ -537,7 +538,7 @@ class KeywordCoverageMetric(BaseMetric):
                 parts.append((tuple(pieces), (1.0,) * len(pieces)))
             else:
                 parts.append((tuple(pieces), tuple([self._weights.weight(p) for p in pieces])))
-        prepared = _Reference(tuple(keys), canonical, tuple(weights), tuple(parts))
+        prepared = _Reference(tuple(keys), canonical, tuple(weights), sum(weights), tuple(parts))
         if len(self._prepared_refs) >= _CACHE_SIZE:
             self._prepared_refs.clear()
         self._prepared_refs[reference] = prepared
@@ -572,7 +573,7 @@ class KeywordCoverageMetric(BaseMetric):
                 if close is not None:
                     near[k] = {"keyword": close[0], "similarity": close[1]}
                     credit += near_credit * (close[1] - NEAR_MIN) / (1.0 - NEAR_MIN) * weight
-        total = sum(ref.weights)
+        total = ref.total
         coverage = credit / total
         used = {k for k, ck in zip(out.keywords, out.canonical, strict=True) if ck in hit_keys}
         info = self._info(list(ref.keys), out.keywords, hit, used)
