@@ -181,6 +181,8 @@ def test_near_matches_earn_part_of_their_weight() -> None:
     assert m.measure("Manchuria", "the Qing court").score == 0.0  # nothing close
     assert m.measure("1947", "in 1946").score == 0.0  # never for numbers
     assert m.measure("mat", "a cat").score == 0.0  # nor for keywords under 4 characters
+    many = " ".join(f"w{i:04d}x" for i in range(1000))  # past 1,000 output keywords: no rule 5
+    assert m.measure("Manchuria", f"the Manchu people {many}").info["near"] == {}
     off = KeywordCoverageMetric(near_credit=0.0).measure("Manchuria", "the Manchu people")
     assert off.score == 0.0 and off.info["near"] == {}
     assert KeywordCoverageMetric(near_credit=0.0).recommended_threshold is None

@@ -19,7 +19,8 @@ words as digits ("four" = "4") and one spelling of numbers ("1,000" = "1000", "0
 4. otherwise a keyword made of parts ("1979–80", "six-year") earns the share of its parts found;
 5. otherwise a keyword of at least 4 characters without digits that is close to an output
    keyword (rapidfuzz Indel similarity ``s`` of at least 0.5: "manchuria" / "manchu") earns
-   ``near_credit`` (0.5) times ``(s - 0.5) / 0.5`` of its weight.
+   ``near_credit`` (0.5) times ``(s - 0.5) / 0.5`` of its weight (outputs of at most 1,000
+   distinct keywords: the time stays linear in the length of long texts).
 
 The coverage is then multiplied by ``1 - extra_penalty * extra`` (``extra_penalty`` 0.05),
 ``extra`` being the share of the output's keywords that match no reference keyword: of two
@@ -86,6 +87,9 @@ _PREFIX_SHARE = 0.8
 _SUBSTRING_MIN = 4
 #: Least rapidfuzz Indel similarity of a near match (rule 5); it earns nothing at this value.
 NEAR_MIN = 0.5
+#: Rule 5 applies to outputs of at most this many distinct keywords (answers have far fewer:
+#: at most 107 in EVOUNA); on longer texts it would cost missing keys x output keys.
+NEAR_MAX_OUTPUT_KEYWORDS = 1000
 
 
 _CACHE_SIZE = 4096
@@ -241,7 +245,10 @@ class _OutputKeys:
             return self._near[key]
         plain = self._plain_keys
         if plain is None:
-            plain = self._plain_keys = [k for k in self.canonical if not _has_digit(k)]
+            if len(self.canonical) > NEAR_MAX_OUTPUT_KEYWORDS:
+                plain = self._plain_keys = []
+            else:
+                plain = self._plain_keys = [k for k in self.canonical if not _has_digit(k)]
         best = extractOne(key, plain, scorer=Indel.normalized_similarity, score_cutoff=NEAR_MIN)
         found = None if best is None else (self.keywords[self.canonical.index(best[0])], best[1])
         self._near[key] = found
