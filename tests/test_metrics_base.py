@@ -39,6 +39,17 @@ def test_result_is_frozen_and_serializable() -> None:
     }
 
 
+def test_new_result_is_the_same_frozen_result() -> None:
+    from lexeval.metrics.base import new_result
+
+    made = new_result(0.25, {"recall": 1.0}, True, "sig")
+    built = MetricResult(0.25, {"recall": 1.0}, True, "sig")
+    assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
+    assert dataclasses.asdict(made) == dataclasses.asdict(built)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.passed = False  # type: ignore[misc]
+
+
 ALL_METRICS = [
     *ALL_COMPAT,
     lambda **kw: KeywordCoverageMetric(**kw),

@@ -49,12 +49,18 @@ def _summeval_pairs() -> list[tuple[Any, str]]:
     ]
 
 
+@pytest.mark.parametrize("evidence", [20, 0])
 @pytest.mark.parametrize("stem", [False, True])
-def test_compat_equals_rouge_score_and_rouge_metric(stem: bool) -> None:
+def test_compat_equals_rouge_score_and_rouge_metric(stem: bool, evidence: int) -> None:
+    # evidence_limit=0 takes the shortcuts (LCS lengths only, shared by rougeL and rougeLsum)
     pairs = PAIRS + _summeval_pairs()
-    ours = RougeScorer(TYPES, compat="rouge-score", use_stemmer=stem)
+    pairs += [(ref.replace("\n", " "), out.replace("\n", " ")) for ref, out in pairs[-10:]]
+    ours = RougeScorer(TYPES, compat="rouge-score", use_stemmer=stem, evidence_limit=evidence)
     theirs = rouge_scorer.RougeScorer(TYPES, use_stemmer=stem)
-    metrics = {t: RougeMetric(t, compat="rouge-score", use_stemmer=stem) for t in TYPES}
+    metrics = {
+        t: RougeMetric(t, compat="rouge-score", use_stemmer=stem, evidence_limit=evidence)
+        for t in TYPES
+    }
     batch = ours.score_many([r for r, _ in pairs], [o for _, o in pairs])
     for (ref, out), got in zip(pairs, batch, strict=True):
         assert got == ours.score(ref, out)
@@ -65,8 +71,10 @@ def test_compat_equals_rouge_score_and_rouge_metric(stem: bool) -> None:
             assert (info["precision"], info["recall"], info["fmeasure"]) == tuple(peer[t])
 
 
-def test_default_mode_and_options_equal_rouge_metric() -> None:
+@pytest.mark.parametrize("evidence", [20, 0])
+def test_default_mode_and_options_equal_rouge_metric(evidence: int) -> None:
     options: dict[str, Any] = {"score": "recall", "scale": 100.0, "threshold": 40.0}
+    options["evidence_limit"] = evidence
     ours = RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], **options)
     for ref, out in PAIRS:
         got = ours.score(ref, out)

@@ -24,6 +24,7 @@ __all__ = [
     "ngram_overlap",
     "summary_lcs_hit_positions",
     "summary_lcs_hits",
+    "unigram_bigram_overlap",
 ]
 
 
@@ -93,6 +94,41 @@ def clipped_overlap(ref: Mapping[Hashable, int], tokens: Sequence[str], n: int) 
             remaining[gram] = c - 1
             overlap += 1
     return overlap
+
+
+def unigram_bigram_overlap(
+    unigrams: Mapping[Hashable, int], bigrams: Mapping[Hashable, int], tokens: Sequence[str]
+) -> tuple[int, int]:
+    """:func:`clipped_overlap` of ``tokens`` with a reference's unigram and bigram counts, in
+    one pass: a bigram is looked up only where both of its tokens are reference unigrams.
+
+    >>> unigram_bigram_overlap(Counter("aab"), ngram_counts(list("aab"), 2), list("abab"))
+    (3, 1)
+    """
+    remaining = dict(unigrams)
+    get = remaining.get
+    used: dict[Hashable, int] = {}
+    get_bigram = bigrams.get
+    overlap1 = overlap2 = 0
+    prev: str | None = None
+    for tok in tokens:
+        c = get(tok)
+        if c is None:  # not a reference token: no bigram ends or starts here
+            prev = None
+            continue
+        if c:
+            remaining[tok] = c - 1
+            overlap1 += 1
+        if prev is not None:
+            gram = (prev, tok)
+            c = get_bigram(gram)
+            if c:
+                u = used.get(gram, 0)
+                if u < c:
+                    used[gram] = u + 1
+                    overlap2 += 1
+        prev = tok
+    return overlap1, overlap2
 
 
 def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:

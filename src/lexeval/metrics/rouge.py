@@ -23,7 +23,8 @@ Two modes:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from lexeval.metrics.base import (
@@ -43,6 +44,7 @@ from lexeval.metrics.evidence import (
 )
 from lexeval.metrics.overlap import (
     clipped_overlap,
+    fmeasure,
     lcs_indices,
     lcs_indices_any,
     lcs_length,
@@ -50,6 +52,7 @@ from lexeval.metrics.overlap import (
     ngram_overlap,
     summary_lcs_hit_positions,
     summary_lcs_hits,
+    unigram_bigram_overlap,
 )
 from lexeval.text.base import TextProcessor
 from lexeval.text.peers import RougeScoreProcessor
@@ -154,9 +157,21 @@ class RougeMetric(BaseMetric):
                 )
             self.normalizer = resolve_normalizer(normalizer, "rouge")
         self._cache: dict[str, Any] = {}
+        self._signature: str | None = None
+        # the counting method of this type (a plain function: it pickles by name)
+        if not self.n:
+            lsum = rouge_type == "rougeLsum"
+            self._counter = RougeMetric._count_summary_lcs if lsum else RougeMetric._count_lcs
+        else:
+            self._counter = RougeMetric._count_set if self._set else RougeMetric._count_ngrams
 
     @property
     def signature(self) -> str:
+        if self._signature is None:  # fixed by the settings: built once (results carry it)
+            self._signature = self._build_signature()
+        return self._signature
+
+    def _build_signature(self) -> str:
         parts = [self.rouge_type, f"mode:{self.compat or 'default'}", f"variant:{self.variant}"]
         parts.append(f"score:{self.score_key}")
         if self.scale != 1.0:
@@ -182,140 +197,237 @@ class RougeMetric(BaseMetric):
             return 0.5
         return None
 
-    # ---- tokenization --------------------------------------------------------------------
+    # ---- analysis ------------------------------------------------------------------------
     def _tokens(self, text: str) -> Sequence[str]:
-        if self.normalizer is None:
-            return self._peer.token_tuple(text)
-        return self.normalizer.tokens(text)
+        """The text's tokens (all of its sentences' for rougeLsum)."""
+        processor = self._peer if self.normalizer is None else self.normalizer
+        return _analyze(text, processor, sentences=False).tokens
 
-    def _sentences(self, text: str) -> Sequence[Sequence[str]]:
-        if self.normalizer is None:
-            return self._peer.sentence_tokens(text)
-        norm = self.normalizer
-        return [t for t in (norm.tokens(s) for s in norm.sentences(text)) if t]
+    def _analyze(self, text: str) -> _Analysis:
+        processor = self._peer if self.normalizer is None else self.normalizer
+        lsum = self.rouge_type == "rougeLsum"
+        return _analyze(text, processor, sentences=lsum, tokens=not lsum)
 
-    def _prepare(self, text: str) -> Any:
+    def _prepare(self, text: str) -> _Analysis:
         cache = self._cache
         prepared = cache.get(text)
         if prepared is None:
-            prepared = self._prepare_uncached(text)
+            prepared = self._analyze(text)
             if len(cache) >= _CACHE_SIZE:
                 cache.clear()
             cache[text] = prepared
         return prepared
 
-    def _prepare_uncached(self, text: str) -> Any:
-        if not self.n:
-            return self._sentences(text) if self.rouge_type == "rougeLsum" else self._tokens(text)
-        tokens = self._tokens(text)
-        counts = ngram_counts(tokens, self.n)
-        if self.variant == "set":
-            return (tokens, frozenset(counts), len(counts))
-        return (tokens, counts, max(len(tokens) - self.n + 1, 0))
-
     # ---- scoring ---------------------------------------------------------------------------
-    def _score(self, ref: Any, out: Any) -> tuple[float, dict[str, Any]]:
-        equal_fallback = False
-        limit = self.evidence_limit
-        evidence: dict[str, list[str]] | None = None
-        if self.n:
-            ref_tokens, ref_grams, n_ref = ref
-            out_tokens, out_grams, n_out = out
-            if self._set:
-                overlap = len(ref_grams & out_grams)
-            elif out_grams is None:  # output not counted: one pass over its tokens
-                overlap = clipped_overlap(ref_grams, out_tokens, self.n)
-            else:
-                overlap = ngram_overlap(ref_grams, out_grams)
-            if limit:  # the n-grams matched and missed
-                if self._set:  # in reference order (a set has none)
-                    evidence = overlap_evidence(ngrams(ref_tokens, self.n), out_grams, limit=limit)
-                else:
-                    if out_grams is None:
-                        out_grams = ngram_counts(out_tokens, self.n)
-                    evidence = overlap_evidence(ref_grams, out_grams, limit=limit)
-            if n_ref and n_out:
-                precision = overlap / n_out
-                recall = overlap / n_ref
-            else:  # rouge-score divides by max(count, 1)
-                precision = overlap / max(n_out, 1)
-                recall = overlap / max(n_ref, 1)
-                equal_fallback = n_ref == n_out == 0 and list(ref_tokens) == list(out_tokens)
-        elif self.rouge_type == "rougeL":
-            n_ref, n_out = len(ref), len(out)
-            if n_ref and n_out:
-                if limit:  # one LCS: its length and the reference tokens it matched
-                    positions = lcs_indices_any(ref, out)
-                    overlap = len(positions)
-                    evidence = positions_evidence(ref, set(positions), limit=limit)
-                else:
-                    overlap = lcs_length(ref, out)
-                precision, recall = overlap / n_out, overlap / n_ref
-            else:
-                overlap, precision, recall = 0, 0.0, 0.0
-                equal_fallback = n_ref == 0 and n_out == 0
-        else:
-            n_ref = sum(map(len, ref))
-            n_out = sum(map(len, out))
-            if n_ref and n_out:
-                # compat: rouge-score's exact backtrack; default: any LCS, fast on long texts
-                lcs = lcs_indices if self.compat else lcs_indices_any
-                hits = summary_lcs_hit_positions(ref, out, lcs)
-                overlap = len(hits)
-                precision, recall = overlap / n_out, overlap / n_ref
-                if limit:
-                    hit_set = set(hits)
-                    flat = [(k, i) for k, sent in enumerate(ref) for i in range(len(sent))]
-                    evidence = positions_evidence(
-                        [ref[k][i] for k, i in flat],
-                        {j for j, pos in enumerate(flat) if pos in hit_set},
-                        limit=limit,
-                    )
-            else:
-                overlap, precision, recall = 0, 0.0, 0.0
-                equal_fallback = n_ref == 0 and n_out == 0
-        # rouge-score's F-measure formula, bit for bit
-        f = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-        if equal_fallback and self.compat is None:
-            precision = recall = f = 1.0
+    def _score(
+        self,
+        ref: _Analysis,
+        out: _Analysis,
+        count_output: bool = True,
+        shared: dict[int | str, int] | None = None,
+    ) -> tuple[float, dict[str, Any]]:
+        """Unscaled score and info of two analysed texts. ``count_output=False``: the output
+        is scored against this one reference only, so its n-grams need not be counted (the
+        overlap is found in one pass over its tokens). ``shared`` holds what several types
+        share for one pair: ``"lcs"`` the LCS length of the two texts' tokens (rougeL and a
+        one-sentence rougeLsum), ``n`` the clipped n-gram overlap (rouge1 and rouge2 counted
+        together by :class:`RougeScorer`)."""
+        overlap, n_ref, n_out, evidence = self._counter(
+            self, ref, out, count_output, shared, self.evidence_limit
+        )
+        if n_ref and n_out:
+            precision, recall = overlap / n_out, overlap / n_ref
+            f = fmeasure(precision, recall)
+        else:  # nothing to count on a side: rouge-score's 0.0; two equal texts in the default
+            precision = recall = f = 0.0  # mode ("cat" against "cat" for rouge2): 1.0
+            equal = not n_ref and not n_out and (not self.n or list(ref.tokens) == list(out.tokens))
+            if equal and self.compat is None:
+                precision = recall = f = 1.0
         info: dict[str, Any] = {
             "precision": precision,
             "recall": recall,
             "fmeasure": f,
             "counts": {"overlap": overlap, "reference": n_ref, "output": n_out},
         }
-        if limit:
-            if evidence is None:  # ROUGE-L/Lsum with a side without tokens: nothing matched
-                evidence = self._unmatched(ref, limit)
+        if evidence is not None:
             info.update(evidence)
         key = self.score_key
         return (f if key == "fmeasure" else info[key]), info
 
-    def _unmatched(self, ref: Any, limit: int) -> dict[str, list[str]]:
-        tokens = ref if self.rouge_type == "rougeL" else [t for sent in ref for t in sent]
-        return positions_evidence(tokens, (), limit=limit)
+    # The counts (overlap, reference, output) of each type and, when ``limit``, the evidence
+    # (without tokens on a side, every reference token is missing).
+
+    def _count_ngrams(
+        self,
+        ref: _Analysis,
+        out: _Analysis,
+        count_output: bool,
+        shared: dict[int | str, int] | None,
+        limit: int,
+    ) -> tuple[int, int, int, dict[str, list[str]] | None]:
+        n = self.n
+        n_ref = max(len(ref.tokens) - n + 1, 0)
+        n_out = max(len(out.tokens) - n + 1, 0)
+        if limit:
+            ref_counts, out_counts = ref.grams(n), out.grams(n)
+            evidence = overlap_evidence(ref_counts, out_counts, limit=limit)
+            return ngram_overlap(ref_counts, out_counts), n_ref, n_out, evidence
+        if shared and n in shared:  # counted for rouge1 and rouge2 at once
+            return shared[n], n_ref, n_out, None
+        if count_output or n in out.counts:
+            return ngram_overlap(ref.grams(n), out.grams(n)), n_ref, n_out, None
+        return clipped_overlap(ref.grams(n), out.tokens, n), n_ref, n_out, None
+
+    def _count_set(
+        self,
+        ref: _Analysis,
+        out: _Analysis,
+        count_output: bool,
+        shared: dict[int | str, int] | None,
+        limit: int,
+    ) -> tuple[int, int, int, dict[str, list[str]] | None]:
+        n = self.n
+        ref_set, out_set = ref.gram_set(n), out.gram_set(n)
+        evidence = None
+        if limit:  # in reference order (a set has none)
+            evidence = overlap_evidence(ngrams(ref.tokens, n), out_set, limit=limit)
+        return len(ref_set & out_set), len(ref_set), len(out_set), evidence
+
+    def _count_lcs(
+        self,
+        ref: _Analysis,
+        out: _Analysis,
+        count_output: bool,
+        shared: dict[int | str, int] | None,
+        limit: int,
+    ) -> tuple[int, int, int, dict[str, list[str]] | None]:
+        ref_tokens, out_tokens = ref.tokens, out.tokens
+        n_ref, n_out = len(ref_tokens), len(out_tokens)
+        if not limit:
+            overlap = _shared_lcs(ref_tokens, out_tokens, shared) if n_ref and n_out else 0
+            return overlap, n_ref, n_out, None
+        # one LCS: its length and the reference tokens it matched
+        positions = lcs_indices_any(ref_tokens, out_tokens)
+        evidence = positions_evidence(ref_tokens, set(positions), limit=limit)
+        return len(positions), n_ref, n_out, evidence
+
+    def _count_summary_lcs(
+        self,
+        ref: _Analysis,
+        out: _Analysis,
+        count_output: bool,
+        shared: dict[int | str, int] | None,
+        limit: int,
+    ) -> tuple[int, int, int, dict[str, list[str]] | None]:
+        ref_sents, out_sents = ref.sentences, out.sentences
+        n_ref, n_out = sum(map(len, ref_sents)), sum(map(len, out_sents))
+        if not n_ref or not n_out:
+            evidence = positions_evidence(ref.flat_sentences(), (), limit=limit) if limit else None
+            return 0, n_ref, n_out, evidence
+        if not limit and len(ref_sents) == 1 and len(out_sents) == 1:
+            # one sentence each: every LCS token is a hit, so only its length matters
+            if ref_sents[0] is ref.tokens and out_sents[0] is out.tokens:
+                return _shared_lcs(ref.tokens, out.tokens, shared), n_ref, n_out, None
+            return lcs_length(ref_sents[0], out_sents[0]), n_ref, n_out, None
+        # compat: rouge-score's exact backtrack; default: any LCS, fast on long texts
+        lcs = lcs_indices if self.compat else lcs_indices_any
+        hits = summary_lcs_hit_positions(ref_sents, out_sents, lcs)
+        if not limit:
+            return len(hits), n_ref, n_out, None
+        hit_set = set(hits)
+        flat = [(k, i) for k, sent in enumerate(ref_sents) for i in range(len(sent))]
+        evidence = positions_evidence(
+            [ref_sents[k][i] for k, i in flat],
+            {j for j, pos in enumerate(flat) if pos in hit_set},
+            limit=limit,
+        )
+        return len(hits), n_ref, n_out, evidence
 
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
-        if self.n and not self._set:
-            out = self._cache.get(output)
-            if out is None:
-                tokens = self._tokens(output)
-                out = (tokens, None, max(len(tokens) - self.n + 1, 0))
-            return self._score(self._prepare(reference), out)
-        return self._score(self._prepare(reference), self._prepare(output))
+        out = self._cache.get(output) or self._analyze(output)
+        return self._score(self._prepare(reference), out, count_output=False)
 
     _measure_pair = _measure_one
 
-    def _prepare_output(self, output: str) -> Any:
+    def _prepare_output(self, output: str) -> _Analysis:
         return self._prepare(output)
 
-    def _score_prepared(self, reference: str, prepared_output: Any) -> tuple[float, dict[str, Any]]:
+    def _score_prepared(
+        self, reference: str, prepared_output: _Analysis
+    ) -> tuple[float, dict[str, Any]]:
         return self._score(self._prepare(reference), prepared_output)
 
     def _reference_key(self, score: float, info: dict[str, Any]) -> float:
         # rouge-score's score_multi keeps the first reference with the highest F-measure
         fmeasure: float = info["fmeasure"]
         return fmeasure
+
+
+def _shared_lcs(
+    ref_tokens: Sequence[str], out_tokens: Sequence[str], shared: dict[int | str, int] | None
+) -> int:
+    """The LCS length of a pair's tokens, computed once per pair when ``shared`` is given."""
+    if shared is None:
+        return lcs_length(ref_tokens, out_tokens)
+    found = shared.get("lcs")
+    if found is None:
+        found = shared["lcs"] = lcs_length(ref_tokens, out_tokens)
+    return found
+
+
+class _Analysis:
+    """One text analysed once for every ROUGE type: its tokens, its sentences' tokens (for
+    rougeLsum; empty when not asked for) and its n-gram counts, per n, built when first
+    asked for."""
+
+    __slots__ = ("counts", "sentences", "tokens")
+
+    def __init__(self, tokens: Sequence[str], sentences: Sequence[Sequence[str]]) -> None:
+        self.tokens = tokens
+        self.sentences = sentences
+        self.counts: dict[int, Any] = {}
+
+    def grams(self, n: int) -> Counter[Hashable]:
+        """The n-gram counts."""
+        counts: Counter[Hashable] | None = self.counts.get(n)
+        if counts is None:
+            counts = self.counts[n] = ngram_counts(self.tokens, n)
+        return counts
+
+    def gram_set(self, n: int) -> frozenset[Hashable]:
+        """The distinct n-grams (``variant="set"``)."""
+        grams: frozenset[Hashable] | None = self.counts.get(-n)
+        if grams is None:
+            grams = self.counts[-n] = frozenset(ngram_counts(self.tokens, n))
+        return grams
+
+    def flat_sentences(self) -> list[str]:
+        """The sentences' tokens in one list."""
+        return [t for sentence in self.sentences for t in sentence]
+
+
+def _analyze(
+    text: str, processor: RougeScoreProcessor | Normalizer, *, sentences: bool, tokens: bool = True
+) -> _Analysis:
+    """``text``'s tokens, and its sentences' tokens when ``sentences`` (rougeLsum): rouge-score's
+    (``processor`` a :class:`RougeScoreProcessor`; its tokens of a text are its sentences'
+    tokens joined, as ``"\\n"`` separates tokens) or a normalizer's (``tokens=False``: the
+    text's tokens are not needed, only its sentences')."""
+    if isinstance(processor, RougeScoreProcessor):
+        if not sentences:
+            return _Analysis(processor.token_tuple(text), ())
+        if "\n" not in text:  # one sentence (or none, for "")
+            line = processor.token_tuple(text)
+            return _Analysis(line, (line,) if text else ())
+        sents = processor.sentence_tokens(text)
+        if len(sents) == 1:
+            return _Analysis(sents[0], sents)
+        return _Analysis(tuple(t for s in sents for t in s), sents)
+    norm = processor
+    if not sentences:
+        return _Analysis(norm.tokens(text), ())
+    sents_tokens = [t for t in (norm.tokens(s) for s in norm.sentences(text)) if t]
+    return _Analysis(norm.tokens(text) if tokens else (), sents_tokens)
 
 
 def _rouge_factory(rouge_type: str) -> Any:
@@ -343,49 +455,6 @@ register_metric("rougeN", _rouge_n)
 # --------------------------------------------------------------------------------------------
 # several ROUGE types at once
 # --------------------------------------------------------------------------------------------
-
-
-class _Analysis:
-    """One text analysed once for every ROUGE type: its tokens, its sentences' tokens (for
-    rougeLsum) and, per n, its n-gram counts (built when first asked for)."""
-
-    __slots__ = ("_sentences", "counts", "sentences", "tokens")
-
-    def __init__(
-        self,
-        tokens: Sequence[str],
-        sentences: Callable[[], Sequence[Sequence[str]]] | Sequence[Sequence[str]] | None,
-    ) -> None:
-        self.tokens = tokens
-        self._sentences = sentences
-        self.sentences: Sequence[Sequence[str]] | None = None
-        self.counts: dict[int, Any] = {}
-
-    def prepared(self, metric: RougeMetric, output: bool = False) -> Any:
-        """What ``metric._score`` takes for this text (the same as ``metric._prepare``); for an
-        output, n-grams are not counted (the overlap is found in one pass over its tokens)."""
-        n = metric.n
-        if n:
-            if output and metric.variant != "set" and n not in self.counts:
-                return (self.tokens, None, max(len(self.tokens) - n + 1, 0))
-            if metric.variant == "set":
-                key = -n
-                grams = self.counts.get(key)
-                if grams is None:
-                    grams = frozenset(ngram_counts(self.tokens, n))
-                    self.counts[key] = grams
-                return (self.tokens, grams, len(grams))
-            counts = self.counts.get(n)
-            if counts is None:
-                counts = ngram_counts(self.tokens, n)
-                self.counts[n] = counts
-            return (self.tokens, counts, max(len(self.tokens) - n + 1, 0))
-        if metric.rouge_type == "rougeL":
-            return self.tokens
-        if self.sentences is None:
-            source = self._sentences
-            self.sentences = source() if callable(source) else (source or ())
-        return self.sentences
 
 
 class RougeScorer:
@@ -439,48 +508,49 @@ class RougeScorer:
         self.compat = compat
         self.use_stemmer = use_stemmer
         self.normalizer = resolved
+        self._processor: RougeScoreProcessor | Normalizer = (
+            RougeScoreProcessor(stemmer=use_stemmer) if resolved is None else resolved
+        )
         self._needs_sentences = "rougeLsum" in self.metrics
+        self._items = tuple(self.metrics.items())
+        counted = {m.n for m in self.metrics.values() if m.n and not m._set}
+        self._fuse_unigrams_bigrams = evidence_limit == 0 and {1, 2} <= counted
 
     def __repr__(self) -> str:
         return f"RougeScorer({list(self.rouge_types)!r}, compat={self.compat!r})"
 
     def _analyze(self, text: str) -> _Analysis:
         check_text(text, "text")
-        if self.normalizer is None:
-            peer = RougeScoreProcessor(stemmer=self.use_stemmer)
-            if not self._needs_sentences:
-                return _Analysis(peer.token_tuple(text), None)
-            # rouge-score's tokens of a text are its sentences' tokens joined: "\n" separates
-            sentences = peer.sentence_tokens(text)
-            if len(sentences) == 1:
-                return _Analysis(sentences[0], sentences)
-            return _Analysis(tuple(t for s in sentences for t in s), sentences)
-        norm = self.normalizer
-        if not self._needs_sentences:
-            return _Analysis(norm.tokens(text), None)
-        return _Analysis(
-            norm.tokens(text),
-            lambda: [t for t in (norm.tokens(s) for s in norm.sentences(text)) if t],
-        )
+        return _analyze(text, self._processor, sentences=self._needs_sentences)
 
     def _score_pair(
         self, references: Sequence[_Analysis], output: _Analysis
     ) -> dict[str, MetricResult]:
+        if len(references) == 1:
+            return self._score_one(references[0], output)
         results: dict[str, MetricResult] = {}
+        shared_per_ref: list[dict[int | str, int]] = [{} for _ in references]
         for rouge_type, metric in self.metrics.items():
-            out = output.prepared(metric, output=len(references) == 1)
-            if len(references) == 1:
-                score, info = metric._score(references[0].prepared(metric), out)
-            else:
-                best: tuple[float, dict[str, Any]] | None = None
-                best_index = 0
-                for i, ref in enumerate(references):
-                    candidate = metric._score(ref.prepared(metric), out)
-                    if best is None or candidate[1]["fmeasure"] > best[1]["fmeasure"]:
-                        best, best_index = candidate, i
-                assert best is not None
-                score, info = best
-                info["reference_index"] = best_index
+            best: tuple[float, dict[str, Any]] | None = None
+            best_index = 0
+            for i, ref in enumerate(references):
+                candidate = metric._score(ref, output, True, shared_per_ref[i])
+                if best is None or candidate[1]["fmeasure"] > best[1]["fmeasure"]:
+                    best, best_index = candidate, i
+            assert best is not None
+            score, info = best
+            info["reference_index"] = best_index
+            results[rouge_type] = metric.make_result(score, info)
+        return results
+
+    def _score_one(self, ref: _Analysis, output: _Analysis) -> dict[str, MetricResult]:
+        """Every type's result for one reference (the batch path's common case)."""
+        shared: dict[int | str, int] = {}
+        if self._fuse_unigrams_bigrams:
+            shared[1], shared[2] = unigram_bigram_overlap(ref.grams(1), ref.grams(2), output.tokens)
+        results: dict[str, MetricResult] = {}
+        for rouge_type, metric in self._items:
+            score, info = metric._score(ref, output, False, shared)
             results[rouge_type] = metric.make_result(score, info)
         return results
 
@@ -502,20 +572,24 @@ class RougeScorer:
             texts = [t for r in refs for t in ([r] if isinstance(r, str) else r)]
             self.normalizer.prefetch([t for t in [*texts, *outs] if isinstance(t, str)])
         cache: dict[str, _Analysis] = {}
+        cached = cache.get
 
         def analysis(text: str) -> _Analysis:
-            found = cache.get(text)
-            if found is None:
-                found = self._analyze(text)
-                if len(cache) >= _BATCH_CACHE:
-                    cache.clear()
-                cache[text] = found
+            if len(cache) >= _BATCH_CACHE:
+                cache.clear()
+            found = cache[text] = self._analyze(text)
             return found
 
-        results = []
+        results: list[dict[str, MetricResult]] = []
+        append = results.append
+        score_one = self._score_one
         for reference, output in zip(refs, outs, strict=True):
-            group = [reference] if type(reference) is str else check_references(reference)
-            results.append(self._score_pair([analysis(r) for r in group], analysis(output)))
+            out = cached(output) or analysis(output)
+            if type(reference) is str:
+                append(score_one(cached(reference) or analysis(reference), out))
+            else:
+                group = [cached(r) or analysis(r) for r in check_references(reference)]
+                append(self._score_pair(group, out))
         return results
 
 
