@@ -4,48 +4,30 @@ The pairs are EVOUNA NQ and TQ answers with their gold alternatives (max over al
 repeated in order up to ``--pairs``. After the first pass every text is in the normalizer's
 cache, so both sides measure mostly warm scoring; the cluster side also pays for moving the
 pairs to the workers, building the metric once per worker, and bringing the results back.
-Results are compared with the serial ones (they must be identical) and so is the aggregate.
-The load average is printed beside each figure: the machine is shared.
+Results are compared with the serial ones (they must be identical) and so is the aggregate
+(the seeded bootstrap, ``--n-boot`` resamples, batched in :mod:`lexeval.stats`, so memory
+stays bounded at a million scores). The load average is printed beside each figure (the
+machine is shared), and the peak memory (RSS) of this process and of each worker at the end.
 
-Run: .venv/bin/python benchmarks/dask_scale.py [--pairs 1000000] [--workers 2]
+Run: nice -n 10 .venv/bin/python benchmarks/dask_scale.py [--pairs 1000000] [--workers 2]
+     [--metric token_f1] [--n-boot 1000]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
+import resource
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _shared import shared_path
-
-# scipy's bootstrap holds n_boot x n resampled indices at once: keep it small for 1M pairs
-N_BOOT = 100
-SYSTEMS = ["fid", "gpt35", "chatgpt", "gpt4", "newbing"]
+from _shared import evouna_pairs, load_average
 
 
-def load_pairs() -> tuple[list[list[str]], list[str]]:
-    refs: list[list[str]] = []
-    outs: list[str] = []
-    for name in ("NQ", "TQ"):
-        with open(shared_path("data", "qa_human", "evouna", f"{name}.json"), encoding="utf-8") as f:
-            rows = json.load(f)
-        for row in rows:
-            golds = [g.strip() for g in (row["golden_answer"] or "").split("/") if g.strip()]
-            for system in SYSTEMS:
-                answer = row.get(f"answer_{system}")
-                if golds and isinstance(answer, str):
-                    refs.append(golds)
-                    outs.append(answer)
-    return refs, outs
-
-
-def load() -> str:
-    one, five, _ = os.getloadavg()
-    return f"load {one:.2f}/{five:.2f} (1/5 min) on {os.cpu_count()} cores"
+def peak_rss_mb() -> float:
+    """This process's peak resident memory in MB (Linux reports KB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main() -> None:
@@ -53,6 +35,7 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=1_000_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--metric", default="token_f1")
+    parser.add_argument("--n-boot", type=int, default=1000)
     args = parser.parse_args()
 
     import dask
@@ -63,7 +46,7 @@ def main() -> None:
     from lexeval import aggregate, get_metric
     from lexeval.dask import aggregate_dask, score_dask
 
-    base_refs, base_outs = load_pairs()
+    base_refs, base_outs = evouna_pairs(each_alternative=False)
     refs = [base_refs[i % len(base_refs)] for i in range(args.pairs)]
     outs = [base_outs[i % len(base_outs)] for i in range(args.pairs)]
     print(f"{args.pairs:,} pairs ({len(base_refs):,} EVOUNA NQ+TQ pairs repeated), {args.metric}")
@@ -72,7 +55,7 @@ def main() -> None:
     serial = get_metric(args.metric).measure_many(refs, outs)
     t_serial = time.perf_counter() - start
     print(f"one process (new):           {t_serial:7.1f} s  {args.pairs / t_serial:9,.0f} pairs/s")
-    print(f"    {load()}")
+    print(f"    {load_average()}")
 
     cluster = distributed.LocalCluster(
         n_workers=args.workers,
@@ -98,12 +81,27 @@ def main() -> None:
                 f"{args.workers} workers ({label}):  {seconds:7.1f} s  "
                 f"{args.pairs / seconds:9,.0f} pairs/s  = {t_serial / seconds:.2f}x one process"
             )
-            print(f"    {load()}")
+            print(f"    {load_average()}")
             scores = results[column].compute().tolist()
             print(f"    scores identical to one process: {scores == [r.score for r in serial]}")
-        agg = aggregate_dask(results, "again", n_boot=N_BOOT)
-        same = agg == aggregate(serial, n_boot=N_BOOT)
-        print(f"aggregate_dask == aggregate (n_boot={N_BOOT}): {same}")
+        start = time.perf_counter()
+        agg = aggregate_dask(results, "again", n_boot=args.n_boot)
+        t_dask_agg = time.perf_counter() - start
+        start = time.perf_counter()
+        same = agg == aggregate(serial, n_boot=args.n_boot)
+        t_agg = time.perf_counter() - start
+        print(
+            f"aggregate_dask == aggregate (n_boot={args.n_boot}): {same}; mean {agg.mean:.4f} "
+            f"[{agg.ci_low:.4f}, {agg.ci_high:.4f}]; aggregate_dask {t_dask_agg:.1f} s, "
+            f"aggregate {t_agg:.1f} s"
+        )
+        workers_mb = client.run(peak_rss_mb)
+        print(
+            f"peak memory: this process {peak_rss_mb():,.0f} MB (the pairs, the serial results "
+            f"and the gathered scores); workers "
+            + ", ".join(f"{mb:,.0f} MB" for mb in workers_mb.values())
+        )
+        print(f"    {load_average()}")
     finally:
         client.close()
         cluster.close()

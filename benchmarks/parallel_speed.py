@@ -15,36 +15,15 @@ Run: .venv/bin/python benchmarks/parallel_speed.py [--pairs 100000] [--workers 2
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _shared import shared_path
+from _shared import evouna_pairs, load_average
 
 from lexeval import get_metric
 from lexeval.parallel import shutdown
-
-SYSTEMS = ["fid", "gpt35", "chatgpt", "gpt4", "newbing"]
-
-
-def load_pairs(limit: int) -> tuple[list[str], list[str]]:
-    inputs: list[str] = []
-    outputs: list[str] = []
-    for name in ("NQ", "TQ"):
-        with open(shared_path("data", "qa_human", "evouna", f"{name}.json"), encoding="utf-8") as f:
-            rows = json.load(f)
-        for row in rows:
-            golds = [g.strip() for g in (row["golden_answer"] or "").split("/") if g.strip()]
-            for system in SYSTEMS:
-                answer = row.get(f"answer_{system}")
-                if isinstance(answer, str):
-                    for gold in golds:
-                        inputs.append(gold)
-                        outputs.append(answer)
-    return inputs[:limit], outputs[:limit]
 
 
 def cpu_seconds() -> dict[int, float]:
@@ -65,11 +44,6 @@ def cpu_seconds() -> dict[int, float]:
     return out
 
 
-def load_average() -> str:
-    one, five, _ = os.getloadavg()
-    return f"load {one:.2f}/{five:.2f} (1/5 min), {os.cpu_count()} cores"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--pairs", type=int, default=100_000)
@@ -77,7 +51,8 @@ def main() -> None:
     parser.add_argument("--metric", default="keyword_coverage")
     args = parser.parse_args()
     workers = args.workers if args.workers == "auto" else int(args.workers)
-    inputs, outputs = load_pairs(args.pairs)
+    references, answers = evouna_pairs()
+    inputs, outputs = references[: args.pairs], answers[: args.pairs]
     n = len(inputs)
     print(f"{n:,} EVOUNA (gold alternative, answer) pairs, {args.metric}, workers={workers}")
     get_metric(args.metric).measure("load spaCy once", "load spaCy")

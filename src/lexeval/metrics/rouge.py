@@ -32,6 +32,7 @@ from lexeval.metrics.base import (
     MetricResult,
     check_references,
     check_text,
+    paused_gc,
     register_metric,
     resolve_normalizer,
 )
@@ -583,13 +584,14 @@ class RougeScorer:
         results: list[dict[str, MetricResult]] = []
         append = results.append
         score_one = self._score_one
-        for reference, output in zip(refs, outs, strict=True):
-            out = cached(output) or analysis(output)
-            if type(reference) is str:
-                append(score_one(cached(reference) or analysis(reference), out))
-            else:
-                group = [cached(r) or analysis(r) for r in check_references(reference)]
-                append(self._score_pair(group, out))
+        with paused_gc():
+            for reference, output in zip(refs, outs, strict=True):
+                out = cached(output) or analysis(output)
+                if type(reference) is str:
+                    append(score_one(cached(reference) or analysis(reference), out))
+                else:
+                    group = [cached(r) or analysis(r) for r in check_references(reference)]
+                    append(self._score_pair(group, out))
         return results
 
 
