@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
 from lexeval.metrics.base import (
     BaseMetric,
@@ -65,6 +65,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_ROUGE_N",
     "RougeMetric",
+    "RougeOptions",
     "RougeScorer",
     "clipped_overlap",
     "lcs_indices",
@@ -75,6 +76,11 @@ __all__ = [
     "summary_lcs_hit_positions",
     "summary_lcs_hits",
 ]
+
+#: What several types share for one pair (see ``RougeMetric._score``).
+_Shared = dict[int | str, int] | None
+#: A type's overlap, reference and output counts, and the evidence (None without).
+_Counts = tuple[int, int, int, dict[str, list[str]] | None]
 
 _CACHE_SIZE = 4096  # prepared texts kept per metric (references are often scored many times)
 #: Largest n of ROUGE-N (``rouge<n>``): longer n-grams cost memory and match nothing useful.
@@ -225,7 +231,7 @@ class RougeMetric(BaseMetric):
         ref: _Analysis,
         out: _Analysis,
         count_output: bool = True,
-        shared: dict[int | str, int] | None = None,
+        shared: _Shared = None,
     ) -> tuple[float, dict[str, Any]]:
         """Unscaled score and info of two analysed texts. ``count_output=False``: the output
         is scored against this one reference only, so its n-grams need not be counted (the
@@ -259,13 +265,8 @@ class RougeMetric(BaseMetric):
     # (without tokens on a side, every reference token is missing).
 
     def _count_ngrams(
-        self,
-        ref: _Analysis,
-        out: _Analysis,
-        count_output: bool,
-        shared: dict[int | str, int] | None,
-        limit: int,
-    ) -> tuple[int, int, int, dict[str, list[str]] | None]:
+        self, ref: _Analysis, out: _Analysis, count_output: bool, shared: _Shared, limit: int
+    ) -> _Counts:
         n = self.n
         n_ref = max(len(ref.tokens) - n + 1, 0)
         n_out = max(len(out.tokens) - n + 1, 0)
@@ -280,13 +281,8 @@ class RougeMetric(BaseMetric):
         return clipped_overlap(ref.grams(n), out.tokens, n), n_ref, n_out, None
 
     def _count_set(
-        self,
-        ref: _Analysis,
-        out: _Analysis,
-        count_output: bool,
-        shared: dict[int | str, int] | None,
-        limit: int,
-    ) -> tuple[int, int, int, dict[str, list[str]] | None]:
+        self, ref: _Analysis, out: _Analysis, count_output: bool, shared: _Shared, limit: int
+    ) -> _Counts:
         n = self.n
         ref_set, out_set = ref.gram_set(n), out.gram_set(n)
         evidence = None
@@ -295,13 +291,8 @@ class RougeMetric(BaseMetric):
         return len(ref_set & out_set), len(ref_set), len(out_set), evidence
 
     def _count_lcs(
-        self,
-        ref: _Analysis,
-        out: _Analysis,
-        count_output: bool,
-        shared: dict[int | str, int] | None,
-        limit: int,
-    ) -> tuple[int, int, int, dict[str, list[str]] | None]:
+        self, ref: _Analysis, out: _Analysis, count_output: bool, shared: _Shared, limit: int
+    ) -> _Counts:
         ref_tokens, out_tokens = ref.tokens, out.tokens
         n_ref, n_out = len(ref_tokens), len(out_tokens)
         if not limit:
@@ -313,13 +304,8 @@ class RougeMetric(BaseMetric):
         return len(positions), n_ref, n_out, evidence
 
     def _count_summary_lcs(
-        self,
-        ref: _Analysis,
-        out: _Analysis,
-        count_output: bool,
-        shared: dict[int | str, int] | None,
-        limit: int,
-    ) -> tuple[int, int, int, dict[str, list[str]] | None]:
+        self, ref: _Analysis, out: _Analysis, count_output: bool, shared: _Shared, limit: int
+    ) -> _Counts:
         ref_sents, out_sents = ref.sentences, out.sentences
         n_ref, n_out = sum(map(len, ref_sents)), sum(map(len, out_sents))
         if not n_ref or not n_out:
@@ -364,9 +350,7 @@ class RougeMetric(BaseMetric):
         return fmeasure
 
 
-def _shared_lcs(
-    ref_tokens: Sequence[str], out_tokens: Sequence[str], shared: dict[int | str, int] | None
-) -> int:
+def _shared_lcs(ref_tokens: Sequence[str], out_tokens: Sequence[str], shared: _Shared) -> int:
     """The LCS length of a pair's tokens, computed once per pair when ``shared`` is given."""
     if shared is None:
         return lcs_length(ref_tokens, out_tokens)
@@ -408,7 +392,11 @@ class _Analysis:
 
 
 def _analyze(
-    text: str, processor: RougeScoreProcessor | Normalizer, *, sentences: bool, tokens: bool = True
+    text: str,
+    processor: RougeScoreProcessor | TextProcessor,
+    *,
+    sentences: bool,
+    tokens: bool = True,
 ) -> _Analysis:
     """``text``'s tokens, and its sentences' tokens when ``sentences`` (rougeLsum): rouge-score's
     (``processor`` a :class:`RougeScoreProcessor`; its tokens of a text are its sentences'
@@ -458,6 +446,19 @@ register_metric("rougeN", _rouge_n)
 # --------------------------------------------------------------------------------------------
 
 
+class RougeOptions(TypedDict, total=False):
+    """:class:`RougeMetric`'s options (all but the type), which :class:`RougeScorer` takes."""
+
+    compat: Literal["rouge-score"] | None
+    use_stemmer: bool
+    variant: Literal["default", "set"]
+    score: ScoreKey
+    normalizer: Normalizer | TextProcessor | str | None
+    scale: float
+    threshold: float | None
+    evidence_limit: int
+
+
 class RougeScorer:
     """Several ROUGE types scored together, each text analysed once (rouge-score's
     ``RougeScorer(rouge_types)``), with a batch path that analyses every distinct text once.
@@ -473,49 +474,38 @@ class RougeScorer:
     [0.667, 0.667]
     """
 
-    def __init__(
-        self,
-        rouge_types: Sequence[str],
-        *,
-        compat: Literal["rouge-score"] | None = None,
-        use_stemmer: bool = False,
-        variant: Literal["default", "set"] = "default",
-        score: ScoreKey = "fmeasure",
-        normalizer: Normalizer | TextProcessor | str | None = None,
-        scale: float = 1.0,
-        threshold: float | None = None,
-        evidence_limit: int = EVIDENCE_LIMIT,
-    ) -> None:
+    def __init__(self, rouge_types: Sequence[str], **options: Unpack[RougeOptions]) -> None:
         if isinstance(rouge_types, str) or not rouge_types:
             raise TypeError("rouge_types must be a non-empty list of ROUGE types, not a str")
         if len(set(rouge_types)) != len(rouge_types):
             raise ValueError(f"rouge_types has duplicates: {list(rouge_types)}")
+        compat = options.get("compat")
+        use_stemmer = options.get("use_stemmer", False)
+        normalizer = options.get("normalizer")
         resolved = None if compat is not None else resolve_normalizer(normalizer, "rouge")
-        self.metrics: dict[str, RougeMetric] = {
-            t: RougeMetric(
-                t,
-                compat=compat,
-                use_stemmer=use_stemmer,
-                variant=variant if _TYPE.fullmatch(t) and t[5:].isdigit() else "default",
-                score=score,
-                normalizer=resolved,
-                scale=scale,
-                threshold=threshold,
-                evidence_limit=evidence_limit,
-            )
-            for t in rouge_types
-        }
+        variant = options.get("variant", "default")
+        self.metrics: dict[str, RougeMetric] = {}
+        for t in rouge_types:
+            # one normalizer for every type; variant applies to ROUGE-N only
+            rouge_n = bool(_TYPE.fullmatch(t)) and t[5:].isdigit()
+            each: RougeOptions = {
+                **options,
+                "normalizer": resolved,
+                "variant": variant if rouge_n else "default",
+            }
+            self.metrics[t] = RougeMetric(t, **each)
         self.rouge_types = tuple(rouge_types)
         self.compat = compat
         self.use_stemmer = use_stemmer
         self.normalizer = resolved
-        self._processor: RougeScoreProcessor | Normalizer = (
+        self._processor: RougeScoreProcessor | TextProcessor = (
             RougeScoreProcessor(stemmer=use_stemmer) if resolved is None else resolved
         )
         self._needs_sentences = "rougeLsum" in self.metrics
         self._items = tuple(self.metrics.items())
         counted = {m.n for m in self.metrics.values() if m.n and not m._set}
-        self._fuse_unigrams_bigrams = evidence_limit == 0 and {1, 2} <= counted
+        no_evidence = not any(m.evidence_limit for m in self.metrics.values())
+        self._fuse_unigrams_bigrams = no_evidence and {1, 2} <= counted
 
     def __repr__(self) -> str:
         return f"RougeScorer({list(self.rouge_types)!r}, compat={self.compat!r})"
