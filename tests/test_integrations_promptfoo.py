@@ -2,8 +2,8 @@
 
 promptfoo calls ``get_assert(output, context)`` with ``context["vars"]`` (the test's
 variables) and ``context["config"]`` (the assertion's config), and reads a GradingResult
-(``pass``, ``score``, ``reason``, optional ``namedScores``). Whether real promptfoo runs here
-is written in docs/integrations.md.
+(``pass``, ``score``, ``reason``, optional ``namedScores``). The real promptfoo runs the
+example in ``tests/integrations/test_promptfoo_eval.py`` (``make test-integrations``).
 """
 
 from __future__ import annotations

@@ -64,7 +64,8 @@ def test_the_signature_is_one_line_without_a_terminal(tmp_path: Path) -> None:
     assert len(line) > 120
 
 
-def test_make_test_prints_skip_reasons() -> None:
+def test_make_test_prints_skip_reasons_and_runs_the_adapter_tests() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     recipe = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0]
     assert "pytest -rs" in recipe
+    assert "test-integrations" in recipe.splitlines()[0].split()  # a prerequisite of make test

@@ -1,7 +1,7 @@
 """lexeval.integrations.deepeval against the real DeepEval (``make test-integrations``: 4.3.1).
 
-DeepEval is 69 packages and 185 MB, so ``make test`` does not install it; there these tests
-skip with that reason and ``make test-integrations`` runs them in ``.venv-integrations``.
+DeepEval and its pytest plugins live in ``.venv-integrations``, apart from the main suite's
+venv; ``make test`` runs these tests there first.
 """
 
 from __future__ import annotations
@@ -10,19 +10,12 @@ import os
 from pathlib import Path
 
 import pytest
+from deepeval import assert_test, evaluate
+from deepeval.metrics import BaseMetric as DeepEvalBaseMetric
+from deepeval.test_case import LLMTestCase
 
-deepeval = pytest.importorskip(
-    "deepeval",
-    reason="deepeval is not installed here (too heavy for make test); "
-    "make test-integrations runs these tests against deepeval 4.3.1",
-)
-
-from deepeval import assert_test, evaluate  # noqa: E402
-from deepeval.metrics import BaseMetric as DeepEvalBaseMetric  # noqa: E402
-from deepeval.test_case import LLMTestCase  # noqa: E402
-
-from lexeval.integrations.deepeval import LexicalMetric  # noqa: E402
-from lexeval.metrics import KeywordCoverageMetric, get_metric  # noqa: E402
+from lexeval.integrations.deepeval import LexicalMetric
+from lexeval.metrics import KeywordCoverageMetric, get_metric
 
 REFERENCE = "Paris is the capital of France"
 GOOD = "The capital of France is Paris"

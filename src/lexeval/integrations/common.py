@@ -6,6 +6,8 @@
 >>> result = scorer.measure("Paris is the capital of France", "The capital is Paris")
 >>> reason(scorer.name, result, threshold)
 'keyword_coverage 0.668 >= threshold 0.383; missing: france; matched: paris, capital'
+>>> reason(scorer.name, result, None)
+'keyword_coverage 0.668; missing: france; matched: paris, capital'
 """
 
 from __future__ import annotations
@@ -15,9 +17,20 @@ from typing import Any
 
 from lexeval.metrics.base import BaseMetric, MetricResult, get_metric
 
-__all__ = ["metric_and_threshold", "reason"]
+__all__ = ["metric_and_threshold", "metric_by_name", "reason"]
 
 _SHOWN = 10
+
+
+def metric_by_name(metric: str | BaseMetric, options: Mapping[str, Any]) -> BaseMetric:
+    """The metric named (built with ``options``), or the metric object as given."""
+    if isinstance(metric, BaseMetric):
+        if options:
+            raise TypeError("options apply to a metric given by name, not to a metric object")
+        return metric
+    if isinstance(metric, str):
+        return get_metric(metric, **options)
+    raise TypeError(f"metric must be a name or a metric, not {type(metric).__name__}")
 
 
 def metric_and_threshold(
@@ -25,14 +38,7 @@ def metric_and_threshold(
 ) -> tuple[BaseMetric, float]:
     """A metric (by name with ``options``, or as given) and the threshold to apply: the one
     given, else the metric's own, else its recommended one; ValueError when there is none."""
-    if isinstance(metric, BaseMetric):
-        if options:
-            raise TypeError("options apply to a metric given by name, not to a metric object")
-        scorer = metric
-    elif isinstance(metric, str):
-        scorer = get_metric(metric, **options)
-    else:
-        raise TypeError(f"metric must be a name or a metric, not {type(metric).__name__}")
+    scorer = metric_by_name(metric, options)
     chosen = threshold if threshold is not None else scorer.threshold
     if chosen is None:
         chosen = scorer.recommended_threshold
@@ -50,10 +56,13 @@ def _listing(values: list[Any]) -> str:
     return shown + (f", ... ({len(values) - _SHOWN} more)" if len(values) > _SHOWN else "")
 
 
-def reason(name: str, result: MetricResult, threshold: float) -> str:
-    """One line: the score against the threshold, then the missing and matched evidence."""
-    sign = ">=" if result.score >= threshold else "<"
-    parts = [f"{name} {result.score:.3f} {sign} threshold {threshold:.3f}"]
+def reason(name: str, result: MetricResult, threshold: float | None) -> str:
+    """One line: the score (against the threshold, if any), then the missing and matched
+    evidence."""
+    parts = [f"{name} {result.score:.3f}"]
+    if threshold is not None:
+        sign = ">=" if result.score >= threshold else "<"
+        parts[0] += f" {sign} threshold {threshold:.3f}"
     for key in ("missing", "matched"):
         values = result.info.get(key)
         if isinstance(values, list) and values:

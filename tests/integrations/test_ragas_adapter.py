@@ -1,0 +1,86 @@
+"""lexeval.integrations.ragas against the real Ragas (``make test-integrations``: 0.4.3).
+
+No LLM and no embeddings are configured: a lexical metric needs none, and Ragas must not ask
+for one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+from ragas import EvaluationDataset, evaluate
+from ragas.dataset_schema import SingleTurnSample
+from ragas.metrics.base import SingleTurnMetric
+from ragas.metrics.collections.base import BaseMetric as RagasBaseMetric
+from ragas.metrics.result import MetricResult as RagasResult
+
+from lexeval.integrations.ragas import LexicalMetric, LexicalSingleTurnMetric
+from lexeval.metrics import KeywordCoverageMetric, get_metric
+
+REFERENCE = "Paris is the capital of France"
+GOOD = "The capital of France is Paris"
+BAD = "Lyon is a large city"
+ROWS = [
+    {"user_input": "Capital of France?", "reference": REFERENCE, "response": GOOD},
+    {"user_input": "Capital of France?", "reference": REFERENCE, "response": BAD},
+    {
+        "user_input": "Boiling point?",
+        "reference": "Water boils at 100 degrees Celsius",
+        "response": "It boils at 90 degrees",
+    },
+]
+
+
+def test_a_class_based_ragas_metric_that_scores_like_lexeval() -> None:
+    assert os.environ.get("RAGAS_DO_NOT_TRACK") == "true", "run through make test-integrations"
+    metric = LexicalMetric()
+    assert isinstance(metric, RagasBaseMetric) and metric.name == "keyword_coverage"
+    result = metric.score(reference=REFERENCE, response=BAD)
+    assert isinstance(result, RagasResult)
+    assert result.value == KeywordCoverageMetric().measure(REFERENCE, BAD).score == 0.0
+    assert result.reason == (
+        "keyword_coverage 0.000 < threshold 0.393; missing: paris, capital, france"
+    )
+    rouge = LexicalMetric("rouge1", name="rouge1_recall", score="recall")
+    assert rouge.name == "rouge1_recall"
+    rouge_result = asyncio.run(rouge.ascore(reference=REFERENCE, response="The capital is Paris"))
+    assert (
+        rouge_result.value
+        == get_metric("rouge1", score="recall").measure(REFERENCE, "The capital is Paris").score
+    )
+    assert rouge_result.reason is not None and "missing: of, france" in rouge_result.reason
+
+
+def test_batch_scores_and_several_references() -> None:
+    metric = LexicalMetric("token_f1", variant="squad")
+    results = metric.batch_score(
+        [
+            {"reference": ["Denver Broncos", "Broncos"], "response": "the Broncos"},
+            {"reference": "Denver Broncos", "response": "Carolina Panthers"},
+        ]
+    )
+    assert [r.value for r in results] == [1.0, 0.0]
+    assert results[0].reason == "token_f1 1.000; matched: broncos"  # no threshold for token-F1
+    with pytest.raises(ValueError, match="needs a reference"):
+        metric.score(reference="", response="x")
+
+
+def test_evaluate_scores_a_dataset_without_a_model() -> None:
+    dataset = EvaluationDataset.from_list(ROWS)
+    keyword = LexicalSingleTurnMetric()
+    rouge = LexicalSingleTurnMetric("rougeL", name="rougeL_lexeval")
+    assert isinstance(keyword, SingleTurnMetric)
+    frame = evaluate(dataset, metrics=[keyword, rouge], show_progress=False).to_pandas()
+    references = [row["reference"] for row in ROWS]
+    responses = [row["response"] for row in ROWS]
+    kc, rl = KeywordCoverageMetric(), get_metric("rougeL")
+    assert list(frame["keyword_coverage"]) == [
+        kc.measure(r, o).score for r, o in zip(references, responses, strict=True)
+    ]
+    assert list(frame["rougeL_lexeval"]) == [
+        rl.measure(r, o).score for r, o in zip(references, responses, strict=True)
+    ]
+    sample = SingleTurnSample(user_input="q", reference=REFERENCE, response=GOOD)
+    assert keyword.single_turn_score(sample) == 1.0
