@@ -19,10 +19,9 @@ from lexeval.integrations.promptfoo import get_assert
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "promptfoo" / "promptfooconfig.yaml"
-PROMPTFOO = Path(
-    os.environ.get(
-        "LEXEVAL_PROMPTFOO", ROOT / ".venv-integrations/promptfoo/node_modules/.bin/promptfoo"
-    )
+# the pinned install of make test-integrations (a relative path is from the repository root)
+PROMPTFOO = ROOT / os.environ.get(
+    "LEXEVAL_PROMPTFOO", ".venv-integrations/promptfoo/node_modules/.bin/promptfoo"
 )
 FAILED_TESTS_EXIT = 100  # promptfoo's exit status when an assertion fails
 

@@ -10,7 +10,7 @@ import asyncio
 import os
 
 import pytest
-from ragas import EvaluationDataset, evaluate
+from ragas import Dataset, EvaluationDataset, evaluate, experiment
 from ragas.dataset_schema import SingleTurnSample
 from ragas.metrics.base import SingleTurnMetric
 from ragas.metrics.collections.base import BaseMetric as RagasBaseMetric
@@ -84,3 +84,25 @@ def test_evaluate_scores_a_dataset_without_a_model() -> None:
     ]
     sample = SingleTurnSample(user_input="q", reference=REFERENCE, response=GOOD)
     assert keyword.single_turn_score(sample) == 1.0
+
+
+def test_an_experiment_scores_each_row() -> None:
+    dataset = Dataset(name="capitals", backend="inmemory")
+    for row in ROWS:
+        dataset.append(row)
+    metric = LexicalMetric("rouge1", threshold=0.5)
+
+    @experiment()
+    async def lexical(row: dict[str, str]) -> dict[str, object]:
+        result = await metric.ascore(reference=row["reference"], response=row["response"])
+        return {**row, "rouge1": result.value, "reason": result.reason}
+
+    rows = sorted(
+        asyncio.run(lexical.arun(dataset)),
+        key=lambda r: ROWS.index({k: r[k] for k in ("user_input", "reference", "response")}),
+    )
+    rouge = get_metric("rouge1")
+    assert [r["rouge1"] for r in rows] == [
+        rouge.measure(row["reference"], row["response"]).score for row in ROWS
+    ]
+    assert rows[1]["reason"].startswith("rouge1 0.182 < threshold 0.500; missing: paris, the")
