@@ -7,11 +7,11 @@ embeddings (``pip install 'lexeval[ragas]'``; tested with ragas 0.4.3).
 ``reason`` gives the missing and matched evidence (and the verdict when a threshold applies);
 ``batch_score``/``abatch_score`` score lists of such inputs.
 
->>> metric = LexicalMetric("rouge1", score="recall")
+>>> metric = LexicalMetric("keyword_coverage", threshold=0.5)
 >>> result = metric.score(reference="Paris is the capital of France",
 ...                       response="The capital is Paris")
 >>> round(result.value, 3), result.reason
-(0.667, 'rouge1 0.667 >= threshold 0.500; missing: of, france; matched: paris, be, the, capital')
+(0.668, 'keyword_coverage 0.668 >= threshold 0.500; missing: france; matched: paris, capital')
 
 :class:`LexicalSingleTurnMetric` gives the same score as a ``SingleTurnMetric`` for
 ``ragas.evaluate`` over an ``EvaluationDataset`` (columns ``reference`` and ``response``).
