@@ -19,7 +19,7 @@ from lexeval.metrics import KeywordCoverageMetric, get_metric
 
 REFERENCE = "Paris is the capital of France"
 GOOD = "The capital of France is Paris"
-BAD = "Lyon is a large city"
+BAD = "Lyon is a big town"
 
 
 def case(output: str, **extra: object) -> LLMTestCase:
