@@ -14,8 +14,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lexeval.normalize import KEEP_WORDS, LEMMA_OVERRIDES, Normalizer
-from lexeval.text.resources import load_language, unload_language
-from lexeval.text.steps import CJK_RE, LONG_CHUNK_RE, SpacyTokenizer, long_chunk_pieces
+from lexeval.text.resources import load_language, load_lemma_table, unload_language
+from lexeval.text.steps import (
+    CJK_RE,
+    LONG_CHUNK_RE,
+    CaseFold,
+    Lemmatizer,
+    SpacyTokenizer,
+    long_chunk_pieces,
+)
 
 
 @pytest.fixture(scope="module")
@@ -585,6 +592,53 @@ def test_every_lemma_table_gives_plain_lemmas(language: str, fresh_language: lis
     if language in SENTENCES:
         text, keywords = SENTENCES[language]
         assert Normalizer(language=language).keywords(text) == keywords
+
+
+# One form of each of the other 17 lemma_lookup tables of spacy-lookups-data 1.0.5 (25 with the
+# eight above): the Lemmatizer step is given the table that lexeval loads for the language, so no
+# spaCy language is built. Each pair is checked against the table first.
+OTHER_TABLE_FORMS = {
+    "da": ("abbedisserne", "abbedisse"),
+    "grc": ("ἀγαθὴν", "ἀγαθός"),
+    "hr": ("aachenska", "aachenski"),
+    "hu": ("ablakokba", "ablak"),
+    "id": ("keabadian", "abadi"),
+    "it": ("abati", "abate"),
+    "lb": ("aachtem", "aacht"),
+    "lt": ("abejonėmis", "abejonė"),
+    "mk": ("аболирани", "аболиран"),
+    "nb": ("sånne", "sånn"),
+    "pt": ("ababalhados", "ababalhar"),
+    "ro": ("abandonurile", "abandon"),
+    "sr": ("абецедној", "абецедни"),
+    "sv": ("abborrarna", "abborre"),
+    "tl": ("kaugnayan", "ugnay"),
+    "tr": ("çöküşü", "çök"),
+    "ur": ("آخرتوں", "آخرت"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(OTHER_TABLE_FORMS))
+def test_other_lemma_tables_give_their_lemmas(language: str) -> None:
+    table, version = load_lemma_table(language)
+    assert table is not None and version is not None
+    form, lemma = OTHER_TABLE_FORMS[language]
+    found = table[form]
+    assert (found[0] if isinstance(found, list) else found) == lemma
+    fold = CaseFold(True)
+    lemmas = Lemmatizer(language, table, casefold=fold)
+    assert lemmas.key(form, fold(form)) == fold(lemma)
+    assert lemmas.key(form.upper(), fold(form.upper())) == fold(lemma)
+
+
+def test_lemma_tables_cover_every_language_with_one() -> None:
+    """The 8 languages built through spaCy and the 17 read directly are every table."""
+    from spacy.util import registry
+
+    with_table = {
+        lang for lang in registry.lookups.get_all() if "lemma_lookup" in registry.lookups.get(lang)
+    }
+    assert with_table == set(LEMMA_TABLE_CASES) | set(OTHER_TABLE_FORMS)
 
 
 # The issue's examples: French gave ["['chien']", "['manger']", "['pomme']"].

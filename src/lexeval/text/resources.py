@@ -9,6 +9,11 @@ it). A forked child gets new locks. Importing this module loads no spaCy.
 >>> res = load_language("en")
 >>> "the" in res.stopwords, res.lemma_table["dogs"]
 (True, 'dog')
+
+What a new process pays before its first result is kept small: the tokenizer is built once with
+lexeval's rules (setting them on spaCy's default tokenizer reloads its special cases at every
+change), and a language's lemma table is read on first use only (the ``rouge`` preset never
+reads it), as a plain dict (spaCy's ``Table`` hashes every key on loading).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import hashlib
 import os
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError
@@ -47,6 +52,9 @@ __all__ = [
 TECH_TOKEN_RE = re.compile(r"\.?\w+(?:[-./@]\w+)*(?:\+\+|#)?")
 
 
+LemmaTable = dict[str, Any]  # form -> lemma (a str, or a list of them in the fr and ca tables)
+
+
 @dataclass
 class LanguageResources:
     """spaCy objects and tables for one language, loaded once per process.
@@ -54,15 +62,34 @@ class LanguageResources:
     ``zone_depth`` (changed only under ``lock``) makes :func:`spacy_zone` re-entrant.
     """
 
+    language: str
     nlp: Any
     stopwords: frozenset[str]
-    lemma_table: Any  # a spacy.lookups.Table, or None when the language has no table
-    lookups_version: str | None
     specials: frozenset[str] | None = None  # special cases; None: no letters fast path
     # compound indexes built on this vocabulary, by the settings that shape keys
     compound_indexes: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
     zone_depth: int = 0
+    _table: tuple[LemmaTable | None, str | None] | None = field(default=None, repr=False)
+
+    @property
+    def lemma_table(self) -> LemmaTable | None:
+        """The language's lookup lemma table (read on first use), None when it has none."""
+        return self._lemmas()[0]
+
+    @property
+    def lookups_version(self) -> str | None:
+        """spacy-lookups-data's version when the language has a table, else None."""
+        return self._lemmas()[1]
+
+    def _lemmas(self) -> tuple[LemmaTable | None, str | None]:
+        loaded = self._table
+        if loaded is None:
+            with _LOAD_LOCK:
+                loaded = self._table
+                if loaded is None:
+                    loaded = self._table = load_lemma_table(self.language)
+        return loaded
 
 
 @dataclass
@@ -158,58 +185,93 @@ def unload_language(language: str) -> None:
         _LANGUAGES.pop(language, None)
 
 
-def load_lemma_table(language: str) -> tuple[Any, str | None]:
-    """spacy-lookups-data's ``lemma_lookup`` table for a language and the package's version,
-    or ``(None, None)`` when the language has none.
+def load_lemma_table(language: str) -> tuple[LemmaTable | None, str | None]:
+    """spacy-lookups-data's ``lemma_lookup`` table for a language (the file spaCy's
+    ``load_lookups`` reads, as a plain dict) and the package's version, or ``(None, None)``
+    when the language has none.
 
     >>> table, version = load_lemma_table("de")
-    >>> table["Hunde"], version is not None
-    ('Hund', True)
+    >>> table["Hunde"], version is not None, load_lemma_table("xx")
+    ('Hund', True, (None, None))
     """
-    from spacy.lookups import load_lookups
+    from spacy.util import load_language_data, registry
 
-    try:
-        table = load_lookups(language, ["lemma_lookup"]).get_table("lemma_lookup")
-    except ValueError:
+    if language not in registry.lookups:
         return None, None
-    return table, package_version("spacy-lookups-data")
+    files = registry.lookups.get(language)
+    if "lemma_lookup" not in files:
+        return None, None
+    table = load_language_data(files["lemma_lookup"])
+    return dict(table), package_version("spacy-lookups-data")
+
+
+_TOKENIZER = "lexeval.Tokenizer.v1"
+_registered: list[str] = []
+
+
+def _tokenizer_factory() -> Callable[[Any], Any]:
+    """spaCy's ``spacy.Tokenizer.v1`` with lexeval's rules: technical terms kept whole, a final
+    period always split off ("I/O." -> "I/O", ".")."""
+
+    def make(nlp: Any) -> Any:
+        from spacy.tokenizer import Tokenizer
+        from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
+
+        defaults = nlp.Defaults
+        prefixes, infixes = defaults.prefixes, defaults.infixes
+        return Tokenizer(
+            nlp.vocab,
+            rules=defaults.tokenizer_exceptions,
+            prefix_search=compile_prefix_regex(prefixes).search if prefixes else None,
+            suffix_search=compile_suffix_regex([*(defaults.suffixes or ()), r"\."]).search,
+            infix_finditer=compile_infix_regex(infixes).finditer if infixes else None,
+            token_match=TECH_TOKEN_RE.fullmatch,
+            url_match=defaults.url_match,
+        )
+
+    return make
+
+
+def _blank(language: str) -> Any:
+    """spaCy's blank pipeline for the language with lexeval's tokenizer rules, its special
+    cases loaded once (a language with its own tokenizer, such as zh, gets the rules set on
+    it)."""
+    import spacy
+    from spacy.util import compile_suffix_regex, get_lang_class, registry
+
+    tokenizer = get_lang_class(language).default_config["nlp"]["tokenizer"]
+    if tokenizer.get("@tokenizers") != "spacy.Tokenizer.v1":
+        nlp: Any = spacy.blank(language)
+        nlp.tokenizer.token_match = TECH_TOKEN_RE.fullmatch
+        nlp.tokenizer.suffix_search = compile_suffix_regex([*nlp.Defaults.suffixes, r"\."]).search
+        return nlp
+    if not _registered:
+        registry.tokenizers.register(_TOKENIZER, func=_tokenizer_factory)
+        _registered.append(_TOKENIZER)
+    return spacy.blank(language, config={"nlp": {"tokenizer": {"@tokenizers": _TOKENIZER}}})
 
 
 def _build_language(language: str) -> LanguageResources:
-    import spacy
-
     try:
-        nlp = spacy.blank(language)
+        nlp = _blank(language)
     except ImportError as exc:
         raise ValueError(
             f"spaCy's blank pipeline for language {language!r} could not be created: {exc}"
         ) from None
-    _set_tokenizer_rules(nlp)
     # lexeval reads only token texts: skip the Python lexical-attribute getters (shape, like_num,
     # ...) that spaCy runs for every new lexeme; they were most of the cold-path time.
     setattr(nlp.vocab, "lex_attr_getters", {})  # noqa: B010 (not in spaCy's stubs)
-    table, lookups_version = load_lemma_table(language)
     from spacy.tokenizer import Tokenizer
 
     # The letters-only fast path holds for spaCy's rule-based tokenizer only (not zh's).
     tokenizer = nlp.tokenizer
     specials = frozenset(tokenizer.rules or ()) if isinstance(tokenizer, Tokenizer) else None
     return LanguageResources(
+        language=language,
         specials=specials,
         nlp=nlp,
         stopwords=frozenset(nlp.Defaults.stop_words),
-        lemma_table=table,
-        lookups_version=lookups_version,
     )
-
-
-def _set_tokenizer_rules(nlp: Any) -> None:
-    """Keep technical terms whole; a final period always splits off ("I/O." -> "I/O", ".")."""
-    from spacy.util import compile_suffix_regex
-
-    nlp.tokenizer.token_match = TECH_TOKEN_RE.fullmatch
-    suffixes = [*nlp.Defaults.suffixes, r"\."]
-    nlp.tokenizer.suffix_search = compile_suffix_regex(suffixes).search
 
 
 def load_pipeline(name: str) -> TrainedPipeline:

@@ -37,6 +37,7 @@ __all__ = [
     "LEMMA_OVERRIDES",
     "LONG_CHUNK_RE",
     "MAX_CHUNK",
+    "NEGATIONS_EN",
     "SNOWBALL_LANGUAGES",
     "CaseFold",
     "Compounds",
@@ -59,9 +60,9 @@ __all__ = [
     "word_pieces",
 ]
 
-#: Words that spaCy's English list calls stopwords but that change meaning: "is not safe" and
-#: "is safe" must differ. They are never removed (English only; add more with ``keep_words``).
-KEEP_WORDS: frozenset[str] = frozenset(
+#: English negations: spaCy's English list calls them stopwords, but "is not safe" and "is safe"
+#: must differ.
+NEGATIONS_EN: frozenset[str] = frozenset(
     {
         "not",
         "no",
@@ -74,11 +75,12 @@ KEEP_WORDS: frozenset[str] = frozenset(
         "nobody",
         "nowhere",
         "cannot",
-        "n't",
-        "n‘t",
-        "n’t",
     }
 )
+
+#: Words never removed as stopwords (English only; add more with ``keep_words``): the negations
+#: and the ``n't`` forms of "not".
+KEEP_WORDS: frozenset[str] = NEGATIONS_EN | {"n't", "n‘t", "n’t"}
 
 #: Corrections to spacy-lookups-data's English ``lemma_lookup`` table (applied to case-folded
 #: forms). Each fixes an entry that maps a common word to a wrong or misleading lemma.
@@ -250,10 +252,6 @@ class Step(Protocol):
     def show(self, pieces: list[Piece]) -> str | tuple[str, ...]: ...
 
 
-def _texts(pieces: list[Piece]) -> tuple[str, ...]:
-    return tuple(p.text for p in pieces)
-
-
 # ---------------------------------------------------------------------- 1. Unicode
 
 
@@ -291,22 +289,23 @@ class UnicodeStep:
 # ---------------------------------------------------------------------- 2. tokenization
 
 
-@dataclass(frozen=True, slots=True)
-class WhitespaceTokenizer:
+class _TokenStep:
+    """A step whose output is shown as the tokens as written."""
+
+    def show(self, pieces: list[Piece]) -> tuple[str, ...]:
+        return tuple(p.text for p in pieces)
+
+
+class WhitespaceTokenizer(_TokenStep):
     """Split on white space only."""
 
-    @property
-    def label(self) -> str:
-        return "split on white space"
+    label = "split on white space"
 
     def run(self, pieces: list[Piece]) -> list[Piece]:
         return [Piece(t, folded=t, key=t) for p in pieces for t in p.text.split()]
 
-    def show(self, pieces: list[Piece]) -> tuple[str, ...]:
-        return _texts(pieces)
 
-
-class SpacyTokenizer:
+class SpacyTokenizer(_TokenStep):
     """spaCy's rule-based tokenizer of the language with lexeval's technical-term rules, run on
     white-space chunks; Han and kana one character a token when ``split_cjk``; chunks longer
     than :data:`MAX_CHUNK` are read piece by piece.
@@ -364,11 +363,8 @@ class SpacyTokenizer:
         chunks = [c for p in pieces for c in p.text.split()]
         return [Piece(t) for tokens in self.split_chunks(chunks) for t in tokens]
 
-    def show(self, pieces: list[Piece]) -> tuple[str, ...]:
-        return _texts(pieces)
 
-
-class PipelineTokenizer:
+class PipelineTokenizer(_TokenStep):
     """A trained spaCy pipeline's tokens of the whole text, each with the pipeline's lemma."""
 
     label = "tokenize"
@@ -385,41 +381,26 @@ class PipelineTokenizer:
     def run(self, pieces: list[Piece]) -> list[Piece]:
         return [Piece(t, lemma) for p in pieces for t, lemma in self.tokens(p.text)]
 
-    def show(self, pieces: list[Piece]) -> tuple[str, ...]:
-        return _texts(pieces)
-
 
 # ---------------------------------------------------------------------- 3. words, punctuation
 
 
-@dataclass(frozen=True, slots=True)
-class WordSplitter:
+class WordSplitter(_TokenStep):
     """Each token split into its words (:func:`word_pieces`); punctuation goes with it."""
 
-    @property
-    def label(self) -> str:
-        return "split words"
+    label = "split words"
 
     def run(self, pieces: list[Piece]) -> list[Piece]:
         return [Piece(w) for p in pieces for w in word_pieces(p.text)]
 
-    def show(self, pieces: list[Piece]) -> tuple[str, ...]:
-        return _texts(pieces)
 
-
-@dataclass(frozen=True, slots=True)
-class PunctuationFilter:
+class PunctuationFilter(_TokenStep):
     """Tokens without a letter or digit dropped."""
 
-    @property
-    def label(self) -> str:
-        return "drop punctuation"
+    label = "drop punctuation"
 
     def run(self, pieces: list[Piece]) -> list[Piece]:
         return [p for p in pieces if has_alnum(p.text)]
-
-    def show(self, pieces: list[Piece]) -> tuple[str, ...]:
-        return _texts(pieces)
 
 
 # ---------------------------------------------------------------------- 4. case
