@@ -159,12 +159,13 @@ def main() -> None:
         (f"{args.judge} alone", "", judge_alone, 1.0, None),
     ]
     base = Cascade(lexical=lexical, judge=judge)
-    for budget in BUDGETS:
+    for budget, routing in [(b, r) for b in BUDGETS for r in ("band", "auto")]:
         cascade = base.calibrate(
             [i.golds for i in tuning],
             [i.answer for i in tuning],
             [i.human for i in tuning],
             budget=budget,
+            routing=routing,
         )
         results = cascade.measure_many(
             [i.golds for i in held_out],
@@ -185,17 +186,23 @@ def main() -> None:
         )
         assert cascade.band is not None and cascade.calibration is not None
         lo, hi = cascade.band
-        band = f"[{lo:.3f}, {hi:.3f}) tuning {cascade.calibration.share:.1%}"
-        rows.append((f"cascade {budget:.0%}", band, figures, report.judge_share, versus))
+        chosen = cascade.calibration
+        on = "P(correct)" if chosen.routing == "uncertainty" else "lexical"
+        band = f"{on} in [{lo:.3f}, {hi:.3f}) tuning {chosen.share:.1%}"
+        if chosen.cross_validated is not None:
+            cv = chosen.cross_validated
+            band += f"; tuning CV kappa band {cv['band']:.3f} router {cv['uncertainty']:.3f}"
+        name = f"cascade {budget:.0%} {routing}"
+        rows.append((name, band, figures, report.judge_share, versus))
 
-    print(f"{'':16s} {'kappa vs human [95% CI]':28s} {'judged':>7s}  {'vs judge alone':32s} band")
+    print(f"{'':20s} {'kappa vs human [95% CI]':28s} {'judged':>7s}  {'vs judge alone':32s} band")
     for name, note, figures, share, versus in rows:
         diff = ""
         if versus is not None:
             low, high = versus.interval
             diff = f"{versus.difference:+.3f} [{low:+.3f}, {high:+.3f}] p={versus.p_value:.2f}"
         print(
-            f"{name:16s} {fmt(figures.kappa, figures.intervals['kappa']):28s} {share:7.1%}  "
+            f"{name:20s} {fmt(figures.kappa, figures.intervals['kappa']):28s} {share:7.1%}  "
             f"{diff:32s} {note}"
         )
     ceiling = choose_band(held_scores, human, max(BUDGETS), [bool(v) for v in judge_scores])

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from lexeval.judge import Cascade, RecordedJudge
 from lexeval.judge.cascade import choose_band
+from lexeval.judge.router import UncertaintyRouter
 from lexeval.meta import cohen_kappa
 from lexeval.metrics import KeywordCoverageMetric, TokenF1Metric
 
@@ -144,7 +145,9 @@ def test_cascade_on_nq301_with_recorded_gpt4_verdicts() -> None:
     judged = [i for i, r in enumerate(results) if r.info["tier"] == "judge"]
     assert cascade.band is not None
     lo, hi = cascade.band
-    in_band = [lo <= r.info["lexical_score"] < hi for r in results]
+    routing = [r.info.get("routing_score", r.info["lexical_score"]) for r in results]
+    assert ("routing_score" in results[0].info) is (cascade.router is not None)
+    in_band = [lo <= s < hi for s in routing]
     assert report.judge_calls == len(judged) == sum(in_band) > 0
     assert report.judge_share == sum(in_band) / len(results)
     assert report.parse_errors == 0 and report.tokens == 0  # recorded verdicts cost nothing
@@ -157,8 +160,69 @@ def test_cascade_on_nq301_with_recorded_gpt4_verdicts() -> None:
     for i in judged[:50]:
         assert passed[i] is judge.lookup(answers[i], questions[i]).correct
     # the cascade agrees with people better than the lexical metric alone at its tuned threshold
-    lexical_alone = [
-        s >= cascade.calibration.lexical_threshold
-        for s in (r.info["lexical_score"] for r in results)
-    ]
+    threshold = choose_band([r.score for r in lexical.measure_many(*tuning[:2])], tuning[2], 0.0)
+    lexical_alone = [r.info["lexical_score"] >= threshold.lo for r in results]
     assert report.kappa > cohen_kappa(lexical_alone, human)
+
+
+def hedging_tuning_set() -> tuple[list[str], list[str], list[bool]]:
+    """Every answer names its gold (lexical score 1.0), but the long, hedging ones are wrong: one
+    band on the lexical score cannot separate them, a router that sees the length can."""
+    cities = ["Paris", "Rome", "Oslo", "Bern", "Kyiv", "Riga", "Lima", "Doha", "Baku", "Sofia"]
+    golds, answers, human = [], [], []
+    for k, city in enumerate(cities * 4):
+        hedge = k % 2 == 1
+        golds.append(city)
+        answers.append(
+            f"it could be {city} or maybe one of several other cities, I am not sure at all"
+            if hedge
+            else city
+        )
+        human.append(not hedge)
+    return golds, answers, human
+
+
+def test_uncertainty_routing_separates_what_one_band_cannot() -> None:
+    golds, answers, human = hedging_tuning_set()
+    judge = RecordedJudge(dict(zip(answers, human, strict=True)))
+    base = Cascade(lexical=KeywordCoverageMetric(), judge=judge)
+    assert {r.score for r in base.lexical.measure_many(golds, answers)} == {1.0}
+    tuned = base.calibrate(golds, answers, human, budget=0.2)  # routing="auto"
+    assert tuned.calibration is not None and tuned.calibration.cross_validated is not None
+    cross = tuned.calibration.cross_validated
+    assert cross["uncertainty"] > cross["band"]
+    assert tuned.calibration.routing == "uncertainty" and tuned.router is not None
+    banded = base.calibrate(golds, answers, human, budget=0.2, routing="band")
+    assert banded.router is None and banded.calibration is not None
+    assert banded.calibration.routing == "band" and banded.calibration.cross_validated is None
+    results = tuned.measure_many(golds, answers)
+    # the router decides every item right without the judge: long hedges fail, names pass
+    assert [r.passed for r in results] == human
+    assert cohen_kappa([bool(r.passed) for r in banded.measure_many(golds, answers)], human) < 1
+    for gold, answer, result in zip(golds, answers, results, strict=True):
+        p = result.info["routing_score"]
+        assert p == tuned.router.probability(gold, answer, 1.0)
+        lo, hi = result.info["band"]
+        assert result.info["tier"] == ("judge" if lo <= p < hi else "lexical")
+        assert tuned.measure(gold, answer) == result
+    assert "routing:uncertainty-router" in tuned.signature
+
+
+def test_auto_routing_keeps_the_band_when_the_lexical_score_separates() -> None:
+    golds, answers, human = hedging_tuning_set()
+    # the same answers, now judged by their lexical evidence alone: every hedge misses its gold
+    answers = [
+        a if h else f"somewhere else than {g[::-1]}"
+        for a, g, h in zip(answers, golds, human, strict=True)
+    ]
+    base = Cascade(lexical=KeywordCoverageMetric(), judge=RecordedJudge({}))
+    tuned = base.calibrate(golds, answers, human, budget=0.1)
+    assert tuned.calibration is not None and tuned.calibration.cross_validated is not None
+    assert tuned.calibration.cross_validated["band"] == 1.0
+    assert tuned.router is None and tuned.calibration.routing == "band"
+    with pytest.raises(ValueError, match="routing must be"):
+        base.calibrate(golds, answers, human, routing="closest")
+    with pytest.raises(ValueError, match="not fitted"):
+        Cascade(
+            lexical=KeywordCoverageMetric(), judge=RecordedJudge({}), router=UncertaintyRouter()
+        )

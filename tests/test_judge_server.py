@@ -241,3 +241,44 @@ def test_cli_scores_with_the_local_model(server: LocalServer) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert '"p_yes"' in proc.stdout
+
+
+def test_cli_jsonl_passes_the_question_and_writes_strict_json_for_a_parse_error(
+    server: LocalServer, tmp_path: Path
+) -> None:
+    import json
+
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text(
+        json.dumps({"input": "Paris", "output": "Paris", "question": "Capital of France?"}) + "\n",
+        encoding="utf-8",
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
+    env["OPENAI_API_KEY"] = ""
+    options = [
+        "instructions=Write a short poem about the sea.",  # no verdict: a parse error
+        "max_tokens=6",
+        "structured_output=none",
+        "cache=false",
+    ]
+    proc = subprocess.run(
+        [sys.executable, "-m", "lexeval", "score", "--metric", "judge:correctness"]
+        + ["--judge-url", str(server.base_url), "--judge-model", server.model]
+        + [arg for option in options for arg in ("--option", option)]
+        + ["--jsonl", str(pairs)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "NaN" not in proc.stdout
+
+    def no_constants(name: str) -> None:
+        raise AssertionError(f"not strict JSON: {name}")
+
+    (line,) = proc.stdout.splitlines()
+    result = json.loads(line, parse_constant=no_constants)
+    assert result["score"] is None and result["passed"] is None
+    assert "cut at max_tokens" in result["info"]["parse_error"]

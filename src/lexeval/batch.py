@@ -41,6 +41,7 @@ __all__ = [
     "INPUT_FORMATS",
     "MAX_INPUT_BYTES",
     "OUTPUT_FIELDS",
+    "QUESTION_FIELDS",
     "REFERENCE_FIELDS",
     "Record",
     "detect_format",
@@ -49,6 +50,7 @@ __all__ = [
     "read_records",
     "resolve_field",
     "score_records",
+    "takes_questions",
 ]
 
 REFERENCE_FIELDS: tuple[str, ...] = (
@@ -71,6 +73,7 @@ OUTPUT_FIELDS: tuple[str, ...] = (
     "actual_output",
 )
 ID_FIELDS: tuple[str, ...] = ("id",)
+QUESTION_FIELDS: tuple[str, ...] = ("question",)
 INPUT_FORMATS: tuple[str, ...] = ("auto", "jsonl", "json", "csv", "tsv")
 MAX_INPUT_BYTES = 200 * 1024 * 1024
 
@@ -80,12 +83,14 @@ InputFormat = Literal["auto", "jsonl", "json", "csv", "tsv"]
 @dataclass(frozen=True)
 class Record:
     """One pair to score: where it came from (``line``: JSONL/CSV line, JSON item number),
-    its ``id`` (None without an id field), the reference(s) and the output."""
+    its ``id`` (None without an id field), the reference(s), the output, and the question
+    (None without a question field; LLM judges read it)."""
 
     line: int
     id: str | int | None
     reference: str | list[str]
     output: str
+    question: str | None = None
 
 
 def detect_format(name: str, text: str) -> str:
@@ -193,6 +198,7 @@ def parse_records(
     reference_field: str | None = None,
     output_field: str | None = None,
     id_field: str | None = None,
+    question_field: str | None = None,
 ) -> list[Record]:
     """The records of ``text`` (read from ``name``); errors name the file, line and field."""
     if input_format not in INPUT_FORMATS:
@@ -218,8 +224,12 @@ def parse_records(
         resolve_field(fields, output_field, OUTPUT_FIELDS, "output", name), fields, "output", name
     )
     id_key = resolve_field(fields, id_field, ID_FIELDS, "id", name)
-    if len({ref_key, out_key, id_key} - {None}) < (3 if id_key else 2):
-        raise InputError(name, None, None, "the reference, output and id fields must differ")
+    q_key = resolve_field(fields, question_field, QUESTION_FIELDS, "question", name)
+    keys = [k for k in (ref_key, out_key, id_key, q_key) if k is not None]
+    if len(set(keys)) < len(keys):
+        raise InputError(
+            name, None, None, "the reference, output, id and question fields must differ"
+        )
     records: list[Record] = []
     for number, row, where in rows:
         line = number if fmt != "json" else None
@@ -237,7 +247,10 @@ def parse_records(
         ident: Any = row.get(id_key) if id_key else None
         if ident is not None and (isinstance(ident, bool) or not isinstance(ident, (str, int))):
             raise InputError(name, line, f"{where}{id_key}", "expected a string or an integer")
-        records.append(Record(number, ident, reference, output))
+        question: Any = row.get(q_key) if q_key else None
+        if question is not None and not isinstance(question, str):
+            raise InputError(name, line, f"{where}{q_key}", "expected a string")
+        records.append(Record(number, ident, reference, output, question or None))
     return records
 
 
@@ -248,6 +261,7 @@ def read_records(
     reference_field: str | None = None,
     output_field: str | None = None,
     id_field: str | None = None,
+    question_field: str | None = None,
 ) -> list[Record]:
     """:func:`parse_records` of a UTF-8 regular file of at most :data:`MAX_INPUT_BYTES` (``-``
     reads standard input), read by :func:`lexeval.io.read_text`."""
@@ -259,6 +273,7 @@ def read_records(
         reference_field=reference_field,
         output_field=output_field,
         id_field=id_field,
+        question_field=question_field,
     )
 
 
@@ -266,13 +281,32 @@ def score_records(
     metrics: Mapping[str, BaseMetric], records: Sequence[Record], *, workers: int | str = 1
 ) -> dict[str, list[MetricResult]]:
     """Every metric's results over ``records``, in order (each metric's batch path, on
-    ``workers`` processes: see :mod:`lexeval.parallel`)."""
+    ``workers`` processes: see :mod:`lexeval.parallel`). Metrics whose ``measure_many`` takes
+    ``questions=`` (the LLM judges) get the records' questions."""
     references = [r.reference for r in records]
     outputs = [r.output for r in records]
-    return {
-        name: metric.measure_many(references, outputs, workers=workers)
-        for name, metric in metrics.items()
-    }
+    questions = [r.question for r in records]
+    results: dict[str, list[MetricResult]] = {}
+    for name, metric in metrics.items():
+        if any(q is not None for q in questions) and takes_questions(metric):
+            results[name] = metric.measure_many(  # type: ignore[call-arg]
+                references, outputs, workers=workers, questions=questions
+            )
+        else:
+            results[name] = metric.measure_many(references, outputs, workers=workers)
+    return results
+
+
+def takes_questions(metric: BaseMetric) -> bool:
+    """Whether ``metric.measure_many`` accepts ``questions=`` (the LLM judges do).
+
+    >>> from lexeval.metrics import TokenF1Metric
+    >>> takes_questions(TokenF1Metric())
+    False
+    """
+    import inspect
+
+    return "questions" in inspect.signature(metric.measure_many).parameters
 
 
 def flatten_result(name: str, result: MetricResult) -> dict[str, Any]:

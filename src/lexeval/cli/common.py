@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -38,6 +39,7 @@ __all__ = [
     "parse_options",
     "positive_int",
     "print_error",
+    "strict_json",
     "unit_float",
     "workers_count",
 ]
@@ -138,3 +140,23 @@ def output_target(option: str, path: str | None, inputs: dict[str, str]) -> str 
     except ValueError as exc:
         raise UsageError(f"{option} {exc}") from None
     return path
+
+
+def strict_json(value: Any, *, indent: int | None = None) -> str:
+    """``value`` as strict JSON: NaN and infinite floats (an unreadable judge reply's score)
+    become ``null``.
+
+    >>> strict_json({"score": float("nan"), "info": {"parse_error": "no verdict"}})
+    '{"score": null, "info": {"parse_error": "no verdict"}}'
+    """
+
+    def finite(item: Any) -> Any:
+        if isinstance(item, float) and not math.isfinite(item):
+            return None
+        if isinstance(item, dict):
+            return {k: finite(v) for k, v in item.items()}
+        if isinstance(item, (list, tuple)):
+            return [finite(v) for v in item]
+        return item
+
+    return json.dumps(finite(value), ensure_ascii=False, allow_nan=False, indent=indent)

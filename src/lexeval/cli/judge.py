@@ -9,12 +9,10 @@ never printed nor written to a report.
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import sys
 from typing import Any
 
-from lexeval.cli.common import UsageError, output_target, positive_int
+from lexeval.cli.common import UsageError, output_target, positive_int, strict_json
 
 __all__ = ["add_backend_arguments", "backend_options", "register", "run"]
 
@@ -51,17 +49,6 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
     if options and args.api_key_env != "OPENAI_API_KEY":
         options["api_key_env"] = args.api_key_env
     return options
-
-
-def _finite(value: Any) -> Any:
-    """``value`` with NaN floats replaced by None (strict JSON)."""
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
-    return value
 
 
 def register(sub: Any) -> None:
@@ -193,7 +180,7 @@ def _pairwise(args: argparse.Namespace) -> int:
         close = getattr(backend, "close", None)
         if close is not None:
             close()
-    lines = [json.dumps(_finite(r.to_dict()), ensure_ascii=False) for r in results]
+    lines = [strict_json(r.to_dict()) for r in results]
     sys.stdout.write("".join(line + "\n" for line in lines))
     readable = [r for r in results if r.winner is not None]
     summary: dict[str, Any] = {
@@ -210,12 +197,11 @@ def _pairwise(args: argparse.Namespace) -> int:
     if human is not None:
         agree = [r.winner == h for r, h in zip(results, human, strict=True) if r.winner]
         summary["agreement_with_human"] = sum(agree) / len(agree) if agree else None
-    summary = _finite(summary)
-    print(json.dumps(summary, ensure_ascii=False), file=sys.stderr)
+    print(strict_json(summary), file=sys.stderr)
     if report_path is not None:
         from lexeval.io import write_text_atomic
 
-        report = {"summary": summary, "results": [_finite(r.to_dict()) for r in results]}
-        text = json.dumps(report, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+        report = {"summary": summary, "results": [r.to_dict() for r in results]}
+        text = strict_json(report, indent=2) + "\n"
         write_text_atomic(report_path, text, inputs={"FILE": args.file})
     return 0

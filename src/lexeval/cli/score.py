@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from lexeval.cli.common import UsageError, parse_options, workers_count
+from lexeval.cli.common import UsageError, parse_options, strict_json, workers_count
 from lexeval.cli.judge import add_backend_arguments, backend_options
 
 if TYPE_CHECKING:
@@ -66,8 +66,8 @@ def register(sub: Any) -> None:
     score.add_argument(
         "--jsonl",
         metavar="FILE",
-        help="the older batch form: one metric, JSONL with fields input and output, one "
-        "result per line ('-': stdin)",
+        help="the older batch form: one metric, JSONL with fields input and output (and "
+        "question, for judges), one result per line ('-': stdin)",
     )
     score.add_argument(
         "--option", metavar="KEY=VALUE", action="append", default=[], help=OPTION_HELP
@@ -82,6 +82,11 @@ def register(sub: Any) -> None:
     score.add_argument("--reference-field", metavar="NAME", help="field holding the reference")
     score.add_argument("--output-field", metavar="NAME", help="field holding the output")
     score.add_argument("--id-field", metavar="NAME", help="field holding the record id")
+    score.add_argument(
+        "--question-field",
+        metavar="NAME",
+        help="field holding the question, passed to LLM judges (default: question, if present)",
+    )
     score.add_argument(
         "--input-format",
         choices=("auto", "jsonl", "json", "csv", "tsv"),
@@ -235,10 +240,11 @@ def _summary_lines(
         ci = f"[{agg.ci_low:.4f}, {agg.ci_high:.4f}]"
         rate = "-"
         if agg.pass_rate is not None:
+            threshold = metrics[name].threshold
+            rule = "the judge's verdicts" if threshold is None else f"score >= {threshold:g}"
             rate = (
-                f"{agg.pass_rate:.1%} ({agg.n_passed}/{agg.n_judged}, score >= "
-                f"{metrics[name].threshold:g}; 95% CI [{agg.pass_rate_ci_low:.1%}, "
-                f"{agg.pass_rate_ci_high:.1%}])"
+                f"{agg.pass_rate:.1%} ({agg.n_passed}/{agg.n_judged}, {rule}; 95% CI "
+                f"[{agg.pass_rate_ci_low:.1%}, {agg.pass_rate_ci_high:.1%}])"
             )
         lines.append(f"{name:<18} {agg.n:>6} {agg.mean:>7.4f}  {ci:<17} {rate}")
     return lines
@@ -274,10 +280,10 @@ def run(args: argparse.Namespace) -> int:
     gates = _gates(args, names, metrics)
     if single and len(names) == 1 and not gates:
         result = metrics[names[0]].measure(args.input, args.output)
-        print(json.dumps(result.to_dict(), ensure_ascii=False))
+        print(strict_json(result.to_dict()))
         return 0
     if args.jsonl:
-        return _run_legacy(args.jsonl, names, metrics, args.workers)
+        return _run_legacy(args.jsonl, names, metrics, args.workers, args.question_field)
 
     from lexeval.batch import Record, read_records, score_records
     from lexeval.metrics import aggregate
@@ -291,6 +297,7 @@ def run(args: argparse.Namespace) -> int:
             reference_field=args.reference_field,
             output_field=args.output_field,
             id_field=args.id_field,
+            question_field=args.question_field,
         )
     columns = score_records(metrics, records, workers=args.workers)
     summary = {name: aggregate(results) for name, results in columns.items()}
@@ -305,12 +312,11 @@ def run(args: argparse.Namespace) -> int:
                 for i, record in enumerate(records)
             ],
         }
-        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(strict_json(document, indent=2) + "\n")
     else:
         sys.stdout.write(
             "".join(
-                json.dumps(_line(record, {n: columns[n][i] for n in columns}), ensure_ascii=False)
-                + "\n"
+                strict_json(_line(record, {n: columns[n][i] for n in columns})) + "\n"
                 for i, record in enumerate(records)
             )
         )
@@ -330,21 +336,28 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_legacy(
-    path: str, names: Sequence[str], metrics: dict[str, BaseMetric], workers: int | str = 1
+    path: str,
+    names: Sequence[str],
+    metrics: dict[str, BaseMetric],
+    workers: int | str = 1,
+    question_field: str | None = None,
 ) -> int:
-    """``--jsonl FILE``: fields ``input``/``output``, one metric, ``result.to_dict()`` lines."""
+    """``--jsonl FILE``: fields ``input``/``output`` (and ``question``, passed to judges), one
+    metric, ``result.to_dict()`` lines (strict JSON: an unreadable judge reply's score is
+    null, its ``parse_error`` in ``info``)."""
     if len(names) != 1:
         raise UsageError("--jsonl takes one metric; give FILE for several")
-    from lexeval.batch import read_records
+    from lexeval.batch import read_records, score_records
 
     records = read_records(
-        path, input_format="jsonl", reference_field="input", output_field="output"
+        path,
+        input_format="jsonl",
+        reference_field="input",
+        output_field="output",
+        question_field=question_field,
     )
-    metric = metrics[names[0]]
-    results = metric.measure_many(
-        [r.reference for r in records], [r.output for r in records], workers=workers
-    )
-    lines = [json.dumps(r.to_dict(), ensure_ascii=False) for r in results]
+    results = score_records({names[0]: metrics[names[0]]}, records, workers=workers)[names[0]]
+    lines = [strict_json(r.to_dict()) for r in results]
     sys.stdout.write("".join(line + "\n" for line in lines))
     scored = [r for r in results if "parse_error" not in r.info]  # unreadable judge replies
     if scored:

@@ -7,6 +7,13 @@ the band ``lo <= score < hi`` goes to the judge, which may be *any* metric (an L
 :meth:`Cascade.calibrate` picks the band on a tuning set with human labels for a budget (the
 share of items the judge may see).
 
+With a :class:`~lexeval.judge.router.UncertaintyRouter` (``router=``) the band applies to the
+router's probability that people call the answer correct instead of the raw lexical score, so
+the judge sees the answers the lexical evidence leaves most uncertain, wherever their lexical
+score lies (a wrong answer naming the gold among three guesses scores 1.0, a paraphrase 0.0).
+``calibrate(..., routing="auto")`` fits both on the tuning set and keeps the one whose cascade
+agrees best with people there, by 5-fold cross-validation grouped by reference.
+
 >>> from lexeval.judge.recorded import RecordedJudge
 >>> from lexeval.metrics import TokenF1Metric
 >>> judge = RecordedJudge({"the capital is Lyon": False, "Paris, of course": True})
@@ -27,9 +34,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from lexeval.judge.router import UncertaintyRouter, router_features
 from lexeval.metrics.base import Metric, MetricResult
 
-__all__ = ["Band", "Cascade", "CascadeReport", "choose_band"]
+__all__ = ["ROUTINGS", "Band", "Cascade", "CascadeReport", "choose_band", "cross_validated_kappa"]
+
+ROUTINGS = ("auto", "band", "uncertainty")
 
 
 @dataclass(frozen=True)
@@ -37,7 +47,10 @@ class Band:
     """A calibrated band: ``lo``/``hi``, the share of tuning items inside it, the kappa the
     lexical metric alone reaches at its best threshold on the tuning set, and the kappa the
     cascade would reach there if the judge agreed with people on every item it sees (or with the
-    judge's own tuning verdicts, when given: ``judge_labels``). Both kappas are in-sample."""
+    judge's own tuning verdicts, when given: ``judge_labels``). Both kappas are in-sample.
+    ``routing`` says what the band is on: ``"band"`` the lexical score, ``"uncertainty"`` the
+    router's probability; ``cross_validated`` holds each routing's cross-validated cascade
+    kappa on the tuning set when ``calibrate(routing="auto")`` chose between them."""
 
     lo: float
     hi: float
@@ -47,6 +60,8 @@ class Band:
     cascade_kappa: float
     n: int
     judge_labels: bool
+    routing: str = "band"
+    cross_validated: dict[str, float] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A plain, JSON-ready dict."""
@@ -185,6 +200,11 @@ class CascadeReport:
 class Cascade:
     """Lexical metric first, judge for the uncertain band ``[lo, hi)``.
 
+    The band applies to the lexical score, or with ``router`` (a fitted
+    :class:`~lexeval.judge.router.UncertaintyRouter`) to its probability that people call the
+    answer correct, kept in ``info["routing_score"]``; outside the band an item passes when
+    that score is at or above ``hi``.
+
     ``lexical`` and ``judge`` are any metrics (``measure(input, output) -> MetricResult``); the
     judge's ``passed`` is its verdict (a judge without one passes at ``score >= 0.5``). When
     the judge accepts ``question=``, the cascade passes it on. ``info["tier"]`` says who
@@ -199,12 +219,16 @@ class Cascade:
         lexical: Metric,
         judge: Metric,
         band: tuple[float, float] | None = None,
+        router: UncertaintyRouter | None = None,
     ) -> None:
         for metric, what in ((lexical, "lexical"), (judge, "judge")):
             if not callable(getattr(metric, "measure", None)):
                 raise TypeError(f"{what} must be a metric (with measure()), not {metric!r}")
         self.lexical = lexical
         self.judge = judge
+        if router is not None and not router.fitted:
+            raise ValueError("the router is not fitted: call its fit() on a tuning set first")
+        self.router = router
         self.band: tuple[float, float] | None = None
         self.calibration: Band | None = None
         if band is not None:
@@ -218,19 +242,34 @@ class Cascade:
     def signature(self) -> str:
         """Both metrics' signatures and the band."""
         band = "uncalibrated" if self.band is None else f"{self.band[0]:g}-{self.band[1]:g}"
-        return f"cascade|band:{band}|lexical:{self.lexical.signature}|judge:{self.judge.signature}"
+        routing = "" if self.router is None else f"|routing:{self.router.signature}"
+        return (
+            f"cascade|band:{band}{routing}|lexical:{self.lexical.signature}"
+            f"|judge:{self.judge.signature}"
+        )
 
     def _checked_band(self) -> tuple[float, float]:
         if self.band is None:
             raise ValueError("the cascade has no band: pass band=(lo, hi) or call calibrate()")
         return self.band
 
-    def _combine(self, lexical: MetricResult, judged: MetricResult | None) -> MetricResult:
+    def _routing_scores(
+        self, inputs: Sequence[str | Sequence[str]], outputs: Sequence[str], lexical: list[float]
+    ) -> list[float]:
+        if self.router is None:
+            return lexical
+        return self.router.probabilities(inputs, outputs, lexical)
+
+    def _combine(
+        self, lexical: MetricResult, routing: float, judged: MetricResult | None
+    ) -> MetricResult:
         lo, hi = self._checked_band()
         info: dict[str, Any] = {"lexical_score": lexical.score, "band": [lo, hi]}
+        if self.router is not None:
+            info["routing_score"] = routing
         if judged is None:
             info["tier"] = "lexical"
-            return MetricResult(lexical.score, info, lexical.score >= hi, self.signature)
+            return MetricResult(lexical.score, info, routing >= hi, self.signature)
         info["tier"] = "judge"
         info["judge"] = judged.to_dict()
         if "parse_error" in judged.info:
@@ -249,13 +288,14 @@ class Cascade:
         """The lexical verdict, or the judge's for a score inside the band."""
         self._checked_band()
         lexical = self.lexical.measure(input, output)
-        if not self._in_band(lexical.score):
-            return self._combine(lexical, None)
+        routing = self._routing_scores([input], [output], [lexical.score])[0]
+        if not self._in_band(routing):
+            return self._combine(lexical, routing, None)
         if self._judge_takes_question and question is not None:
             judged = self.judge.measure(input, output, question=question)  # type: ignore[call-arg]
         else:
             judged = self.judge.measure(input, output)
-        return self._combine(lexical, judged)
+        return self._combine(lexical, routing, judged)
 
     def measure_many(
         self,
@@ -273,7 +313,8 @@ class Cascade:
         if not len(ins) == len(outs) == len(qs):
             raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
         lexical = self.lexical.measure_many(ins, outs, progress=progress)
-        band = [i for i, r in enumerate(lexical) if self._in_band(r.score)]
+        routing = self._routing_scores(ins, outs, [r.score for r in lexical])
+        band = [i for i, s in enumerate(routing) if self._in_band(s)]
         judged: dict[int, MetricResult] = {}
         if band:
             sub_in = [ins[i] for i in band]
@@ -285,7 +326,10 @@ class Cascade:
             else:
                 found = self.judge.measure_many(sub_in, sub_out)
             judged = dict(zip(band, found, strict=True))
-        return [self._combine(r, judged.get(i)) for i, r in enumerate(lexical)]
+        return [
+            self._combine(r, s, judged.get(i))
+            for i, (r, s) in enumerate(zip(lexical, routing, strict=True))
+        ]
 
     def calibrate(
         self,
@@ -295,23 +339,43 @@ class Cascade:
         *,
         budget: float = 0.15,
         judge_verdicts: Sequence[bool] | None = None,
+        routing: str = "auto",
     ) -> Cascade:
         """A new cascade whose band sends at most ``budget`` of the tuning items to the judge,
         placed where it helps most (:func:`choose_band`) against the ``human`` labels.
 
         Without ``judge_verdicts`` (the judge's verdicts on the tuning items, when known) the
         band goes where the lexical metric disagrees with people most, which is where a good
-        judge helps most; the judge is not called. Tune on a tuning set, report on held-out
-        data (:meth:`report`).
+        judge helps most; the judge is not called. ``routing="band"`` puts the band on the
+        lexical score, ``"uncertainty"`` fits an :class:`~lexeval.judge.router.UncertaintyRouter`
+        and puts it on its probability, ``"auto"`` (the default) keeps the one with the higher
+        cross-validated cascade kappa on the tuning set (:func:`cross_validated_kappa`; the band
+        on a tie), then refits it on the whole tuning set. Tune on a tuning set, report on
+        held-out data (:meth:`report`).
         """
+        if routing not in ROUTINGS:
+            raise ValueError(f"routing must be one of {', '.join(ROUTINGS)}, not {routing!r}")
         ins = list(inputs)
         outs = list(outputs)
         labels = [bool(h) for h in human]
         if not len(ins) == len(outs) == len(labels):
             raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(labels)} labels")
         scores = [r.score for r in self.lexical.measure_many(ins, outs)]
-        chosen = choose_band(scores, labels, budget, judge_verdicts)
-        calibrated = Cascade(self.lexical, self.judge, band=(chosen.lo, chosen.hi))
+        cross: dict[str, float] | None = None
+        if routing == "auto":
+            cross = {
+                way: cross_validated_kappa(ins, outs, scores, labels, budget, way, judge_verdicts)
+                for way in ("band", "uncertainty")
+            }
+            routing = "uncertainty" if cross["uncertainty"] > cross["band"] else "band"
+        router = None
+        routed = scores
+        if routing == "uncertainty":
+            router = UncertaintyRouter().fit(ins, outs, scores, labels)
+            routed = router.probabilities(ins, outs, scores)
+        chosen = choose_band(routed, labels, budget, judge_verdicts)
+        chosen = Band(**{**chosen.to_dict(), "routing": routing, "cross_validated": cross})
+        calibrated = Cascade(self.lexical, self.judge, band=(chosen.lo, chosen.hi), router=router)
         calibrated.calibration = chosen
         return calibrated
 
@@ -362,3 +426,63 @@ class Cascade:
                 "kappa_judge_tier": kappa("judge"),
             }
         )
+
+
+def _folds(inputs: Sequence[str | Sequence[str]], n_splits: int) -> list[npt.NDArray[np.int64]]:
+    """Item indices of ``n_splits`` folds; items with the same reference share a fold (a
+    deterministic round robin over the references in order of first appearance)."""
+    group: dict[str, int] = {}
+    fold_of = np.empty(len(inputs), dtype=np.int64)
+    for i, reference in enumerate(inputs):
+        key = reference if isinstance(reference, str) else "\x1f".join(reference)
+        fold_of[i] = group.setdefault(key, len(group)) % n_splits
+    return [np.flatnonzero(fold_of == k) for k in range(n_splits)]
+
+
+def cross_validated_kappa(
+    inputs: Sequence[str | Sequence[str]],
+    outputs: Sequence[str],
+    lexical_scores: Sequence[float],
+    human: Sequence[bool],
+    budget: float,
+    routing: str,
+    judge: Sequence[bool] | None = None,
+    n_splits: int = 5,
+) -> float:
+    """Cohen's kappa of a cascade against ``human``, pooled over ``n_splits`` folds grouped by
+    reference: on each fold the band (and for ``routing="uncertainty"`` the router) is fitted on
+    the other folds; inside the band the verdict is ``judge``'s (people's own when None). NaN
+    when a fold cannot be fitted (one class only).
+
+    >>> golds = ["Paris", "Rome", "Oslo", "Bern", "Kyiv", "Riga"] * 2
+    >>> outs = ["Paris"] * 6 + ["Berlin"] * 6
+    >>> human = [True] * 5 + [False] + [False] * 5 + [True]
+    >>> round(cross_validated_kappa(golds, outs, [1.0] * 6 + [0.0] * 6, human, 0.0, "band"), 3)
+    0.667
+    """
+    if routing not in ("band", "uncertainty"):
+        raise ValueError(f"routing must be 'band' or 'uncertainty', not {routing!r}")
+    s = np.asarray(lexical_scores, dtype=float)
+    y = np.asarray([bool(h) for h in human])
+    j = y if judge is None else np.asarray([bool(v) for v in judge])
+    features = None
+    if routing == "uncertainty":
+        features = router_features(inputs, outputs, s.tolist())
+    predicted = np.zeros(y.size, dtype=bool)
+    for test in _folds(inputs, n_splits):
+        train = np.setdiff1d(np.arange(y.size), test)
+        if test.size == 0:
+            continue
+        if train.size == 0 or y[train].all() or not y[train].any():
+            return math.nan
+        routed_train, routed_test = s[train], s[test]
+        if features is not None:
+            router = UncertaintyRouter().fit_features(features[train], y[train].tolist())
+            routed_train = np.asarray(router.predict_features(features[train]))
+            routed_test = np.asarray(router.predict_features(features[test]))
+        band = choose_band(routed_train.tolist(), y[train].tolist(), budget, j[train].tolist())
+        inside = (routed_test >= band.lo) & (routed_test < band.hi)
+        predicted[test] = np.where(inside, j[test], routed_test >= band.hi)
+    from lexeval.meta import cohen_kappa
+
+    return float(cohen_kappa(predicted.tolist(), y.tolist()))
