@@ -28,6 +28,7 @@ class QAItem:
     answer: str
     human: bool
     verdicts: dict[str, bool] = field(default_factory=dict)
+    question: str = ""
 
 
 def load_evouna(name: str) -> list[QAItem]:
@@ -44,7 +45,7 @@ def load_evouna(name: str) -> list[QAItem]:
             answer = row.get(f"answer_{system}")
             judge = row.get(f"judge_{system}")
             if isinstance(answer, str) and isinstance(judge, bool) and golds:
-                items.append(QAItem(golds, answer, judge))
+                items.append(QAItem(golds, answer, judge, question=row["question"]))
     return items
 
 
@@ -84,7 +85,9 @@ def load_nq301() -> list[QAItem]:
         annotators = {k: h[k].strip().lower() for k in ("annotator1", "annotator2")}
         if all(v in ("yes", "no") for v in annotators.values()):
             verdicts.update({k: v == "yes" for k, v in annotators.items()})
-        items.append(QAItem(golds, h["Model answer"], label == "yes", verdicts))
+        items.append(
+            QAItem(golds, h["Model answer"], label == "yes", verdicts, question=h["Question"])
+        )
     return items
 
 

@@ -24,8 +24,6 @@ Run: .venv/bin/python benchmarks/cascade_nq301.py [--lexical keyword|token_f1]
 from __future__ import annotations
 
 import argparse
-import csv
-import json
 import os
 import random
 import sys
@@ -33,6 +31,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _qa import QAItem, load_evouna, load_nq301
 from _shared import shared_path
 
 from lexeval.judge import Cascade, CorrectnessJudge, LocalServer, RecordedJudge
@@ -41,59 +40,9 @@ from lexeval.meta import agreement, calibrate, compare
 from lexeval.metrics import KeywordCoverageMetric, MetricResult, TokenF1Metric
 from lexeval.metrics.base import BaseMetric
 
-SYSTEMS = ["fid", "gpt35", "chatgpt", "gpt4", "newbing"]
 BUDGETS = [0.05, 0.10, 0.15, 0.30]
 JUDGE_FILES = {"gpt-4": "NQ301_gpt-4.tsv", "davinci": "NQ301_text-davinci-003.tsv"}
 N_RESAMPLES = 2000
-
-
-class Item:
-    """One answer: gold alternatives, the answer, the question, the human label."""
-
-    __slots__ = ("answer", "golds", "human", "question")
-
-    def __init__(self, golds: list[str], answer: str, question: str, human: bool) -> None:
-        self.golds = golds
-        self.answer = answer
-        self.question = question
-        self.human = human
-
-
-def load_evouna_nq() -> list[Item]:
-    path = shared_path("data", "qa_human", "evouna", "NQ.json")
-    with open(path, encoding="utf-8") as fh:
-        rows = json.load(fh)
-    items = []
-    for row in rows:
-        if row.get("improper"):
-            continue
-        golds = [g.strip() for g in row["golden_answer"].split("/") if g.strip()]
-        for system in SYSTEMS:
-            answer = row.get(f"answer_{system}")
-            judge = row.get(f"judge_{system}")
-            if isinstance(answer, str) and isinstance(judge, bool) and golds:
-                items.append(Item(golds, answer, row["question"], judge))
-    return items
-
-
-def read_tsv(path: Path) -> list[dict[str, str]]:
-    with open(path, encoding="utf-8", newline="") as fh:
-        return list(csv.DictReader(fh, delimiter="\t"))
-
-
-def load_nq301() -> list[Item]:
-    """Human label from NQ301_human.tsv; gold answers from the same row of NQ301_BEM.tsv."""
-    human = read_tsv(shared_path("data", "qa_human", "openqa_eval", "NQ301_human.tsv"))
-    bem = read_tsv(shared_path("data", "qa_human", "openqa_eval", "NQ301_BEM.tsv"))
-    assert len(human) == len(bem), "NQ301 files are not aligned"
-    items = []
-    for h, b in zip(human, bem, strict=True):
-        assert h["Question"] == b["Question"], (h["Question"], b["Question"])
-        golds = [g.strip() for g in b["Gold answers"].split(" | ") if g.strip()]
-        label = h["Acceptable?"].strip()
-        assert label in ("Yes", "No"), label
-        items.append(Item(golds, h["Model answer"], h["Question"], label == "Yes"))
-    return items
 
 
 def lexical_metric(name: str) -> BaseMetric:
@@ -119,7 +68,7 @@ def main() -> None:
     args = parser.parse_args()
 
     start = time.perf_counter()
-    tuning = load_evouna_nq()
+    tuning = load_evouna("NQ")
     held_out = load_nq301()
     lexical = lexical_metric(args.lexical)
     judge = RecordedJudge.from_openqa_eval(
@@ -215,20 +164,23 @@ def main() -> None:
     print(f"{time.perf_counter() - start:.0f} s, load average {os.getloadavg()[0]:.2f}")
 
     if args.local_model:
-        local_sample(args, held_out, held_scores, lexical, base, tuning)
+        local_sample(args, held_out, held_scores, threshold.value, base, tuning)
 
 
 def local_sample(
     args: argparse.Namespace,
-    held_out: list[Item],
+    held_out: list[QAItem],
     held_scores: list[float],
-    lexical: BaseMetric,
+    threshold: float,
     base: Cascade,
-    tuning: list[Item],
+    tuning: list[QAItem],
 ) -> None:
-    """A local GGUF judge (log-probability Yes/No) on a seeded sample of NQ301."""
-    rng = random.Random(12345)
-    rows = sorted(rng.sample(range(len(held_out)), min(args.sample, len(held_out))))
+    """A local GGUF judge (log-probability Yes/No) on a seeded sample of NQ301: the first
+    ``--sample`` answers of a seeded shuffle, so a larger sample extends a smaller one (and
+    replays it from the judge's disk cache)."""
+    order = list(range(len(held_out)))
+    random.Random(12345).shuffle(order)
+    rows = sorted(order[: min(args.sample, len(held_out))])
     sample = [held_out[i] for i in rows]
     human = [i.human for i in sample]
     start = time.perf_counter()
@@ -249,44 +201,45 @@ def local_sample(
         )
         print(
             f"\nlocal judge {backend.signature}, logprobs mode, {len(sample)}-answer seeded sample "
-            f"of NQ301 ({len(sample) - len(readable)} unreadable), {elapsed / len(sample):.1f} s "
-            f"per answer (load average {os.getloadavg()[0]:.2f})"
+            f"of NQ301 ({len(sample) - len(readable)} unreadable), {elapsed / len(sample):.2f} s "
+            f"per answer including cached ones ({backend.usage.requests} requests; load average "
+            f"{os.getloadavg()[0]:.2f})"
         )
         print(
             f"  alone at P(yes) >= 0.5: kappa {fmt(alone.kappa, alone.intervals['kappa'])}, "
             f"AUC {fmt(alone.auc, alone.intervals['auc'])}"
         )
         lexical_figures = agreement(
-            [held_scores[i] for i in rows],
-            human,
-            threshold=calibrate(
-                [
-                    r.score
-                    for r in lexical.measure_many(
-                        [i.golds for i in tuning], [i.answer for i in tuning]
-                    )
-                ],
-                [i.human for i in tuning],
-            ).value,
-            n_resamples=N_RESAMPLES,
+            [held_scores[i] for i in rows], human, threshold=threshold, n_resamples=N_RESAMPLES
         )
         print(
             f"  lexical alone on the same sample: kappa "
             f"{fmt(lexical_figures.kappa, lexical_figures.intervals['kappa'])}"
         )
-        cascade = Cascade(lexical=lexical, judge=judge).calibrate(
-            [i.golds for i in tuning],
-            [i.answer for i in tuning],
-            [i.human for i in tuning],
-            budget=0.15,
-        )
-        cascaded = cascade.measure_many(
-            [i.golds for i in sample],
-            [i.answer for i in sample],
-            questions=[i.question for i in sample],
-        )
-        report = cascade.report(cascaded, human)
-        print(f"  15% cascade with it: kappa {report.kappa:.3f}, judged {report.judge_share:.1%}")
+        local = Cascade(lexical=base.lexical, judge=judge)
+        for budget, routing in [(b, r) for b in (0.15, 0.30) for r in ("band", "auto")]:
+            cascade = local.calibrate(
+                [i.golds for i in tuning],
+                [i.answer for i in tuning],
+                [i.human for i in tuning],
+                budget=budget,
+                routing=routing,
+            )
+            cascaded = cascade.measure_many(
+                [i.golds for i in sample],
+                [i.answer for i in sample],
+                questions=[i.question for i in sample],
+            )
+            report = cascade.report(cascaded, human)
+            figures = agreement(
+                passed_as_scores(cascaded), human, threshold=0.5, n_resamples=N_RESAMPLES
+            )
+            assert cascade.calibration is not None
+            print(
+                f"  cascade {budget:.0%} {routing} (routing {cascade.calibration.routing}) with "
+                f"it: kappa {fmt(figures.kappa, figures.intervals['kappa'])}, judged "
+                f"{report.judge_share:.1%}"
+            )
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ import argparse
 import sys
 from typing import Any
 
-from lexeval.cli.common import UsageError, output_target, positive_int, strict_json
+from lexeval.cli.common import UsageError, output_target, strict_json
+from lexeval.judge.serve import add_server_arguments
 
 __all__ = ["add_backend_arguments", "backend_options", "register", "run"]
 
@@ -69,13 +70,7 @@ def register(sub: Any) -> None:
         "JSON line, serve until interrupted.",
     )
     serve.add_argument("--model", metavar="PATH", required=True, help="the GGUF model file")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=int, default=8080, help="port (0: any free port)")
-    serve.add_argument(
-        "--n-ctx", type=positive_int, default=4096, help="context tokens, shared by the slots"
-    )
-    serve.add_argument("--parallel", type=positive_int, default=2, help="server slots")
-    serve.add_argument("--threads", type=positive_int, default=1, help="CPU threads (default 1)")
+    add_server_arguments(serve, port=8080)
     pairwise = actions.add_parser(
         "pairwise",
         help="compare A/B outputs with position swap",
@@ -111,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from lexeval.judge.serve import serve
+    from lexeval.judge.serve import ServerSettings, serve
 
     if not Path(args.model).is_file():
         raise UsageError(f"{args.model}: no such model file")
@@ -119,14 +114,7 @@ def _serve(args: argparse.Namespace) -> int:
         import xllamacpp  # noqa: F401
     except ImportError:
         raise UsageError("serving needs the judge extra: pip install 'lexeval[judge]'") from None
-    serve(
-        args.model,
-        host=args.host,
-        port=args.port,
-        n_ctx=args.n_ctx,
-        parallel=args.parallel,
-        n_threads=args.threads,
-    )
+    serve(args.model, ServerSettings.from_arguments(args))
     return 0
 
 

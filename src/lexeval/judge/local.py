@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from lexeval.judge.backend import OpenAICompatible
 from lexeval.judge.errors import JudgeBackendError, JudgeConfigError
+from lexeval.judge.serve import ServerSettings
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -71,7 +72,7 @@ class LocalServer(OpenAICompatible):
     lexeval starts on ``host`` (loopback by default) for ``model_path``.
 
     ``parallel`` server slots share ``n_ctx`` tokens of context; requests in flight default to
-    ``parallel``. ``n_threads=1`` by default (see :func:`lexeval.judge.serve.start_server`).
+    ``parallel``. ``n_threads=1`` by default (see :class:`lexeval.judge.serve.ServerSettings`).
     Other options (``timeout``, ``max_retries``, ``cache``, ...) are the parent class's.
     Use it as a context manager, or call :meth:`close`.
     """
@@ -133,22 +134,12 @@ class LocalServer(OpenAICompatible):
             prefix="lexeval-judge-server-", suffix=".log", delete=False
         ) as log:
             self.log_path = Path(log.name)
+        settings = ServerSettings(
+            self.host, self.port, self.n_ctx, self.parallel, self.n_threads, verbosity=1
+        )
         command = [
-            sys.executable,
-            "-m",
-            "lexeval.judge.serve",
-            "--model",
-            str(self.model_path),
-            "--host",
-            self.host,
-            "--port",
-            str(self.port),
-            "--n-ctx",
-            str(self.n_ctx),
-            "--parallel",
-            str(self.parallel),
-            "--threads",
-            str(self.n_threads),
+            *(sys.executable, "-m", "lexeval.judge.serve", "--model", str(self.model_path)),
+            *settings.arguments(),
             "--watch-stdin",
         ]
         with open(self.log_path, "w", encoding="utf-8") as log_file:

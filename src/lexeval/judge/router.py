@@ -35,8 +35,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from lexeval.metrics.token_f1 import TokenF1Metric
-
 __all__ = ["FEATURES", "UncertaintyRouter", "router_features"]
 
 FEATURES = (
@@ -70,6 +68,8 @@ def router_features(
     1.0
     """
     from rapidfuzz import fuzz
+
+    from lexeval.metrics.token_f1 import TokenF1Metric
 
     if not len(references) == len(outputs) == len(lexical_scores):
         raise ValueError(
