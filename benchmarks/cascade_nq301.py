@@ -2,8 +2,10 @@
 
 Tuning set: EVOUNA NQ (human correctness of 5 QA systems' answers). The lexical metric alone is
 thresholded there (kappa-best, ``lexeval.meta.calibrate``); for each budget (5, 10, 15, 30% of
-the answers) the cascade's band is chosen there too (``Cascade.calibrate``; EVOUNA has no
-recorded judge verdicts, so the band goes where the lexical metric disagrees with people most).
+the answers) the cascade is calibrated there too (``Cascade.calibrate``; EVOUNA has no
+recorded judge verdicts, so the band goes where the lexical metric disagrees with people most),
+twice: ``routing="band"`` (one band on the lexical score) and ``routing="auto"`` (the default:
+the band or the uncertainty router, whichever cross-validates better on EVOUNA NQ).
 
 Held-out set: NQ301 (1,490 answers of 12 systems to 301 NQ questions). The human label is the
 ``Acceptable?`` column of ``NQ301_human.tsv``; the gold answers come from the aligned rows of
@@ -14,8 +16,10 @@ answers sent to the judge, and for the cascades the paired difference in kappa f
 (interval and p-value, ``lexeval.meta.compare``).
 
 ``--local-model PATH`` also measures a local GGUF judge (llama.cpp through ``LocalServer``, the
-log-probability Yes/No mode) on a seeded sample of NQ301 (``--sample N``), alone and inside the
-15% cascade: slow on a CPU, never part of ``make test``.
+log-probability Yes/No mode) on a seeded sample of NQ301 (``--sample N``: the first N of a
+seeded shuffle, so a larger sample extends a smaller one from the judge's disk cache), alone
+and inside the 15% and 30% cascades: slow on a CPU, never part of ``make test``.
+``--local-only`` skips the recorded-judge table.
 
 Run: .venv/bin/python benchmarks/cascade_nq301.py [--lexical keyword|token_f1]
      [--judge gpt-4|davinci] [--local-model PATH --sample 200]
@@ -65,7 +69,9 @@ def main() -> None:
     parser.add_argument("--judge", choices=tuple(JUDGE_FILES), default="gpt-4")
     parser.add_argument("--local-model", metavar="PATH")
     parser.add_argument("--sample", type=int, default=200)
+    parser.add_argument("--local-only", action="store_true")
     args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
 
     start = time.perf_counter()
     tuning = load_evouna("NQ")
@@ -92,6 +98,9 @@ def main() -> None:
     print()
 
     threshold = calibrate(tuning_scores, [i.human for i in tuning], objective="kappa")
+    if args.local_model and args.local_only:
+        local_sample(args, held_out, held_scores, threshold.value, lexical, tuning)
+        return
     lexical_alone = agreement(
         held_scores, human, threshold=threshold.value, n_resamples=N_RESAMPLES
     )
@@ -164,7 +173,7 @@ def main() -> None:
     print(f"{time.perf_counter() - start:.0f} s, load average {os.getloadavg()[0]:.2f}")
 
     if args.local_model:
-        local_sample(args, held_out, held_scores, threshold.value, base, tuning)
+        local_sample(args, held_out, held_scores, threshold.value, lexical, tuning)
 
 
 def local_sample(
@@ -172,7 +181,7 @@ def local_sample(
     held_out: list[QAItem],
     held_scores: list[float],
     threshold: float,
-    base: Cascade,
+    lexical: BaseMetric,
     tuning: list[QAItem],
 ) -> None:
     """A local GGUF judge (log-probability Yes/No) on a seeded sample of NQ301: the first
@@ -216,7 +225,7 @@ def local_sample(
             f"  lexical alone on the same sample: kappa "
             f"{fmt(lexical_figures.kappa, lexical_figures.intervals['kappa'])}"
         )
-        local = Cascade(lexical=base.lexical, judge=judge)
+        local = Cascade(lexical=lexical, judge=judge)
         for budget, routing in [(b, r) for b in (0.15, 0.30) for r in ("band", "auto")]:
             cascade = local.calibrate(
                 [i.golds for i in tuning],
