@@ -312,33 +312,50 @@ def test_recorded_judge_refuses_unaligned_files_and_unknown_outputs(tmp_path: Pa
         RecordedJudge.from_openqa_eval(OPENQA / "NQ301_gpt-4.tsv", aligned_with=short)
 
 
-def test_score_passes_the_question_field_to_judges(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_score_passes_the_question_field_to_judges(tmp_path: Path) -> None:
     """The same answer is right for one question and wrong for another: only a judge that
-    receives each record's question can tell them apart (and lexical metrics ignore it)."""
+    receives each record's question can tell them apart (and lexical metrics ignore it). The
+    CLI runs in a child process that registers the recorded judge, so the registry of this
+    process stays as it was."""
     import json
 
-    from lexeval.cli import main
-    from lexeval.metrics.base import register_metric
-
-    verdicts = {("Capital of France?", "Paris"): True, ("Capital of Italy?", "Paris"): False}
-    register_metric("test:recorded-by-question", lambda: RecordedJudge(verdicts))
     rows = [
         {"input": "Paris", "output": "Paris", "question": "Capital of France?"},
         {"input": "Rome", "output": "Paris", "question": "Capital of Italy?"},
     ]
     pairs = tmp_path / "pairs.jsonl"
     pairs.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    assert main(["score", "--metric", "test:recorded-by-question", "--jsonl", str(pairs)]) == 0
-    legacy = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [r["passed"] for r in legacy] == [True, False]
-    assert main(["score", "--metric", "test:recorded-by-question,token_f1", str(pairs)]) == 0
-    out, err = capsys.readouterr()
-    lines = [json.loads(line) for line in out.splitlines()]
-    assert [r["test:recorded-by-question"]["passed"] for r in lines] == [True, False]
+    program = (
+        "import sys\n"
+        "from lexeval.cli import main\n"
+        "from lexeval.judge import RecordedJudge\n"
+        "from lexeval.metrics.base import register_metric\n"
+        "verdicts = {('Capital of France?', 'Paris'): True,\n"
+        "            ('Capital of Italy?', 'Paris'): False}\n"
+        "register_metric('recorded', lambda: RecordedJudge(verdicts))\n"
+        "sys.exit(main(['score', *sys.argv[1:]]))\n"
+    )
+
+    def score(*args: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+        return subprocess.run(
+            [sys.executable, "-c", program, *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+
+    legacy = score("--metric", "recorded", "--jsonl", str(pairs))
+    assert legacy.returncode == 0, legacy.stderr
+    assert [json.loads(line)["passed"] for line in legacy.stdout.splitlines()] == [True, False]
+    both = score("--metric", "recorded,token_f1", str(pairs))
+    assert both.returncode == 0, both.stderr
+    lines = [json.loads(line) for line in both.stdout.splitlines()]
+    assert [r["recorded"]["passed"] for r in lines] == [True, False]
     assert [r["token_f1"]["score"] for r in lines] == [1.0, 0.0]
-    assert "50.0% (1/2, the judge's verdicts" in err  # its pass rate in the summary
+    assert "50.0% (1/2, the judge's verdicts" in both.stderr  # its pass rate in the summary
     pairs.write_text(json.dumps({**rows[0], "question": 3}) + "\n", encoding="utf-8")
-    assert main(["score", "--metric", "token_f1", str(pairs)]) == 2
-    assert "pairs.jsonl:1: question: expected a string" in capsys.readouterr().err
+    bad = score("--metric", "token_f1", str(pairs))
+    assert bad.returncode == 2
+    assert "pairs.jsonl:1: question: expected a string" in bad.stderr

@@ -1,14 +1,16 @@
 """Scoring many pairs with several metrics at once: records read from JSONL, a JSON array or
 CSV/TSV, fields mapped to reference / output / id, every metric's result flattened to columns.
 
-Field names: give them (``reference_field=``, ``output_field=``, ``id_field=``) or let them be
-found among the usual names, when exactly one of them is present:
+Field names: give them (``reference_field=``, ``output_field=``, ``id_field=``,
+``question_field=``) or let them be found among the usual names, when exactly one of them is
+present:
 
 * reference: ``reference``, ``references``, ``input``, ``expected``, ``expected_output``,
   ``target``, ``ground_truth``, ``gold``;
 * output: ``output``, ``prediction``, ``predictions``, ``candidate``, ``response``,
   ``answer``, ``actual_output``;
-* id: ``id`` (optional).
+* id: ``id`` (optional);
+* question: ``question`` (optional; passed to metrics that take ``questions=``, the judges).
 
 Two present names of one role (``input`` and ``reference``, say) are ambiguous: the error asks
 for the field. A reference is a string, or (JSON, JSONL) a list of strings: several references,
@@ -16,7 +18,7 @@ the best one scored.
 
 >>> records = parse_records("pairs.csv", "reference,prediction\\nthe cat sat,the cat\\n")
 >>> records[0]
-Record(line=2, id=None, reference='the cat sat', output='the cat')
+Record(line=2, id=None, reference='the cat sat', output='the cat', question=None)
 >>> from lexeval.metrics import get_metric
 >>> results = score_records({"rouge1": get_metric("rouge1", threshold=0.5)}, records)
 >>> row = flatten_result("rouge1", results["rouge1"][0])
