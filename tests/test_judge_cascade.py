@@ -185,7 +185,8 @@ def hedging_tuning_set() -> tuple[list[str], list[str], list[bool]]:
 def test_uncertainty_routing_separates_what_one_band_cannot() -> None:
     golds, answers, human = hedging_tuning_set()
     judge = RecordedJudge(dict(zip(answers, human, strict=True)))
-    base = Cascade(lexical=KeywordCoverageMetric(), judge=judge)
+    # coverage of the gold alone (no penalty for extra words): every answer scores 1.0
+    base = Cascade(lexical=KeywordCoverageMetric(extra_penalty=0.0), judge=judge)
     assert {r.score for r in base.lexical.measure_many(golds, answers)} == {1.0}
     tuned = base.calibrate(golds, answers, human, budget=0.2)  # routing="auto"
     assert tuned.calibration is not None and tuned.calibration.cross_validated is not None
