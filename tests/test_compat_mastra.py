@@ -115,14 +115,10 @@ def test_type_errors_name_the_argument() -> None:
         mastra_keyword_coverage("x", "x", mode="other")  # type: ignore[arg-type]
 
 
-def test_long_tag_heavy_input_is_linear() -> None:
-    # A naive regex is quadratic on many "<" without ">"; this must stay fast.
-    import time
-
-    text = "<a " * 200_000
-    start = time.perf_counter()
-    assert mastra_keywords(text) == ["<a"]
-    assert time.perf_counter() - start < 2.0
+def test_long_tag_heavy_input() -> None:
+    # A naive regex is quadratic on many "<" without ">" (this would take minutes); speed itself
+    # is measured in benchmarks/keyword_speed.py.
+    assert mastra_keywords("<a " * 200_000) == ["<a"]
 
 
 @settings(max_examples=200, deadline=None)

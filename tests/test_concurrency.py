@@ -174,3 +174,11 @@ def test_process_pools_equal_serial(method: str) -> None:
         even, odd = parallel[2 * index], parallel[2 * index + 1]
         assert [r.to_dict() for r in even] == expected[0::2]
         assert [r.to_dict() for r in odd] == expected[1::2]
+
+
+def test_a_used_metric_pickles_as_it_did_unused() -> None:
+    """Pool workers key their warm copy on the pickled configuration: use must not change it."""
+    for metric in (KeywordCoverageMetric(), TokenF1Metric(), RougeMetric("rougeLsum")):
+        before = pickle.dumps(metric)
+        metric.measure_many(["the cat sat on the mat"] * 3, ["a cat", "the mat", "cats sat"])
+        assert pickle.dumps(metric) == before, metric.name

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -92,17 +91,15 @@ def test_lcs_counts_by_hand() -> None:
 
 @pytest.mark.parametrize("rouge_type", ["rouge1", "rouge2", "rougeL"])
 @pytest.mark.parametrize("compat", [None, "rouge-score"])
-def test_long_inputs_are_fast(rouge_type: str, compat: str | None) -> None:
+def test_long_inputs(rouge_type: str, compat: str | None) -> None:
+    """20,000 words a side (their speed is measured in benchmarks/rouge_speed.py, not here)."""
     rng = random.Random(7)
     words = [f"w{rng.randrange(3000)}" for _ in range(40_000)]
     ref, out = " ".join(words[:20_000]), " ".join(words[20_000:])
     metric = RougeMetric(rouge_type, compat=compat)  # type: ignore[arg-type]
-    metric.measure("warm up", "warm up")
-    start = time.perf_counter()
     result = metric.measure(ref, out)
-    elapsed = time.perf_counter() - start
     assert 0.0 < result.score < 1.0
-    assert elapsed < 2.0  # typically 0.01-0.3 s; generous for loaded CI machines
+    assert result.info["counts"]["reference"] == (20_000 if rouge_type != "rouge2" else 19_999)
 
 
 def test_bad_options() -> None:
@@ -120,16 +117,13 @@ def test_bad_options() -> None:
         RougeMetric("rouge1", compat="pyrouge")  # type: ignore[arg-type]
 
 
-def test_default_lsum_is_fast_on_one_long_sentence() -> None:
+def test_default_lsum_on_one_long_sentence() -> None:
     rng = random.Random(11)
     words = [f"w{rng.randrange(3000)}" for _ in range(20_000)]
     ref, out = " ".join(words[:10_000]), " ".join(words[10_000:])
-    metric = RougeMetric("rougeLsum")
-    metric.measure("warm up", "warm up")
-    start = time.perf_counter()
-    result = metric.measure(ref, out)
+    result = RougeMetric("rougeLsum").measure(ref, out)
     assert 0.0 < result.score < 1.0
-    assert time.perf_counter() - start < 5.0
+    assert result.info["counts"]["reference"] == 10_000
 
 
 def test_default_lsum_union_length_equals_exact_backtrack_length() -> None:

@@ -270,6 +270,8 @@ class BaseMetric(ABC):
         for name in self._cache_attributes:
             if name in state:
                 state[name] = {}
+        if state.get("_signature") is not None:  # built lazily: unused and used pickle the same
+            state["_signature"] = None
         return state
 
     @property

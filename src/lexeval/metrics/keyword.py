@@ -374,6 +374,13 @@ class KeywordCoverageMetric(BaseMetric):
                 check_text(k, "keywords")
         self.keywords: tuple[str, ...] | None = None if keywords is None else tuple(keywords)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The configuration without caches (the output cache's size too, so a metric pickles
+        the same before and after use and pool workers keep their warm copy)."""
+        state = super().__getstate__()
+        state["_out_chars"] = 0
+        return state
+
     @property
     def signature(self) -> str:
         parts = [self.name, f"mode:{self.compat or 'default'}"]
