@@ -28,7 +28,6 @@ from __future__ import annotations
 import bisect
 import contextlib
 import errno
-import gc
 import json
 import json.decoder
 import json.scanner
@@ -45,6 +44,8 @@ from types import FrameType
 from typing import Any, NoReturn, TypeAlias
 
 import yaml
+
+from lexeval.collector import paused_gc
 
 __all__ = [
     "MAX_DEPTH",
@@ -365,29 +366,6 @@ def iter_jsonl(name: str, text: str) -> Iterator[tuple[int, Any]]:
 
 
 # ---------------------------------------------------------------- nodes (YAML and JSON)
-
-
-@contextlib.contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building a large acyclic structure.
-
-    Collections triggered by millions of new containers make loading superlinear; the
-    structures built here hold no reference cycles, so nothing is lost by waiting.
-
-    >>> import gc
-    >>> with paused_gc():
-    ...     gc.isenabled()
-    False
-    >>> gc.isenabled()
-    True
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @dataclass(slots=True)

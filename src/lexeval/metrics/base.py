@@ -19,15 +19,14 @@ Every metric takes ``threshold=`` (default None): its results then carry ``passe
 
 from __future__ import annotations
 
-import gc
 import math
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from lexeval.collector import paused_gc
 from lexeval.metrics.overlap import fmeasure
 from lexeval.text.base import TextProcessor
 
@@ -99,29 +98,6 @@ def new_result(
 
 
 _new_object = object.__new__
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Python's cyclic garbage collector off for a batch, back on after (when it was on).
-
-    A batch allocates several containers per pair (results, their info dicts and lists); the
-    collector, triggered by these allocations, walks every tracked object of the process
-    (spaCy's and the lookup tables' too) again and again: about a third of a warm batch's
-    time. Scoring creates almost no reference cycles; what it creates is collected after.
-
-    >>> with paused_gc():
-    ...     gc.isenabled()
-    False
-    """
-    enabled = gc.isenabled()
-    if enabled:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @runtime_checkable
