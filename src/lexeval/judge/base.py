@@ -29,6 +29,7 @@ __all__ = [
     "ask",
     "count_parse_errors",
     "judged",
+    "question_items",
     "verdict_result",
 ]
 
@@ -48,6 +49,36 @@ def verdict_result(
     True
     """
     return MetricResult(score, info, passed, signature)
+
+
+def question_items(
+    inputs: Iterable[str | Sequence[str]],
+    outputs: Iterable[str],
+    questions: Iterable[str | None] | None = None,
+) -> list[tuple[list[str], str, str | None]]:
+    """A judge's batch checked and zipped: ``(references, output, question)`` per item.
+
+    >>> question_items(["Paris"], ["Lyon"], ["Capital of France?"])
+    [(['Paris'], 'Lyon', 'Capital of France?')]
+    >>> question_items(["Paris"], ["Lyon", "Nice"])
+    Traceback (most recent call last):
+    ValueError: 1 inputs, 2 outputs and 2 questions
+    """
+    if isinstance(inputs, str) or isinstance(outputs, str):
+        raise TypeError("inputs and outputs must be sequences of texts, not str")
+    ins = list(inputs)
+    outs = list(outputs)
+    qs: list[str | None] = [None] * len(outs) if questions is None else list(questions)
+    if not len(ins) == len(outs) == len(qs):
+        raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
+    items = []
+    for i, o, q in zip(ins, outs, qs, strict=True):
+        references = check_references(i, "input")
+        check_text(o, "output")
+        if q is not None:
+            check_text(q, "question")
+        items.append((references, o, q))
+    return items
 
 
 def judged(results: Iterable[MetricResult]) -> list[MetricResult]:
@@ -215,19 +246,6 @@ class JudgeMetric(BaseMetric):
 
         ``workers`` is accepted for the metric protocol and not used: the backend already runs
         the calls concurrently, in this process."""
-        if isinstance(inputs, str) or isinstance(outputs, str):
-            raise TypeError("inputs and outputs must be sequences of texts, not str")
-        ins = list(inputs)
-        outs = list(outputs)
-        qs: list[str | None] = [None] * len(outs) if questions is None else list(questions)
-        if not len(ins) == len(outs) == len(qs):
-            raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
-        items = []
-        for i, o, q in zip(ins, outs, qs, strict=True):
-            references = check_references(i, "input")
-            check_text(o, "output")
-            if q is not None:
-                check_text(q, "question")
-            items.append((references, o, q))
+        items = question_items(inputs, outputs, questions)
         calls = [(lambda r=r, o=o, q=q: self._result(r, o, q)) for r, o, q in items]
         return self.backend.run_many(calls)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lexeval.judge.base import verdict_result
+from lexeval.judge.base import question_items, verdict_result
 from lexeval.judge.errors import JudgeError
 from lexeval.metrics.base import BaseMetric, MetricResult, check_references, check_text
 
@@ -132,12 +132,8 @@ class RecordedJudge(BaseMetric):
     ) -> list[MetricResult]:
         """The recorded verdicts of a batch, in order (``workers`` is accepted and not used:
         looking verdicts up needs no other process)."""
-        ins = list(inputs)
-        outs = list(outputs)
-        qs: list[str | None] = [None] * len(outs) if questions is None else list(questions)
-        if not len(ins) == len(outs) == len(qs):
-            raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
-        return [self.measure(i, o, question=q) for i, o, q in zip(ins, outs, qs, strict=True)]
+        items = question_items(inputs, outputs, questions)
+        return [self._result(output, question) for _, output, question in items]
 
     @classmethod
     def from_openqa_eval(
