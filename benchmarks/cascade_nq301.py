@@ -16,13 +16,14 @@ answers sent to the judge, and for the cascades the paired difference in kappa f
 (interval and p-value, ``lexeval.meta.compare``).
 
 ``--local-model PATH`` also measures a local GGUF judge (llama.cpp through ``LocalServer``, the
-log-probability Yes/No mode) on a seeded sample of NQ301 (``--sample N``: the first N of a
+log-probability Yes/No mode, or with ``--local-mode justified`` a schema-constrained JSON verdict
+after a justification) on a seeded sample of NQ301 (``--sample N``: the first N of a
 seeded shuffle, so a larger sample extends a smaller one from the judge's disk cache), alone
 and inside the 15% and 30% cascades: slow on a CPU, never part of ``make test``.
 ``--local-only`` skips the recorded-judge table.
 
 Run: .venv/bin/python benchmarks/cascade_nq301.py [--lexical keyword|token_f1]
-     [--judge gpt-4|davinci] [--local-model PATH --sample 200]
+     [--judge gpt-4|davinci] [--local-model PATH --sample 200 --local-mode logprobs|justified]
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ def main() -> None:
     parser.add_argument("--local-model", metavar="PATH")
     parser.add_argument("--sample", type=int, default=200)
     parser.add_argument("--local-only", action="store_true")
+    parser.add_argument("--local-mode", choices=("logprobs", "justified"), default="logprobs")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
 
@@ -184,7 +186,7 @@ def local_sample(
     lexical: BaseMetric,
     tuning: list[QAItem],
 ) -> None:
-    """A local GGUF judge (log-probability Yes/No) on a seeded sample of NQ301: the first
+    """A local GGUF judge (``--local-mode``) on a seeded sample of NQ301: the first
     ``--sample`` answers of a seeded shuffle, so a larger sample extends a smaller one (and
     replays it from the judge's disk cache)."""
     order = list(range(len(held_out)))
@@ -194,7 +196,7 @@ def local_sample(
     human = [i.human for i in sample]
     start = time.perf_counter()
     with LocalServer(args.local_model, n_threads=1, parallel=1, cache=True) as backend:
-        judge = CorrectnessJudge(backend, mode="logprobs")
+        judge = CorrectnessJudge(backend, mode=args.local_mode)
         results = judge.measure_many(
             [i.golds for i in sample],
             [i.answer for i in sample],
@@ -209,13 +211,14 @@ def local_sample(
             n_resamples=N_RESAMPLES,
         )
         print(
-            f"\nlocal judge {backend.signature}, logprobs mode, {len(sample)}-answer seeded sample "
-            f"of NQ301 ({len(sample) - len(readable)} unreadable), {elapsed / len(sample):.2f} s "
-            f"per answer including cached ones ({backend.usage.requests} requests; load average "
+            f"\nlocal judge {backend.signature}, {args.local_mode} mode, {len(sample)}-answer "
+            f"seeded sample of NQ301 ({len(sample) - len(readable)} unreadable), "
+            f"{elapsed / len(sample):.2f} s per answer including cached ones "
+            f"({backend.usage.requests} requests; load average "
             f"{os.getloadavg()[0]:.2f})"
         )
         print(
-            f"  alone at P(yes) >= 0.5: kappa {fmt(alone.kappa, alone.intervals['kappa'])}, "
+            f"  alone at P(correct) >= 0.5: kappa {fmt(alone.kappa, alone.intervals['kappa'])}, "
             f"AUC {fmt(alone.auc, alone.intervals['auc'])}"
         )
         lexical_figures = agreement(

