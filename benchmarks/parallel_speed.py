@@ -2,33 +2,48 @@
 coverage.
 
 The pairs are the first 100,000 (gold alternative, answer) pairs of EVOUNA NQ then TQ, single
-references, none repeated. Four figures: one process with a new metric (spaCy loaded, caches
-empty) and the same metric again (warm caches); ``workers=N`` on its first call (the pool
-starts: worker processes fork from a server and load spaCy) and again (the pool and its
-workers' metric are warm). Every run's results must equal the serial ones. The load average is
-printed beside each figure: on a shared machine the speed-up says little without it.
+references, none repeated. Two comparisons, each of the whole call:
+
+* **cold**: a new process loads spaCy (one pair measured), then scores every pair once with a
+  new metric: ``workers=1`` in one process, ``workers=N`` in another (its pool starts inside
+  the timed call). Each in its own new process, so that neither profits from caches the other
+  filled.
+* **warm**: in this process, one metric scores the same pairs ``--calls`` times with
+  ``workers=1``, another one ``--calls`` times with ``workers=N``; call 2 against call 2 (the
+  serial metric has every pair cached; the workers' split of the pairs moved since call 1,
+  so each process meets some pairs it has not seen), and the last call against the last (the
+  split has settled).
+
+Every run's results must equal the serial ones. CPU seconds by process (psutil) stand beside
+each figure, with what they predict for idle cores (the serial CPU time over the busiest
+process's), and the load average: on a shared machine the wall-clock speed-up says little.
 
 Run: .venv/bin/python benchmarks/parallel_speed.py [--pairs 100000] [--workers 2]
-     [--metric keyword_coverage]
+     [--metric keyword_coverage] [--calls 3] [--start-method fork|forkserver|spawn]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _shared import evouna_pairs, load_average
 
 from lexeval import get_metric
-from lexeval.parallel import shutdown
+from lexeval.parallel import shutdown, start_method
 
 
 def cpu_seconds() -> dict[int, float]:
-    """CPU seconds (user + system) of this process and its descendants (the pool's workers
-    fork from a server this process started), by pid; {} without psutil."""
+    """CPU seconds (user + system) of this process and its descendants (the pool's workers),
+    by pid; {} without psutil."""
     try:
         import psutil  # installed with dask[distributed]; only this benchmark uses it
     except ImportError:
@@ -44,61 +59,119 @@ def cpu_seconds() -> dict[int, float]:
     return out
 
 
+def timed_call(metric: Any, inputs: list[Any], outputs: list[str], workers: int | str) -> Any:
+    """(results, seconds, CPU seconds of the busy processes, largest first)."""
+    before = cpu_seconds()
+    start = time.perf_counter()
+    results = metric.measure_many(inputs, outputs, workers=workers)
+    seconds = time.perf_counter() - start
+    after = cpu_seconds()
+    cpu = [after[pid] - before.get(pid, 0.0) for pid in after]
+    return results, seconds, sorted((c for c in cpu if c > 0.05), reverse=True)
+
+
+def digest(results: list[Any]) -> str:
+    """A digest of every result's score, verdict, signature and info."""
+    text = json.dumps([r.to_dict() for r in results], default=repr)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def line(label: str, seconds: float, cpu: list[float], n: int, load: str) -> str:
+    shown = " + ".join(f"{c:.2f}" for c in cpu) or "n/a"
+    return (
+        f"{label:36s} {seconds:7.2f} s {n / seconds:9,.0f} pairs/s   {load}\n"
+        f"{'':36s} CPU s by process: {shown}"
+    )
+
+
+def ratios(
+    name: str, serial: tuple[float, list[float]], parallel: tuple[float, list[float]]
+) -> str:
+    wall = serial[0] / parallel[0]
+    text = f"{name:10s} speed-up {wall:.2f}x wall"
+    if serial[1] and parallel[1]:
+        text += (
+            f"; CPU s serial {sum(serial[1]):.2f}, parallel {sum(parallel[1]):.2f} in all, busiest "
+            f"process {max(parallel[1]):.2f}: about {sum(serial[1]) / max(parallel[1]):.2f}x on "
+            "idle cores (an estimate from CPU time)"
+        )
+    return text
+
+
+def cold_run(args: argparse.Namespace, inputs: list[Any], outputs: list[str]) -> None:
+    """In a new process: load spaCy, then one timed call with a new metric; one JSON line."""
+    get_metric(args.metric).measure("load spaCy once", "load spaCy")
+    workers = int(args.cold)
+    results, seconds, cpu = timed_call(get_metric(args.metric), inputs, outputs, workers)
+    report = {"seconds": seconds, "cpu": cpu, "digest": digest(results), "load": load_average()}
+    report["start_method"] = start_method() if workers != 1 else "-"
+    print(json.dumps(report))
+    shutdown()
+
+
+def cold_in_new_process(args: argparse.Namespace, workers: int) -> dict[str, Any]:
+    command = [sys.executable, __file__, "--pairs", str(args.pairs), "--metric", args.metric]
+    command += ["--cold", str(workers)]
+    done = subprocess.run(command, check=True, capture_output=True, text=True, env=os.environ)
+    report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--pairs", type=int, default=100_000)
     parser.add_argument("--workers", default="2")
     parser.add_argument("--metric", default="keyword_coverage")
+    parser.add_argument("--calls", type=int, default=3)
+    parser.add_argument("--start-method", choices=["fork", "forkserver", "spawn"])
+    parser.add_argument("--cold", help=argparse.SUPPRESS)  # internal: one cold run
     args = parser.parse_args()
-    workers = args.workers if args.workers == "auto" else int(args.workers)
+    if args.start_method:
+        os.environ["LEXEVAL_START_METHOD"] = args.start_method
     references, answers = evouna_pairs()
     inputs, outputs = references[: args.pairs], answers[: args.pairs]
     n = len(inputs)
+    if args.cold is not None:
+        cold_run(args, inputs, outputs)
+        return
+    workers = args.workers if args.workers == "auto" else int(args.workers)
     print(f"{n:,} EVOUNA (gold alternative, answer) pairs, {args.metric}, workers={workers}")
+
+    print("cold: a new process each, spaCy loaded, one call with a new metric")
+    cold_serial = cold_in_new_process(args, 1)
+    print(line("  workers=1", cold_serial["seconds"], cold_serial["cpu"], n, cold_serial["load"]))
+    cold_parallel = cold_in_new_process(args, workers)
+    label = f"  workers={workers} ({cold_parallel['start_method']}, pool starts)"
+    print(line(label, cold_parallel["seconds"], cold_parallel["cpu"], n, cold_parallel["load"]))
+    same_cold = cold_parallel["digest"] == cold_serial["digest"]
+
+    print(f"warm: this process, {args.calls} calls each on the same pairs")
     get_metric(args.metric).measure("load spaCy once", "load spaCy")
-
-    def run(label: str, metric: object, **options: object) -> list[object]:
-        before = cpu_seconds()
-        start = time.perf_counter()
-        measure_many = metric.measure_many  # type: ignore[attr-defined]
-        results: list[object] = measure_many(inputs, outputs, **options)
-        seconds = time.perf_counter() - start
-        after = cpu_seconds()
-        cpu = {pid: after[pid] - before.get(pid, 0.0) for pid in after}
-        busy = sorted((c for c in cpu.values() if c > 0.5), reverse=True)
-        shown = " + ".join(f"{c:.1f}" for c in busy) or "n/a"
-        print(
-            f"{label:34s} {seconds:7.2f} s {n / seconds:9,.0f} pairs/s   {load_average()}\n"
-            f"{'':34s} CPU s by process: {shown}"
+    runs: dict[tuple[int | str, int], tuple[float, list[float]]] = {}
+    serial_results: list[Any] = []
+    same_warm = True
+    for w in (1, workers):
+        metric = get_metric(args.metric)
+        for call in range(1, args.calls + 1):
+            results, seconds, cpu = timed_call(metric, inputs, outputs, w)
+            print(line(f"  workers={w}, call {call}", seconds, cpu, n, load_average()))
+            runs[(w, call)] = (seconds, cpu)
+            if w == 1 and call == 1:
+                serial_results = results
+            else:
+                same_warm = same_warm and results == serial_results
+    print(f"results identical to one process: {same_cold and same_warm}")
+    print(
+        ratios(
+            "cold",
+            (cold_serial["seconds"], cold_serial["cpu"]),
+            (cold_parallel["seconds"], cold_parallel["cpu"]),
         )
-        timings[label] = seconds
-        cpu_of[label] = busy
-        return results
-
-    timings: dict[str, float] = {}
-    cpu_of: dict[str, list[float]] = {}
-    serial_metric = get_metric(args.metric)
-    serial = run("one process, new metric", serial_metric)
-    run("one process, same metric again", serial_metric)
-    parallel_metric = get_metric(args.metric)
-    first = run(f"workers={workers}, first call", parallel_metric, workers=workers)
-    again = run(f"workers={workers}, again", parallel_metric, workers=workers)
-    print(f"results identical to one process: {first == serial and again == serial}")
-    cold = timings["one process, new metric"] / timings[f"workers={workers}, first call"]
-    warm = timings["one process, same metric again"] / timings[f"workers={workers}, again"]
-    print(f"speed-up: {cold:.2f}x (first call vs new metric), {warm:.2f}x (warm vs warm)")
-    pairs_of_runs = [
-        ("first call", "one process, new metric", f"workers={workers}, first call"),
-        ("warm", "one process, same metric again", f"workers={workers}, again"),
-    ]
-    for name, serial_label, parallel_label in pairs_of_runs:
-        serial_cpu, parallel_cpu = cpu_of[serial_label], cpu_of[parallel_label]
-        if serial_cpu and parallel_cpu:
-            print(
-                f"{name}: CPU s serial {sum(serial_cpu):.1f}, parallel {sum(parallel_cpu):.1f} in "
-                f"all, busiest process {max(parallel_cpu):.1f}: on an idle machine about "
-                f"{sum(serial_cpu) / max(parallel_cpu):.2f}x (an estimate from CPU time)"
-            )
+    )
+    print(ratios("call 2", runs[(1, 2)], runs[(workers, 2)]))
+    if args.calls > 2:
+        last = args.calls
+        print(ratios(f"call {last}", runs[(1, last)], runs[(workers, last)]))
     shutdown()
 
 

@@ -152,3 +152,104 @@ def test_cards_evaluate_with_workers_gives_the_same_run() -> None:
     parallel = evaluate(dataset, outputs, workers=2)
     assert parallel.cases == serial.cases and parallel.micro == serial.micro
     assert sum(c.has_output for c in parallel.cases) == len(outputs)
+
+
+@pytest.mark.parametrize("method", ["fork", "forkserver", "spawn"])
+def test_every_start_method_gives_the_serial_results(method: str, monkeypatch: Any) -> None:
+    import multiprocessing
+
+    from lexeval.parallel import shutdown, start_method
+
+    if method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"this platform has no {method!r} start method")
+    monkeypatch.setenv("LEXEVAL_START_METHOD", method)
+    assert start_method() == method
+    refs, outs = _pairs(2 * MIN_CHUNK + 31)
+    serial = KeywordCoverageMetric().measure_many(refs, outs)
+    try:
+        assert KeywordCoverageMetric().measure_many(refs, outs, workers=2) == serial
+    finally:
+        shutdown()
+
+
+def test_start_method_forks_only_a_single_threaded_caller(monkeypatch: Any) -> None:
+    import multiprocessing
+    import threading
+
+    from lexeval.parallel import start_method
+
+    monkeypatch.delenv("LEXEVAL_START_METHOD", raising=False)
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert start_method() in ("forkserver", "spawn")
+    finally:
+        release.set()
+        other.join()
+    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
+        assert start_method() == "fork"
+    monkeypatch.setenv("LEXEVAL_START_METHOD", "teleport")
+    with pytest.raises(ValueError, match="LEXEVAL_START_METHOD='teleport'"):
+        start_method()
+
+
+class _GcProbe:
+    """Reports, for each item, the process that handled it and whether its cyclic garbage
+    collector was on before the batch."""
+
+    def __init__(self, enabled_at_start: bool) -> None:
+        self.enabled_at_start = enabled_at_start
+
+    def run(self, items: list[int]) -> list[tuple[int, int, bool]]:
+        import gc
+
+        return [(item, os.getpid(), gc.isenabled()) for item in items]
+
+
+def test_workers_collect_garbage_although_the_caller_paused_it() -> None:
+    from lexeval.collector import paused_gc
+
+    items = list(range(4 * MIN_CHUNK))
+    with paused_gc():  # as measure_many does around map_chunks: a forked worker inherits it
+        seen = map_chunks(_GcProbe(True), "run", [items], 2)
+    assert [item for item, _, _ in seen] == items
+    in_workers = {enabled for _, pid, enabled in seen if pid != os.getpid()}
+    assert in_workers == {True}
+
+
+class _NumpyInfo(TokenF1Metric):
+    """A metric defined outside lexeval whose info holds numpy values, which marshal would
+    turn into bytes without a word: its results must travel by pickle."""
+
+    def _score_prepared(self, reference: str, prepared: Any) -> tuple[float, dict[str, Any]]:
+        import numpy
+
+        score, info = super()._score_prepared(reference, prepared)
+        output = " ".join(info["matched"])
+        info["as_numpy"] = numpy.float64(score)
+        info["counts_array"] = numpy.array([len(reference), len(output)])
+        return score, info
+
+
+def test_results_of_other_types_keep_their_types() -> None:
+    import numpy
+
+    from lexeval.parallel import pack_results, plain_results, unpack_results
+
+    refs, outs = _pairs(2 * MIN_CHUNK + 5)
+    metric = _NumpyInfo()
+    assert not plain_results(metric, [refs, outs])
+    assert plain_results(TokenF1Metric(), [refs, outs])
+    assert not plain_results(TokenF1Metric(), [refs, [*outs[:-1], numpy.str_("x")]])
+    serial = metric.measure_many(refs, outs)
+    parallel = metric.measure_many(refs, outs, workers=2)
+    assert [r.score for r in parallel] == [r.score for r in serial]
+    assert [r.info["as_numpy"] for r in parallel] == [r.info["as_numpy"] for r in serial]
+    assert all(type(r.info["as_numpy"]) is numpy.float64 for r in parallel)
+    assert all(type(r.info["counts_array"]) is numpy.ndarray for r in parallel)
+    # lexeval's own results travel as marshal bytes and come back equal
+    results = TokenF1Metric().measure_many(refs, outs)
+    packed = pack_results(results, plain=True)
+    assert type(packed[1]) is bytes and unpack_results(packed) == results
+    assert unpack_results(pack_results(results)) == results

@@ -3,9 +3,10 @@
 A metric travels to the worker processes as its pickled configuration; each worker builds it
 once (spaCy included) and keeps it for every later chunk and every later call with the same
 configuration. The pool itself persists for the life of the process (:func:`shutdown` frees
-it). The pairs go out in large chunks, the calling process scores chunks too (from the end,
-while the workers start from the beginning), and the results come back in input order,
-identical to serial scoring.
+it); its workers fork from the caller where that is safe (:func:`start_method`). The pairs go
+out in chunks that shrink as the work runs out, the calling process scores chunks too (from
+the end, while the workers start from the beginning), the results come back as columns
+(:func:`pack_results`), and they are returned in input order, identical to serial scoring.
 
 >>> resolve_workers(1), resolve_workers("auto") == available_cores(), resolve_workers(0) >= 1
 (1, True, True)
@@ -14,16 +15,22 @@ identical to serial scoring.
 from __future__ import annotations
 
 import atexit
+import gc
 import hashlib
+import marshal
 import multiprocessing
 import os
 import pickle
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
+
+from lexeval.collector import paused_gc
+from lexeval.metrics.base import BaseMetric, MetricResult, new_result
+from lexeval.text.base import TextProcessor
 
 __all__ = [
     "MIN_CHUNK",
@@ -33,8 +40,12 @@ __all__ = [
     "chunk_bounds",
     "configuration_key",
     "map_chunks",
+    "pack_results",
+    "plain_results",
     "resolve_workers",
     "shutdown",
+    "start_method",
+    "unpack_results",
 ]
 
 T = TypeVar("T")
@@ -42,7 +53,6 @@ T = TypeVar("T")
 #: The smallest chunk of pairs sent to a worker (smaller batches are scored in the caller).
 MIN_CHUNK = 250
 _MAX_CHUNK = 5000
-_CHUNKS_PER_WORKER = 8
 
 # Objects built in this process from their pickled configuration, by its digest (a few).
 _BUILT: OrderedDict[str, Any] = OrderedDict()
@@ -50,7 +60,7 @@ _BUILDS: Counter[str] = Counter()
 _MAX_BUILT = 8
 _BUILD_LOCK = threading.Lock()
 
-_POOLS: dict[int, ProcessPoolExecutor] = {}
+_POOLS: dict[tuple[int, str], ProcessPoolExecutor] = {}
 _POOL_LOCK = threading.Lock()
 # Modules a new worker process inherits already imported (where processes fork from a server).
 _PRELOAD = ["lexeval.metrics", "lexeval.normalize", "spacy", "rapidfuzz", "numpy"]
@@ -119,21 +129,57 @@ def builds_in_this_process() -> dict[str, int]:
         return dict(_BUILDS)
 
 
-def _context() -> Any:
+def start_method() -> str:
+    """How new pools start their worker processes: ``LEXEVAL_START_METHOD`` when set (``fork``,
+    ``forkserver`` or ``spawn``), else ``fork`` where the platform has it and this process runs
+    a single thread (the workers then inherit spaCy and the imports, already loaded, and start
+    in milliseconds), else ``forkserver`` (workers fork from a server that imported spaCy and
+    lexeval once), else ``spawn``. Results are the same with every method.
+
+    >>> start_method() in ("fork", "forkserver", "spawn")
+    True
+    """
     methods = multiprocessing.get_all_start_methods()
-    if "forkserver" in methods:
-        context = multiprocessing.get_context("forkserver")
+    chosen = os.environ.get("LEXEVAL_START_METHOD", "").strip()
+    if chosen:
+        if chosen not in methods:
+            raise ValueError(
+                f"LEXEVAL_START_METHOD={chosen!r}: this platform offers {', '.join(methods)}"
+            )
+        return chosen
+    if "fork" in methods and threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def _context(method: str) -> Any:
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
         context.set_forkserver_preload(_PRELOAD)
-        return context
-    return multiprocessing.get_context("spawn")
+    return context
+
+
+def _worker_started() -> None:
+    """In a new worker: the collector on (a forked worker inherits the caller's paused one) and
+    what the worker inherited frozen (the collector then never walks it, nor copies its pages)."""
+    gc.enable()
+    gc.freeze()
 
 
 def _pool(processes: int) -> ProcessPoolExecutor:
+    """The pool of ``processes`` workers, started by :func:`start_method` when there is none
+    (a pool, once started, keeps its method; ``LEXEVAL_START_METHOD`` set to another one
+    starts another pool)."""
+    wanted = os.environ.get("LEXEVAL_START_METHOD", "").strip()
     with _POOL_LOCK:
-        pool = _POOLS.get(processes)
-        if pool is None:
-            pool = ProcessPoolExecutor(max_workers=processes, mp_context=_context())
-            _POOLS[processes] = pool
+        for (size, method), pool in _POOLS.items():
+            if size == processes and (not wanted or method == wanted):
+                return pool
+        method = start_method()
+        pool = ProcessPoolExecutor(
+            max_workers=processes, mp_context=_context(method), initializer=_worker_started
+        )
+        _POOLS[(processes, method)] = pool
         return pool
 
 
@@ -152,20 +198,134 @@ def shutdown() -> None:
 atexit.register(shutdown)
 
 
-def _run_chunk(key: str, blob: bytes, method: str, args: tuple[Any, ...]) -> Any:
-    """In a worker: call ``method`` of the object built from ``blob`` on ``args``."""
-    return getattr(build_once(key, blob), method)(*args)
+def plain_results(target: Any, columns: Sequence[Sequence[Any]]) -> bool:
+    """Whether ``target``'s results on ``columns`` are sure to hold only plain Python values
+    (``str``, ``int``, ``float``, ``bool``, ``None``; lists, tuples and dicts of them), which
+    :mod:`marshal` copies exactly and faster than :mod:`pickle`: ``target`` is a metric of
+    ``lexeval.metrics`` itself (not a subclass defined elsewhere), every text processor it
+    holds is lexeval's own, and every text it scores is a ``str`` (a list of them for several
+    references), so no user type can reach its results.
+
+    >>> from lexeval.metrics import TokenF1Metric
+    >>> plain_results(TokenF1Metric(), [["a b", ["a", "b"]], ["a", "c"]])
+    True
+    >>> plain_results(TokenF1Metric(), [[b"a b"], ["a"]])
+    False
+    """
+    if not isinstance(target, BaseMetric) or not _ours(target):
+        return False
+    processors = [value for value in vars(target).values() if isinstance(value, TextProcessor)]
+    if not all(_ours(processor) for processor in processors):
+        return False
+    for column in columns:
+        for item in column:
+            if type(item) is not str and not (
+                type(item) in (list, tuple) and all(type(text) is str for text in item)
+            ):
+                return False
+    return True
+
+
+def _ours(value: Any) -> bool:
+    return type(value).__module__.startswith("lexeval.")
+
+
+def pack_results(items: list[Any], plain: bool = False) -> tuple[Any, ...]:
+    """A chunk's results as they travel back from a worker: a list of :class:`MetricResult`
+    of one signature as columns (score, passed, info; the signature once), which pickle in
+    about two thirds of the time of the objects, or, when ``plain`` (see
+    :func:`plain_results`), as :mod:`marshal` bytes (half that again); anything else as it is.
+    :func:`unpack_results` undoes it.
+
+    >>> from lexeval.metrics import TokenF1Metric
+    >>> results = TokenF1Metric().measure_many(["a b", "c"], ["a", "c"])
+    >>> unpack_results(pack_results(results)) == results == unpack_results(
+    ...     pack_results(results, plain=True))
+    True
+    """
+    if items and type(items[0]) is MetricResult:
+        signature = items[0].signature
+        if all(type(r) is MetricResult and r.signature == signature for r in items):
+            columns = (
+                [r.score for r in items],
+                [r.passed for r in items],
+                [r.info for r in items],
+            )
+            if plain:
+                try:
+                    return (signature, marshal.dumps(columns))
+                except ValueError:  # a value marshal refuses: pickle it
+                    pass
+            return (signature, columns)
+    return (items,)
+
+
+def unpack_results(packed: tuple[Any, ...]) -> list[Any]:
+    """The results :func:`pack_results` packed, equal to the original ones."""
+    if len(packed) == 1:
+        return list(packed[0])
+    signature, columns = packed
+    if type(columns) is bytes:
+        columns = marshal.loads(columns)
+    scores, passed, infos = columns
+    return [
+        new_result(score, info, verdict, signature)
+        for score, verdict, info in zip(scores, passed, infos, strict=True)
+    ]
+
+
+def _run_chunk(key: str, blob: bytes, method: str, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """In a worker: call ``method`` of the object built from ``blob`` on ``args``; the results
+    packed for the way back."""
+    target = build_once(key, blob)
+    results = getattr(target, method)(*args)
+    return pack_results(results, plain=plain_results(target, args))
+
+
+class _Split:
+    """The items not handed out yet, ``[front, back)``: the workers take chunks from the front,
+    the caller from the back. Chunks shrink with what is left (guided scheduling), so that the
+    last ones, which decide when everybody is done, are short; the caller's are half the
+    workers' (it hands out more work to the workers between two of its own chunks)."""
+
+    def __init__(self, n: int, processes: int, min_chunk: int) -> None:
+        self.front = 0
+        self.back = n
+        self.processes = processes
+        self.min_chunk = min_chunk
+
+    def _size(self, share: int, largest: int) -> int:
+        left = self.back - self.front
+        return min(left, max(self.min_chunk, min(largest, left // share)))
+
+    def take_front(self) -> tuple[int, int] | None:
+        if self.front >= self.back:
+            return None
+        start = self.front
+        self.front += self._size(2 * self.processes, _MAX_CHUNK)
+        return start, self.front
+
+    def take_back(self) -> tuple[int, int] | None:
+        if self.front >= self.back:
+            return None
+        stop = self.back
+        self.back -= self._size(4 * self.processes, _MAX_CHUNK // 2)
+        return self.back, stop
 
 
 def chunk_bounds(n: int, processes: int, min_chunk: int = MIN_CHUNK) -> list[tuple[int, int]]:
-    """``(start, stop)`` of the chunks of ``n`` items for ``processes`` processes: about
-    eight per process, each at least ``min_chunk`` (:data:`MIN_CHUNK`) and at most 5,000.
+    """``(start, stop)`` of the chunks the workers would take if they took all ``n`` items:
+    each a share of what is left (a ``2 * processes``-th), at least ``min_chunk``
+    (:data:`MIN_CHUNK`) and at most 5,000.
 
     >>> chunk_bounds(1000, 2)
     [(0, 250), (250, 500), (500, 750), (750, 1000)]
     """
-    size = max(min_chunk, min(_MAX_CHUNK, -(-n // (processes * _CHUNKS_PER_WORKER))))
-    return [(start, min(start + size, n)) for start in range(0, n, size)]
+    split = _Split(n, processes, min_chunk)
+    bounds: list[tuple[int, int]] = []
+    while (taken := split.take_front()) is not None:
+        bounds.append(taken)
+    return bounds
 
 
 def map_chunks(
@@ -182,15 +342,16 @@ def map_chunks(
     workers), concatenated in input order. ``on_chunk(size)`` runs after each chunk; chunks
     hold at least ``min_chunk`` items.
 
-    The workers build ``target`` from its pickle once; the caller uses ``target`` itself.
+    The workers build ``target`` from its pickle once; the caller uses ``target`` itself. Each
+    worker has two chunks at a time (one to work on, the next one waiting), the caller hands
+    out more after each of its own chunks, and takes its own from the end.
 
     >>> from lexeval.metrics import TokenF1Metric
     >>> [r.score for r in map_chunks(TokenF1Metric(), "measure_many", [["a b"], ["a"]], 1)]
     [0.6666666666666666]
     """
     n = len(columns[0])
-    bounds = chunk_bounds(n, processes, min_chunk)
-    if processes < 2 or len(bounds) < 2:
+    if processes < 2 or n < 2 * min_chunk:
         whole = list(getattr(target, method)(*columns))
         if on_chunk is not None:
             on_chunk(n)
@@ -201,34 +362,38 @@ def map_chunks(
         raise TypeError(f"{target!r} cannot be pickled for the worker processes: {exc}") from None
     key = configuration_key(blob)
     pool = _pool(processes - 1)
+    split = _Split(n, processes, min_chunk)
+    call = getattr(target, method)
+    pending: dict[Future[Any], tuple[int, int]] = {}
+    done: dict[int, list[Any]] = {}
 
     def piece(start: int, stop: int) -> tuple[Any, ...]:
         return tuple(list(column[start:stop]) for column in columns)
 
-    futures: list[Future[Any]] = [
-        pool.submit(_run_chunk, key, blob, method, piece(start, stop)) for start, stop in bounds
-    ]
-    done: dict[int, Any] = {}
-    call = getattr(target, method)
+    def hand_out() -> None:
+        bounds = split.take_front()
+        if bounds is not None:
+            pending[pool.submit(_run_chunk, key, blob, method, piece(*bounds))] = bounds
+
+    def collect(finished: Iterable[Future[Any]]) -> None:
+        for future in finished:
+            start, stop = pending.pop(future)
+            done[start] = unpack_results(future.result())
+            if on_chunk is not None:
+                on_chunk(stop - start)
+            hand_out()
+
     try:
-        # The caller takes chunks from the end while the workers work from the beginning.
-        for index in range(len(bounds) - 1, -1, -1):
-            if not futures[index].cancel():
-                break
-            start, stop = bounds[index]
-            done[index] = call(*piece(start, stop))
-            if on_chunk is not None:
-                on_chunk(stop - start)
-        results: list[Any] = []
-        for index, future in enumerate(futures):
-            if index in done:
-                results.extend(done[index])
-                continue
-            results.extend(future.result())
-            if on_chunk is not None:
-                start, stop = bounds[index]
-                on_chunk(stop - start)
-        return results
+        with paused_gc():  # the results are many new containers (see lexeval.collector)
+            for _ in range(2 * (processes - 1)):
+                hand_out()
+            while (bounds := split.take_back()) is not None:
+                done[bounds[0]] = list(call(*piece(*bounds)))
+                if on_chunk is not None:
+                    on_chunk(bounds[1] - bounds[0])
+                collect([future for future in pending if future.done()])
+            while pending:
+                collect(wait(pending, return_when=FIRST_COMPLETED).done)
     except BrokenProcessPool:
         _discard(pool)
         raise RuntimeError(
@@ -236,14 +401,18 @@ def map_chunks(
             "and the next call starts new workers"
         ) from None
     except BaseException:
-        for future in futures:
+        for future in pending:
             future.cancel()
         raise
+    results: list[Any] = []
+    for start in sorted(done):
+        results.extend(done[start])
+    return results
 
 
 def _discard(pool: ProcessPoolExecutor) -> None:
     with _POOL_LOCK:
-        for processes, known in list(_POOLS.items()):
+        for name, known in list(_POOLS.items()):
             if known is pool:
-                del _POOLS[processes]
+                del _POOLS[name]
     pool.shutdown(wait=False, cancel_futures=True)
