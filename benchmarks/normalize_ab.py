@@ -39,6 +39,12 @@ _IMPORT = re.compile(r"\blexeval(?=[.\s])")
 
 def import_old(revision: str, folder: Path) -> Any:
     """The ``Normalizer`` class of ``revision``, imported as package ``lexeval_ab``."""
+    return import_revision(revision, folder, "normalize").Normalizer
+
+
+def import_revision(revision: str, folder: Path, module: str) -> Any:
+    """Module ``lexeval.<module>`` of ``revision``, imported from package ``lexeval_ab`` (the
+    revision's ``src/lexeval`` extracted into ``folder``, its ``lexeval`` imports renamed)."""
     archive = subprocess.run(
         ["git", "-C", str(ROOT), "archive", revision, "src/lexeval"],
         check=True,
@@ -52,7 +58,7 @@ def import_old(revision: str, folder: Path) -> Any:
         text = path.read_text(encoding="utf-8")
         path.write_text(_IMPORT.sub("lexeval_ab", text), encoding="utf-8")
     sys.path.insert(0, str(folder))
-    return importlib.import_module("lexeval_ab.normalize").Normalizer
+    return importlib.import_module(f"lexeval_ab.{module}")
 
 
 def timers(cls: Any, preset: str, texts: list[str]) -> dict[str, Callable[[], float]]:

@@ -3,9 +3,13 @@
 Run: ``.venv/bin/python benchmarks/normalize_memory.py [--pairs N] [--cjk-mb M]``.
 
 - ``--pairs N`` (default 200,000): N distinct (reference, output) pairs, each with new words,
-  through the default ``KeywordCoverageMetric`` in one process; RSS is printed every N/10 pairs
-  and must stay flat once the bounded caches are full (spaCy's ``len(vocab)`` counts every lexeme
-  ever made, also those its memory zones freed, so it is not a memory figure);
+  through the default ``KeywordCoverageMetric`` in one process; every N/``--lines`` pairs
+  (default 10 lines) a line gives RSS, which must stay flat once the bounded caches are full,
+  Python's allocated blocks (``sys.getallocatedblocks``), the lexemes spaCy has made since the
+  language was loaded (``len(vocab)`` counts those its memory zones freed too: a measure of
+  churn, not of memory), the capacity of spaCy's string table (its hash tables keep a slot for
+  every string a memory zone freed until they resize, so they grow with the churn unless the
+  language's spaCy objects are renewed) and how many times they were renewed;
 - ``--cjk-mb M`` (default 50): ``Normalizer().tokens`` on M MB (UTF-8) of Han text without spaces;
   the peak RSS over the process before the call, per character (the returned list alone needs 8
   bytes a character); 0 skips it.
@@ -19,6 +23,7 @@ import argparse
 import os
 import random
 import resource
+import sys
 import time
 
 
@@ -30,7 +35,18 @@ def rss_mb() -> float:
     return float("nan")
 
 
-def distinct_pairs(total: int) -> None:
+def spacy_state() -> str:
+    """Lexemes made, string-table capacity and renewals of the English spaCy objects."""
+    from lexeval.text.resources import load_language
+
+    res = load_language("en")
+    with res.lock:
+        made = len(res.nlp.vocab) + res.lexemes_before
+        capacity = res.nlp.vocab.strings._map.capacity
+    return f"lexemes made {made / 1e6:6.2f} M  string table {capacity:>9,}  renewed {res.renewals}"
+
+
+def distinct_pairs(total: int, lines: int) -> None:
     from lexeval import KeywordCoverageMetric
 
     rng = random.Random(0)
@@ -40,7 +56,7 @@ def distinct_pairs(total: int) -> None:
     ).split()
     metric = KeywordCoverageMetric()
     start = time.perf_counter()
-    step = max(1, total // 10)
+    step = max(1, total // lines)
     for i in range(total):
         reference = " ".join(rng.choice(words) for _ in range(12)) + f" q{rng.getrandbits(40)} w{i}"
         output = " ".join(rng.choice(words) for _ in range(15)) + f" z{rng.getrandbits(40)}."
@@ -48,8 +64,10 @@ def distinct_pairs(total: int) -> None:
         if (i + 1) % step == 0:
             elapsed = time.perf_counter() - start
             load = os.getloadavg()[0]
+            blocks = sys.getallocatedblocks()
             print(
-                f"{i + 1:>10,} pairs  RSS {rss_mb():7.1f} MB  ({elapsed:.0f} s, load {load:.1f})",
+                f"{i + 1:>10,} pairs  RSS {rss_mb():7.1f} MB  blocks {blocks:>9,}  "
+                f"{spacy_state()}  ({elapsed:.0f} s, load {load:.1f})",
                 flush=True,
             )
 
@@ -79,12 +97,13 @@ def cjk(megabytes: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=200_000)
+    parser.add_argument("--lines", type=int, default=10, help="lines of RSS over the run")
     parser.add_argument("--cjk-mb", type=float, default=50.0)
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f}")
     if args.cjk_mb > 0:
         cjk(args.cjk_mb)
-    distinct_pairs(args.pairs)
+    distinct_pairs(args.pairs, args.lines)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import pytest
 
 from lexeval.metrics import BaseMetric, KeywordCoverageMetric, RougeMetric, TokenF1Metric
 from lexeval.normalize import PRESETS, Normalizer
+from lexeval.text.resources import load_language
 
 THREADS = 8
 
@@ -182,3 +183,31 @@ def test_a_used_metric_pickles_as_it_did_unused() -> None:
         before = pickle.dumps(metric)
         metric.measure_many(["the cat sat on the mat"] * 3, ["a cat", "the mat", "cats sat"])
         assert pickle.dumps(metric) == before, metric.name
+
+
+@pytest.fixture
+def frequent_renewals() -> Iterator[Any]:
+    """English spaCy objects renewed every 300 lexemes (instead of every 2**19)."""
+    res = load_language("en")
+    before = res.renew_after
+    res.renew_after = 300
+    yield res
+    res.renew_after = before
+
+
+def test_renewed_spacy_objects_give_the_same_results(frequent_renewals: Any) -> None:
+    """spaCy's objects built anew while texts with new tokens stream through (memory stays
+    bounded): results equal those of objects never renewed, on one thread and on many."""
+    pairs = make_pairs(600, seed=23)
+    texts = [t for pair in pairs for t in pair] + ["machine learning on neural networks"] * 3
+    frequent_renewals.renew_after = 10**9
+    expected_tokens = [Normalizer().tokens(t) for t in texts]
+    expected_scores = _results(KeywordCoverageMetric(), pairs)
+    renewals = frequent_renewals.renewals
+    frequent_renewals.renew_after = 300
+    assert [Normalizer().tokens(t) for t in texts] == expected_tokens
+    assert _results(KeywordCoverageMetric(), pairs) == expected_scores
+    shared = KeywordCoverageMetric()
+    assert _threaded(lambda pair: shared.measure(*pair).to_dict(), pairs) == expected_scores
+    assert frequent_renewals.renewals > renewals + 10
+    assert "machine learning" in expected_tokens[-1]

@@ -47,6 +47,20 @@ def test_every_processor_follows_the_protocol(processor: TextProcessor) -> None:
     assert isinstance(processor.signature, str) and processor.signature
 
 
+@pytest.mark.parametrize("preset", ["default", "tokens", "rouge", "none", "mastra"])
+def test_keyword_analysis_is_keywords_and_every_key(preset: str) -> None:
+    """One analysis gives both views lenient keyword matching needs, equal to the two calls."""
+    texts = [*TEXTS, "Machine learning: the neural networks aren't four C++ APIs", "May 29, 1990"]
+    norm = Normalizer(preset)
+    for text in texts:
+        expected = (
+            norm.keywords(text),
+            [key for key, _ in norm.analyze(text, merge_compounds=False)],
+        )
+        assert Normalizer(preset).keyword_analysis(text) == expected  # cold
+        assert norm.keyword_analysis(text) == expected  # warm
+
+
 def test_peer_processors_are_the_compat_functions() -> None:
     for text in TEXTS:
         assert MastraProcessor().tokens(text) == mastra_keywords(text)

@@ -38,7 +38,7 @@ from collections.abc import Iterable
 from dataclasses import fields, replace
 from typing import Any, cast
 
-from lexeval.text.base import TextProcessor
+from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis
 from lexeval.text.config import PRESETS, CompatName, NormalizerConfig, StemmerName
 from lexeval.text.peers import peer_processor
 from lexeval.text.processor import Explanation, StepProcessor, check_text
@@ -166,6 +166,15 @@ class Normalizer:
         [('the', True), ('neural', False), ('network', False)]
         """
         return self.processor.analyze(text, merge_compounds=merge_compounds)
+
+    def keyword_analysis(self, text: str) -> KeywordAnalysis:
+        """:meth:`keywords` and every key (stopwords kept, compound terms as their parts) from
+        one analysis (what lenient keyword matching needs).
+
+        >>> Normalizer().keyword_analysis("The neural networks")
+        KeywordAnalysis(keywords=['neural network'], keys=['the', 'neural', 'network'])
+        """
+        return keyword_analysis(self.processor, text)
 
     def tokens_many(self, texts: Iterable[str]) -> list[list[str]]:
         """:meth:`tokens` of many texts, equal to calling it on each, after :meth:`prefetch`.

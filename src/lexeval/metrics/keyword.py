@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from rapidfuzz.distance import Indel, Prefix
@@ -59,7 +59,7 @@ from lexeval.metrics.base import (
 from lexeval.metrics.overlap import fmeasure
 from lexeval.metrics.substring import LONG_TEXT, SubstringIndex, find_all
 from lexeval.metrics.weights import KeywordWeights
-from lexeval.text.base import TextProcessor, processor_language
+from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, processor_language
 from lexeval.text.lenient import (
     NUMBER_WORDS_EN,
     canonical_key,
@@ -142,8 +142,9 @@ _NO_PARTS: tuple[tuple[str, ...], tuple[float, ...]] = ((), ())
 
 
 class _OutputKeys:
-    """An output text prepared for lenient matching; the stopword-keeping analysis and the
-    prefix index are built only when a reference key is not found directly. On a long output
+    """An output text prepared for lenient matching (from one analysis: its keywords and every
+    key); the stopword-keeping keys and the prefix index are added only when a reference key is
+    not found directly. On a long output
     substring queries go through :class:`SubstringIndex`, so their cost does not grow with it.
     (Tuples, strings and the dict of answers only: few objects for the garbage collector.)"""
 
@@ -163,12 +164,10 @@ class _OutputKeys:
         "text",
     )
 
-    def __init__(
-        self, output: str, keywords: list[str], all_keys: Callable[[str], list[str]], english: bool
-    ) -> None:
+    def __init__(self, output: str, analysis: KeywordAnalysis, english: bool) -> None:
         self.output = output
-        self.keywords = keywords
-        self._all_keys = all_keys
+        keywords = self.keywords = analysis.keywords
+        self._all_keys = analysis.keys
         self._english = english
         self.canonical = tuple([canonical_key(k, english) for k in keywords])
         keys = set(self.canonical)
@@ -189,7 +188,7 @@ class _OutputKeys:
         that race here build the same values in locals and publish them whole)."""
         ordered = self._sorted
         if ordered is None:
-            every = merge_number_words(self._all_keys(self.output), self._english)
+            every = merge_number_words(self._all_keys, self._english)
             extra = {canonical_key(k, self._english) for k in every}
             extra.update([k.replace("-", "") for k in extra if "-" in k])
             keys = self._keys | extra
@@ -473,12 +472,6 @@ class KeywordCoverageMetric(BaseMetric):
         return cached
 
     # ---- lenient matching (the default) -------------------------------------------------------
-    def _all_keys(self, text: str) -> list[str]:
-        """Every key of ``text`` with stopwords kept and compounds as their parts (number
-        words and stopword-only inputs), from the metric's own normalizer and its caches."""
-        assert self.normalizer is not None
-        return [key for key, _ in self.normalizer.analyze(text, merge_compounds=False)]
-
     def _lenient_reference(self, reference: str) -> list[str]:
         """Reference keywords, with English number words kept and a stopword-only fallback."""
         cached = self._ref_cache.get(reference)
@@ -486,13 +479,14 @@ class KeywordCoverageMetric(BaseMetric):
             return cached
         assert self.normalizer is not None
         text = repair_mojibake(reference)
-        ref_kw = self._keywords(text)
+        analysis = keyword_analysis(self.normalizer, text)
+        ref_kw = analysis.keywords
         english = processor_language(self.normalizer) == "en"
         words = set(_NON_WORD.split(fold_accents(text)))
         if ref_kw and not (english and not words.isdisjoint(NUMBER_WORDS_EN)):
             ref_all: list[str] = []
-        else:
-            ref_all = self._all_keys(text)
+        else:  # every key (number words and stopword-only inputs)
+            ref_all = analysis.keys
         if english and any(t in NUMBER_WORDS_EN for t in ref_all):
             # spaCy lists number words as stopwords, but "four" can be the whole answer;
             # "twenty four" is one number
@@ -519,7 +513,7 @@ class KeywordCoverageMetric(BaseMetric):
         assert self.normalizer is not None
         english = processor_language(self.normalizer) == "en"
         text = repair_mojibake(output)
-        prepared = _OutputKeys(text, self.normalizer.keywords(text), self._all_keys, english)
+        prepared = _OutputKeys(text, keyword_analysis(self.normalizer, text), english)
         cache = self._out_cache
         if len(cache) >= _OUTPUT_CACHE_SIZE or self._out_chars > _OUTPUT_CACHE_CHARS:
             cache.clear()

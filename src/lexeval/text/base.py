@@ -9,9 +9,16 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
-__all__ = ["TextProcessor", "TokenSource", "processor_language"]
+__all__ = [
+    "KeywordAnalysis",
+    "KeywordAnalyzer",
+    "TextProcessor",
+    "TokenSource",
+    "keyword_analysis",
+    "processor_language",
+]
 
 
 @runtime_checkable
@@ -63,3 +70,36 @@ def processor_language(processor: object) -> str:
     """
     language = getattr(processor, "language", None)
     return language if isinstance(language, str) else "en"
+
+
+class KeywordAnalysis(NamedTuple):
+    """Two views of one text from one analysis: what lenient keyword matching needs."""
+
+    keywords: list[str]
+    """:meth:`TextProcessor.keywords`: distinct keys, stopwords removed, compounds merged."""
+    keys: list[str]
+    """Every key in order, stopwords kept and compound terms as their parts (the keys of
+    :meth:`TextProcessor.analyze` with ``merge_compounds=False``)."""
+
+
+@runtime_checkable
+class KeywordAnalyzer(Protocol):
+    """A processor that gives both views of :class:`KeywordAnalysis` from one analysis."""
+
+    def keyword_analysis(self, text: str) -> KeywordAnalysis:
+        """The keywords and every key of ``text``, analyzed once."""
+        ...
+
+
+def keyword_analysis(processor: TextProcessor, text: str) -> KeywordAnalysis:
+    """Both views of ``text``: from one analysis when the processor offers it
+    (:class:`KeywordAnalyzer`), else from its ``keywords`` and ``analyze``.
+
+    >>> from lexeval.text.peers import RougeScoreProcessor
+    >>> keyword_analysis(RougeScoreProcessor(), "The cats, the dogs")
+    KeywordAnalysis(keywords=['the', 'cats', 'dogs'], keys=['the', 'cats', 'the', 'dogs'])
+    """
+    if isinstance(processor, KeywordAnalyzer):
+        return processor.keyword_analysis(text)
+    keys = [key for key, _ in processor.analyze(text, merge_compounds=False)]
+    return KeywordAnalysis(processor.keywords(text), keys)

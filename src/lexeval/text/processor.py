@@ -21,6 +21,7 @@ from importlib import resources
 from typing import Any
 
 from lexeval._version import __version__
+from lexeval.text.base import KeywordAnalysis
 from lexeval.text.config import NormalizerConfig
 from lexeval.text.resources import (
     load_language,
@@ -252,6 +253,23 @@ class StepProcessor:
         if self._whitespace:
             return [(token, False) for token in self._unicode(text).split()]
         return self._analyze(text, merge=merge_compounds)
+
+    def keyword_analysis(self, text: str) -> KeywordAnalysis:
+        """:meth:`keywords` and the keys of :meth:`analyze` with ``merge_compounds=False``,
+        from one analysis (lenient keyword matching needs both).
+
+        >>> from lexeval.text.config import PRESETS
+        >>> StepProcessor(PRESETS["default"]).keyword_analysis("The neural networks")
+        KeywordAnalysis(keywords=['neural network'], keys=['the', 'neural', 'network'])
+        """
+        check_text(text, "text")
+        if self._whitespace:
+            keys = self._unicode(text).split()
+            return KeywordAnalysis(list(dict.fromkeys(keys)), keys)
+        pairs = self._analyze(text, merge=False)
+        merged = self._merge(pairs)
+        keywords = list(dict.fromkeys([key for key, stop in merged if not stop]))
+        return KeywordAnalysis(keywords, [key for key, _ in pairs])
 
     def prefetch(self, texts: Iterable[str]) -> None:
         """Analyze the white-space chunks of many texts that are not cached yet, in one

@@ -14,6 +14,13 @@ What a new process pays before its first result is kept small: the tokenizer is 
 lexeval's rules (setting them on spaCy's default tokenizer reloads its special cases at every
 change), and a language's lemma table is read on first use only (the ``rouge`` preset never
 reads it), as a plain dict (spaCy's ``Table`` hashes every key on loading).
+
+Memory stays bounded in long runs: a memory zone frees the strings and lexemes of the texts read
+inside it, but spaCy's hash tables (the string store's and the vocabulary's) keep a deleted slot
+for each until they resize, and they only ever double, so they grow with the number of distinct
+tokens ever read (16 bytes a slot each, about 4 slots per 3 distinct tokens). Once
+:data:`RENEW_AFTER_LEXEMES` lexemes were made, the language's ``nlp`` and compound matchers are
+built anew (about 0.2 s), with the same rules, so results do not change.
 """
 
 from __future__ import annotations
@@ -31,14 +38,17 @@ from importlib.metadata import version as distribution_version
 from typing import Any
 
 __all__ = [
+    "RENEW_AFTER_LEXEMES",
     "TECH_TOKEN_RE",
     "LanguageResources",
+    "Patterns",
     "TrainedPipeline",
     "load_language",
     "load_lemma_table",
     "load_lock",
     "load_pipeline",
     "package_version",
+    "phrase_matcher",
     "sentence_punct_chars",
     "short_hash",
     "spacy_zone",
@@ -53,24 +63,69 @@ TECH_TOKEN_RE = re.compile(r"\.?\w+(?:[-./@]\w+)*(?:\+\+|#)?")
 
 
 LemmaTable = dict[str, Any]  # form -> lemma (a str, or a list of them in the fr and ca tables)
+#: The patterns of a phrase matcher: (label, the pattern's words) in the order they were added.
+Patterns = tuple[tuple[str, tuple[str, ...]], ...]
+
+#: Lexemes a language's spaCy objects make (most of them freed by memory zones) before they are
+#: built anew: their hash tables then hold at most about 2**20 slots (16 MB each).
+RENEW_AFTER_LEXEMES = 1 << 19
 
 
 @dataclass
 class LanguageResources:
     """spaCy objects and tables for one language, loaded once per process.
 
-    ``zone_depth`` (changed only under ``lock``) makes :func:`spacy_zone` re-entrant.
+    ``nlp`` and ``matchers`` are read only under ``lock`` (they are replaced when renewed, see
+    the module doc); ``zone_depth`` (changed only under ``lock``) makes :func:`spacy_zone`
+    re-entrant.
     """
 
     language: str
     nlp: Any
     stopwords: frozenset[str]
     specials: frozenset[str] | None = None  # special cases; None: no letters fast path
-    # compound indexes built on this vocabulary, by the settings that shape keys
+    # compound indexes (vocabulary-free parts), by the settings that shape keys
     compound_indexes: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    # phrase matchers on ``nlp``'s vocabulary and their patterns, by the same keys
+    matchers: dict[tuple[Any, ...], tuple[Patterns, Any]] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
     zone_depth: int = 0
+    renew_after: int = RENEW_AFTER_LEXEMES
+    renewals: int = 0  # times ``nlp`` was built anew
+    lexemes_before: int = 0  # lexemes made by the ``nlp`` objects before this one
+    _lexemes_at_build: int = field(default=0, repr=False)
     _table: tuple[LemmaTable | None, str | None] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self._lexemes_at_build = len(self.nlp.vocab)
+
+    def add_matcher(self, key: tuple[Any, ...], patterns: Patterns) -> None:
+        """Build and keep a phrase matcher on ``nlp``'s vocabulary (under ``lock``, outside
+        any memory zone: the patterns' strings must stay)."""
+        with self.lock:
+            if key not in self.matchers:
+                self.matchers[key] = (patterns, phrase_matcher(self.nlp.vocab, patterns))
+
+    def matcher(self, key: tuple[Any, ...]) -> Any:
+        """The phrase matcher kept under ``key`` (read under ``lock``)."""
+        return self.matchers[key][1]
+
+    def churned(self) -> bool:
+        """Whether ``nlp`` made :attr:`renew_after` lexemes since it was built."""
+        return len(self.nlp.vocab) - self._lexemes_at_build > self.renew_after
+
+    def renew(self) -> None:
+        """Build ``nlp`` and the phrase matchers anew (under ``lock``, outside any zone)."""
+        with self.lock:
+            nlp = _new_nlp(self.language)
+            matchers = {
+                key: (patterns, phrase_matcher(nlp.vocab, patterns))
+                for key, (patterns, _) in self.matchers.items()
+            }
+            self.lexemes_before += len(self.nlp.vocab)
+            self.nlp, self.matchers = nlp, matchers
+            self._lexemes_at_build = len(nlp.vocab)
+            self.renewals += 1
 
     @property
     def lemma_table(self) -> LemmaTable | None:
@@ -130,7 +185,9 @@ if hasattr(os, "register_at_fork"):  # pragma: no branch - POSIX
 @contextmanager
 def spacy_zone(res: LanguageResources) -> Iterator[None]:
     """The language's lock and spaCy's memory zone, so that strings of transient texts do not
-    pile up in the vocabulary. Re-entrant: inside an open zone it only takes the lock."""
+    pile up in the vocabulary. Re-entrant: inside an open zone it only takes the lock. Leaving
+    the outermost zone renews the language's spaCy objects when they made
+    :attr:`~LanguageResources.renew_after` lexemes (see the module doc)."""
     with res.lock:
         if res.zone_depth:
             yield
@@ -143,6 +200,15 @@ def spacy_zone(res: LanguageResources) -> Iterator[None]:
                 yield
             finally:
                 res.zone_depth = 0
+    if res.churned() and _LOAD_LOCK.acquire(blocking=False):
+        # Loading takes the load lock, then a language's lock; never the other way round (a
+        # thread that holds the load lock elsewhere renews at a later zone instead).
+        try:
+            with res.lock:
+                if not res.zone_depth and res.churned():
+                    res.renew()
+        finally:
+            _LOAD_LOCK.release()
 
 
 def package_version(dist: str) -> str:
@@ -251,16 +317,33 @@ def _blank(language: str) -> Any:
     return spacy.blank(language, config={"nlp": {"tokenizer": {"@tokenizers": _TOKENIZER}}})
 
 
+def _new_nlp(language: str) -> Any:
+    """The blank pipeline lexeval uses (:func:`_blank`), without lexical attributes."""
+    nlp = _blank(language)
+    # lexeval reads only token texts: skip the Python lexical-attribute getters (shape, like_num,
+    # ...) that spaCy runs for every new lexeme; they were most of the cold-path time.
+    setattr(nlp.vocab, "lex_attr_getters", {})  # noqa: B010 (not in spaCy's stubs)
+    return nlp
+
+
+def phrase_matcher(vocab: Any, patterns: Patterns) -> Any:
+    """spaCy's ``PhraseMatcher`` on ORTH with ``patterns`` added in order."""
+    from spacy.matcher import PhraseMatcher
+    from spacy.tokens import Doc
+
+    matcher = PhraseMatcher(vocab, attr="ORTH")
+    for label, words in patterns:
+        matcher.add(label, [Doc(vocab, words=list(words))])
+    return matcher
+
+
 def _build_language(language: str) -> LanguageResources:
     try:
-        nlp = _blank(language)
+        nlp = _new_nlp(language)
     except ImportError as exc:
         raise ValueError(
             f"spaCy's blank pipeline for language {language!r} could not be created: {exc}"
         ) from None
-    # lexeval reads only token texts: skip the Python lexical-attribute getters (shape, like_num,
-    # ...) that spaCy runs for every new lexeme; they were most of the cold-path time.
-    setattr(nlp.vocab, "lex_attr_getters", {})  # noqa: B010 (not in spaCy's stubs)
     from spacy.tokenizer import Tokenizer
 
     # The letters-only fast path holds for spaCy's rule-based tokenizer only (not zh's).

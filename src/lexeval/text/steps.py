@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from lexeval.text.resources import (
     LanguageResources,
+    Patterns,
     TrainedPipeline,
     sentence_punct_chars,
     spacy_zone,
@@ -538,14 +539,15 @@ class Lemmatizer:
 # ---------------------------------------------------------------------- 6. compounds
 
 
-_CompoundIndex = tuple[dict[str, str], frozenset[tuple[str, str]], Any]
+_CompoundIndex = tuple[dict[str, str], frozenset[tuple[str, str]], Patterns]
 
 
 class Compounds:
     """Compound terms as one key ("machine learning", "state-of-the-art"): one-token spellings
     ("machinelearning") by an alias table, multi-token ones by spaCy's PhraseMatcher on the
     keys. The index is built once per process for each combination of the settings that shape
-    keys (``index_key``) and kept on the language's resources.
+    keys (``index_key``) and kept on the language's resources, the matcher too (built anew with
+    the language's spaCy objects).
 
     >>> from lexeval.text.resources import load_language, load_lemma_table
     >>> fold = CaseFold(True)
@@ -569,14 +571,16 @@ class Compounds:
         index_key: tuple[Any, ...],
     ) -> None:
         self.resources = resources
+        self.index_key = index_key
         cached: _CompoundIndex | None = resources.compound_indexes.get(index_key)
         if cached is None:
-            with resources.lock:  # the patterns' strings must not land in another thread's zone
-                cached = _index_compounds(resources, entries, unicode, casefold, lemmatizer)
+            cached = _index_compounds(entries, unicode, casefold, lemmatizer)
+            # the patterns' strings must not land in another thread's zone: add_matcher holds
+            # the language's lock
+            resources.add_matcher(index_key, cached[2])
             resources.compound_indexes[index_key] = cached
         self.aliases: dict[str, str] = cached[0]
         self.first_bigrams: frozenset[tuple[str, str]] = cached[1]
-        self.matcher: Any = cached[2]
 
     def spans(self, keys: list[str]) -> list[tuple[int, int, str]]:
         """(start, end, term) of the multi-token compound terms among ``keys``, longest first
@@ -590,7 +594,7 @@ class Compounds:
         res = self.resources
         with spacy_zone(res):
             doc = Doc(res.nlp.vocab, words=keys)
-            spans = filter_spans(self.matcher(doc, as_spans=True))
+            spans = filter_spans(res.matcher(self.index_key)(doc, as_spans=True))
             return [(span.start, span.end, span.label_) for span in spans]
 
     def merge(self, pairs: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
@@ -630,18 +634,15 @@ def _compound(term: str) -> Piece:
 
 
 def _index_compounds(
-    res: LanguageResources,
     entries: Sequence[str],
     unicode: UnicodeStep,
     casefold: CaseFold,
     lemmatizer: Lemmatizer,
 ) -> _CompoundIndex:
-    from spacy.matcher import PhraseMatcher
-    from spacy.tokens import Doc
-
-    matcher = PhraseMatcher(res.nlp.vocab, attr="ORTH")
+    """Aliases of one-token spellings, the first bigrams of the patterns, and the patterns."""
     aliases: dict[str, str] = {}
     first: set[tuple[str, str]] = set()
+    patterns: list[tuple[str, tuple[str, ...]]] = []
     for entry in entries:
         parts = [p for p in re.split(r"[\s\-]+", unicode(entry)) if p]
         if len(parts) < 2:
@@ -654,9 +655,9 @@ def _index_compounds(
         joined_key = lemmatizer.key("".join(parts), "".join(folded))
         aliases.setdefault(joined_key, canonical)
         for variant in {tuple(keys), tuple(folded)}:
-            matcher.add(canonical, [Doc(res.nlp.vocab, words=list(variant))])
+            patterns.append((canonical, variant))
             first.add((variant[0], variant[1]))
-    return aliases, frozenset(first), matcher
+    return aliases, frozenset(first), tuple(patterns)
 
 
 # ---------------------------------------------------------------------- 7. stopwords
