@@ -22,8 +22,6 @@ the rules after 78a0142, so against it only the speed compares.
 from __future__ import annotations
 
 import argparse
-import os
-import statistics
 import sys
 import tempfile
 import time
@@ -35,7 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _qa import load_evouna, load_nq301
 from keyword_speed import evouna_nq_pairs
-from normalize_ab import import_revision
+from normalize_ab import import_revision, interleaved, load_average
 
 Pairs = tuple[list[str], list[str]]
 
@@ -110,18 +108,10 @@ def main() -> None:
         old = timers("lexeval_ab", old_class, pairs)
         new = timers("lexeval", KeywordCoverageMetric, pairs)
         for kind in ("cold", "warm") if args.rounds > 0 else ():
-            a: list[float] = []
-            b: list[float] = []
-            for i in range(args.rounds):
-                order = [(old, a), (new, b)] if i % 2 == 0 else [(new, b), (old, a)]
-                for runs, times in order:
-                    times.append(runs[kind]())
-            ratio = statistics.median(b) / statistics.median(a)
-            one, five, _ = os.getloadavg()
+            a, b = interleaved(old[kind], new[kind], args.rounds)
             print(
-                f"{kind:5s} old {statistics.median(a):7.3f} s  new {statistics.median(b):7.3f} s "
-                f"CPU  new/old {ratio:.3f}  ({len(inputs) / statistics.median(b):,.0f} pairs/s "
-                f"new; load {one:.1f}/{five:.1f} on {os.cpu_count()} cores)",
+                f"{kind:5s} old {a:7.3f} s  new {b:7.3f} s CPU  new/old {b / a:.3f}  "
+                f"({len(inputs) / b:,.0f} pairs/s new; {load_average()})",
                 flush=True,
             )
 

@@ -83,6 +83,25 @@ def timers(cls: Any, preset: str, texts: list[str]) -> dict[str, Callable[[], fl
     return {"warm": warm, "fresh": fresh}
 
 
+def interleaved(
+    old: Callable[[], float], new: Callable[[], float], rounds: int
+) -> tuple[float, float]:
+    """The median times of ``old`` and ``new`` over ``rounds`` alternating runs (who goes
+    first alternates too)."""
+    a: list[float] = []
+    b: list[float] = []
+    for i in range(rounds):
+        order = [(old, a), (new, b)] if i % 2 == 0 else [(new, b), (old, a)]
+        for run, times in order:
+            times.append(run())
+    return statistics.median(a), statistics.median(b)
+
+
+def load_average() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.1f}/{five:.1f} on {os.cpu_count()} cores"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", default="78a0142")
@@ -100,21 +119,11 @@ def main() -> None:
             assert differ == 0, f"{differ} texts tokenize differently with preset {preset!r}"
             old, new = timers(old_cls, preset, texts), timers(Normalizer, preset, texts)
             for kind in ("warm", "fresh"):
-                a: list[float] = []
-                b: list[float] = []
-                for i in range(args.rounds if kind == "warm" else max(3, args.rounds // 2)):
-                    if i % 2:
-                        b.append(new[kind]())
-                        a.append(old[kind]())
-                    else:
-                        a.append(old[kind]())
-                        b.append(new[kind]())
-                ratio = statistics.median(b) / statistics.median(a)
-                one, five, _ = os.getloadavg()
+                rounds = args.rounds if kind == "warm" else max(3, args.rounds // 2)
+                a, b = interleaved(old[kind], new[kind], rounds)
                 print(
-                    f"{preset:8s} {kind:6s} old {statistics.median(a):.3f} s  "
-                    f"new {statistics.median(b):.3f} s  new/old {ratio:.3f}  "
-                    f"(load {one:.1f}/{five:.1f} on {os.cpu_count()} cores)",
+                    f"{preset:8s} {kind:6s} old {a:.3f} s  new {b:.3f} s  new/old {b / a:.3f}  "
+                    f"({load_average()})",
                     flush=True,
                 )
 
