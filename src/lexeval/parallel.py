@@ -52,7 +52,7 @@ T = TypeVar("T")
 
 #: The smallest chunk of pairs sent to a worker (smaller batches are scored in the caller).
 MIN_CHUNK = 250
-_MAX_CHUNK = 5000
+_MAX_CHUNK = 2500
 
 # Objects built in this process from their pickled configuration, by its digest (a few).
 _BUILT: OrderedDict[str, Any] = OrderedDict()
@@ -302,21 +302,21 @@ class _Split:
         if self.front >= self.back:
             return None
         start = self.front
-        self.front += self._size(2 * self.processes, _MAX_CHUNK)
+        self.front += self._size(4 * self.processes, _MAX_CHUNK)
         return start, self.front
 
     def take_back(self) -> tuple[int, int] | None:
         if self.front >= self.back:
             return None
         stop = self.back
-        self.back -= self._size(4 * self.processes, _MAX_CHUNK // 2)
+        self.back -= self._size(8 * self.processes, _MAX_CHUNK // 2)
         return self.back, stop
 
 
 def chunk_bounds(n: int, processes: int, min_chunk: int = MIN_CHUNK) -> list[tuple[int, int]]:
     """``(start, stop)`` of the chunks the workers would take if they took all ``n`` items:
-    each a share of what is left (a ``2 * processes``-th), at least ``min_chunk``
-    (:data:`MIN_CHUNK`) and at most 5,000.
+    each a share of what is left (a ``4 * processes``-th), at least ``min_chunk``
+    (:data:`MIN_CHUNK`) and at most 2,500.
 
     >>> chunk_bounds(1000, 2)
     [(0, 250), (250, 500), (500, 750), (750, 1000)]
