@@ -93,6 +93,9 @@ NEAR_MAX_OUTPUT_KEYWORDS = 1000
 
 
 _CACHE_SIZE = 4096
+#: Prepared references kept per metric (an evaluation set's references are scored against
+#: several answers each; EVOUNA NQ has 5,699 distinct gold alternatives).
+_REFERENCE_CACHE_SIZE = 8192
 #: Prepared outputs kept per metric: at most this many, and this many characters in all (an
 #: evaluation set's answers are often scored against several references and several times).
 _OUTPUT_CACHE_SIZE = 32768
@@ -304,7 +307,7 @@ class KeywordCoverageMetric(BaseMetric):
     """
 
     name = "keyword_coverage"
-    _cache_attributes = ("_ref_cache", "_kw_cache", "_out_cache", "_prepared_refs")
+    _cache_attributes = ("_kw_cache", "_out_cache", "_prepared_refs")
 
     def __init__(
         self,
@@ -335,7 +338,6 @@ class KeywordCoverageMetric(BaseMetric):
         self.match: Match = match
         self.weighting: Weighting = weighting
         self._prepared_refs: dict[str, _Reference] = {}
-        self._ref_cache: dict[str, list[str]] = {}
         self._kw_cache: dict[str, list[str]] = {}
         self._out_cache: dict[str, _OutputKeys] = {}
         self._out_chars = 0  # characters of the outputs in _out_cache
@@ -473,10 +475,8 @@ class KeywordCoverageMetric(BaseMetric):
 
     # ---- lenient matching (the default) -------------------------------------------------------
     def _lenient_reference(self, reference: str) -> list[str]:
-        """Reference keywords, with English number words kept and a stopword-only fallback."""
-        cached = self._ref_cache.get(reference)
-        if cached is not None:
-            return cached
+        """Reference keywords, with English number words kept and a stopword-only fallback
+        (cached by :meth:`_reference`)."""
         assert self.normalizer is not None
         text = repair_mojibake(reference)
         analysis = keyword_analysis(self.normalizer, text)
@@ -501,9 +501,6 @@ class KeywordCoverageMetric(BaseMetric):
             )
         if not ref_kw:
             ref_kw = list(dict.fromkeys(ref_all))
-        if len(self._ref_cache) >= _CACHE_SIZE:
-            self._ref_cache.clear()
-        self._ref_cache[reference] = ref_kw
         return ref_kw
 
     def _lenient_output(self, output: str) -> _OutputKeys:
@@ -547,7 +544,7 @@ class KeywordCoverageMetric(BaseMetric):
             else:
                 parts.append((tuple(pieces), tuple([self._weights.weight(p) for p in pieces])))
         prepared = _Reference(tuple(keys), canonical, tuple(weights), sum(weights), tuple(parts))
-        if len(self._prepared_refs) >= _CACHE_SIZE:
+        if len(self._prepared_refs) >= _REFERENCE_CACHE_SIZE:
             self._prepared_refs.clear()
         self._prepared_refs[reference] = prepared
         return prepared
