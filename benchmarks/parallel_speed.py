@@ -102,9 +102,10 @@ def cold_run(args: argparse.Namespace, inputs: list[Any], outputs: list[str]) ->
     """In a new process: load spaCy, then one timed call with a new metric; one JSON line."""
     get_metric(args.metric).measure("load spaCy once", "load spaCy")
     workers = int(args.cold)
+    method = start_method() if workers != 1 else "-"  # what the pool, started in the call, uses
     results, seconds, cpu = timed_call(get_metric(args.metric), inputs, outputs, workers)
     report = {"seconds": seconds, "cpu": cpu, "digest": digest(results), "load": load_average()}
-    report["start_method"] = start_method() if workers != 1 else "-"
+    report["start_method"] = method
     print(json.dumps(report))
     shutdown()
 
