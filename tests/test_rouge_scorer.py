@@ -80,6 +80,15 @@ def test_default_mode_and_options_equal_rouge_metric(evidence: int) -> None:
         got = ours.score(ref, out)
         for t, result in got.items():
             assert result == RougeMetric(t, **options).measure(ref, out), (t, ref, out)
+    for score in ("precision", "recall", "fmeasure"):  # the inline counting without evidence
+        plain = RougeScorer(TYPES, compat="rouge-score", score=score, evidence_limit=evidence)
+        for ref, out in [*PAIRS, ("cat", "cat"), ("cat sat", "cat"), ("a b", "b a")]:
+            for t, result in plain.score(ref, out).items():
+                expected = RougeMetric(t, compat="rouge-score", score=score).measure(ref, out)
+                assert result.score == expected.score, (score, t, ref, out)
+                assert result == RougeMetric(
+                    t, compat="rouge-score", score=score, evidence_limit=evidence
+                ).measure(ref, out)
     sets = RougeScorer(["rouge2", "rougeL"], compat="rouge-score", variant="set")
     for ref, out in PAIRS:
         got = sets.score(ref, out)

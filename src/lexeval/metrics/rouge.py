@@ -506,6 +506,14 @@ class RougeScorer:
         counted = {m.n for m in self.metrics.values() if m.n and not m._set}
         no_evidence = not any(m.evidence_limit for m in self.metrics.values())
         self._fuse_unigrams_bigrams = no_evidence and {1, 2} <= counted
+        # Without evidence, rouge1, rouge2, rougeL and rougeLsum of one reference are counted
+        # here inline (the common batch case): (type, metric, kind), kind 1 or 2 for the fused
+        # n-gram overlap, 0 for the LCS, -1 for rougeLsum, None for the metric's own counting.
+        plain = {"rouge1": 1, "rouge2": 2, "rougeL": 0, "rougeLsum": -1}
+        self._plan: tuple[tuple[str, RougeMetric, int | None], ...] = tuple(
+            (t, m, plain.get(t) if self._fuse_unigrams_bigrams and not m._set else None)
+            for t, m in self._items
+        )
 
     def __repr__(self) -> str:
         return f"RougeScorer({list(self.rouge_types)!r}, compat={self.compat!r})"
@@ -539,9 +547,52 @@ class RougeScorer:
         shared: dict[int | str, int] = {}
         if self._fuse_unigrams_bigrams:
             shared[1], shared[2] = unigram_bigram_overlap(ref.grams(1), ref.grams(2), output.tokens)
+            return self._score_one_inline(ref, output, shared)
         results: dict[str, MetricResult] = {}
         for rouge_type, metric in self._items:
             score, info = metric._score(ref, output, False, shared)
+            results[rouge_type] = metric.make_result(score, info)
+        return results
+
+    def _score_one_inline(
+        self, ref: _Analysis, output: _Analysis, shared: dict[int | str, int]
+    ) -> dict[str, MetricResult]:
+        """:meth:`_score_one` without evidence, counting rouge1, rouge2, rougeL and a
+        one-sentence rougeLsum here (what ``RougeMetric._score`` does, without its calls: they
+        cost as much as the counting on a summary); every number equals the metric's own."""
+        ref_tokens, out_tokens = ref.tokens, output.tokens
+        len_ref, len_out = len(ref_tokens), len(out_tokens)
+        results: dict[str, MetricResult] = {}
+        for rouge_type, metric, kind in self._plan:
+            if kind == 1:
+                overlap, n_ref, n_out = shared[1], len_ref, len_out
+            elif kind == 2:
+                overlap, n_ref, n_out = shared[2], len_ref - 1, len_out - 1
+            elif kind == 0 or (
+                kind == -1
+                and len(ref.sentences) == 1
+                and len(output.sentences) == 1
+                and ref.sentences[0] is ref_tokens
+                and output.sentences[0] is out_tokens
+            ):
+                overlap, n_ref, n_out = 0, len_ref, len_out
+                if n_ref > 0 and n_out > 0:
+                    overlap = _shared_lcs(ref_tokens, out_tokens, shared)
+            else:
+                n_ref = n_out = 0  # counted by the metric
+            if n_ref > 0 and n_out > 0:
+                precision, recall = overlap / n_out, overlap / n_ref
+                f = 2 * precision * recall / (precision + recall) if overlap else 0.0
+                info: dict[str, Any] = {
+                    "precision": precision,
+                    "recall": recall,
+                    "fmeasure": f,
+                    "counts": {"overlap": overlap, "reference": n_ref, "output": n_out},
+                }
+                key = metric.score_key
+                score = f if key == "fmeasure" else info[key]
+            else:  # no token on a side, or several sentences: the metric's own rules
+                score, info = metric._score(ref, output, False, shared)
             results[rouge_type] = metric.make_result(score, info)
         return results
 
