@@ -32,7 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _shared import load_average, shared_path, timed_cpu
 
-from lexeval.compat import _rouge_stem
+from lexeval.compat import clear_stem_cache
 from lexeval.metrics.rouge import RougeMetric, RougeScorer
 from lexeval.text.peers import clear_caches
 
@@ -40,7 +40,7 @@ TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 
 def _clear_all() -> None:
-    _rouge_stem.cache_clear()
+    clear_stem_cache()
     clear_caches()
 
 

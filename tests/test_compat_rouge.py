@@ -156,3 +156,24 @@ def test_rouge_testdata_parity() -> None:
     assert len(pairs) >= 10
     assert _worst(pairs, True) == 0.0
     assert _worst(pairs, False) == 0.0
+
+
+def test_stems_equal_rouge_score_with_a_cache_that_fills_and_clears(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the stem cache is bounded: a cache cleared every few tokens must give the same tokens,
+    # cold, warm and after clear_stem_cache()
+    from nltk.stem import porter
+
+    import lexeval.compat as compat
+
+    text = "Generously running runners ran; dying flies ATE 1990s' cats, agreed-upon caresses x"
+    expected = rs_tokenize.tokenize(text, porter.PorterStemmer())
+    monkeypatch.setattr(compat, "_STEMS_MAX", 3)
+    compat.clear_stem_cache()
+    for _ in range(3):
+        assert rouge_score_tokens(text, stemmer=True) == expected
+    monkeypatch.undo()
+    compat.clear_stem_cache()
+    assert rouge_score_tokens(text, stemmer=True) == rouge_score_tokens(text, stemmer=True)
+    assert rouge_score_tokens(text, stemmer=True) == expected

@@ -27,10 +27,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Literal
+from typing import Literal, cast
 
 __all__ = [
     "MASTRA_WHITESPACE",
+    "clear_stem_cache",
     "mastra_keyword_coverage",
     "mastra_keywords",
     "mastra_stopwords",
@@ -320,10 +321,36 @@ def _porter() -> Callable[[str], str]:
     return stem
 
 
-@lru_cache(maxsize=262144)
-def _rouge_stem(token: str) -> str | None:
-    stemmed = _porter()(token)
-    return stemmed if _ROUGE_VALID.match(stemmed) else None
+#: rouge-score's token for each token seen, after stemming ("" when the stem is dropped: not
+#: ``[a-z0-9]+``); tokens of at most three characters map to themselves. Values depend on the
+#: token alone, so threads may share it (a lost write is recomputed, never wrong).
+_STEMS: dict[str, str] = {}
+_STEMS_MAX = 262144
+
+
+def _stem_token(token: str) -> str:
+    """rouge-score's stemmed form of ``token`` ("" when dropped), remembered in ``_STEMS``."""
+    if len(token) > 3:
+        stemmed = _porter()(token)
+        found = stemmed if _ROUGE_VALID.match(stemmed) else ""
+    else:
+        found = token
+    if len(_STEMS) >= _STEMS_MAX:
+        _STEMS.clear()
+    _STEMS[token] = found
+    return found
+
+
+def clear_stem_cache() -> None:
+    """Forget the Porter stems this process has computed (benchmarks time cold runs).
+
+    >>> rouge_score_tokens("running", stemmer=True)
+    ['run']
+    >>> clear_stem_cache()
+    >>> rouge_score_tokens("running", stemmer=True)
+    ['run']
+    """
+    _STEMS.clear()
 
 
 def rouge_score_tokens(text: str, *, stemmer: bool) -> list[str]:
@@ -348,15 +375,15 @@ def rouge_score_tokens(text: str, *, stemmer: bool) -> list[str]:
         tokens = _ROUGE_TOKEN.findall(low)
     if not stemmer:
         return tokens
-    out: list[str] = []
-    for tok in tokens:
-        if len(tok) > 3:
-            stemmed = _rouge_stem(tok)
-            if stemmed is not None:
-                out.append(stemmed)
-        else:
-            out.append(tok)
-    return out
+    # one C-level pass over the remembered stems; only new tokens go to the stemmer
+    known = list(map(_STEMS.get, tokens))
+    if None in known:
+        stems = [_stem_token(t) if s is None else s for s, t in zip(known, tokens, strict=True)]
+    else:
+        stems = cast(list[str], known)
+    if "" in stems:
+        return [s for s in stems if s]
+    return stems
 
 
 def rouge_score_sentences(text: str) -> list[str]:
