@@ -195,27 +195,34 @@ def test_start_method_forks_only_a_single_threaded_caller(monkeypatch: Any) -> N
 
 
 class _GcProbe:
-    """Reports, for each item, the process that handled it and whether its cyclic garbage
-    collector was on before the batch."""
+    """Leaves reference cycles behind (only the collector frees them) and reports, for each
+    item, the process that handled it, how many collections its collector had run and
+    whether the collector was on while the chunk ran."""
 
-    def __init__(self, enabled_at_start: bool) -> None:
-        self.enabled_at_start = enabled_at_start
+    def __init__(self, cycles: int) -> None:
+        self.cycles = cycles
 
-    def run(self, items: list[int]) -> list[tuple[int, int, bool]]:
+    def run(self, items: list[int]) -> list[tuple[int, int, int, bool]]:
         import gc
 
-        return [(item, os.getpid(), gc.isenabled()) for item in items]
+        for _ in range(self.cycles):
+            cycle: list[Any] = []
+            cycle.append(cycle)
+        collections = sum(generation["collections"] for generation in gc.get_stats())
+        return [(item, os.getpid(), collections, gc.isenabled()) for item in items]
 
 
-def test_workers_collect_garbage_although_the_caller_paused_it() -> None:
+def test_workers_collect_garbage_between_chunks_although_the_caller_paused_it() -> None:
     from lexeval.collector import paused_gc
 
-    items = list(range(4 * MIN_CHUNK))
+    items = list(range(16 * MIN_CHUNK))
     with paused_gc():  # as measure_many does around map_chunks: a forked worker inherits it
-        seen = map_chunks(_GcProbe(True), "run", [items], 2)
-    assert [item for item, _, _ in seen] == items
-    in_workers = {enabled for _, pid, enabled in seen if pid != os.getpid()}
-    assert in_workers == {True}
+        seen = map_chunks(_GcProbe(5000), "run", [items], 2)
+    assert [item for item, _, _, _ in seen] == items
+    in_workers = [(collections, on) for _, pid, collections, on in seen if pid != os.getpid()]
+    assert len({collections for collections, _ in in_workers}) > 1, "no collection in a worker"
+    # within a chunk the collector is paused (its results are packed and freed first)
+    assert {on for _, on in in_workers} == {False}
 
 
 class _NumpyInfo(TokenF1Metric):
@@ -253,3 +260,72 @@ def test_results_of_other_types_keep_their_types() -> None:
     packed = pack_results(results, plain=True)
     assert type(packed[1]) is bytes and unpack_results(packed) == results
     assert unpack_results(pack_results(results)) == results
+
+
+def test_chunk_files_are_removed_and_a_lost_directory_falls_back_to_the_pipe() -> None:
+    import shutil
+
+    from lexeval.parallel import chunk_directory, shutdown
+
+    refs, outs = _pairs(3 * MIN_CHUNK + 11)
+    serial = KeywordCoverageMetric().measure_many(refs, outs)
+    metric = KeywordCoverageMetric()
+    try:
+        assert metric.measure_many(refs, outs, workers=2) == serial
+        directory = chunk_directory()
+        assert os.listdir(directory) == []  # every chunk's texts and results read and removed
+        shutil.rmtree(directory)  # a cleaner of temporary files took it: chunks go by pipe
+        assert metric.measure_many(refs, outs, workers=2) == serial
+    finally:
+        shutdown()
+    assert not os.path.exists(directory)
+
+
+def test_a_failing_chunk_leaves_no_file_behind() -> None:
+    from lexeval.parallel import chunk_directory, shutdown
+
+    items: list[Any] = list(range(6 * MIN_CHUNK))
+    items[len(items) // 3] = "not a number"  # in the workers' part
+    try:
+        with pytest.raises(TypeError):
+            map_chunks(_Doubler(), "run", [items], 2)
+        directory = chunk_directory()
+        assert map_chunks(_Doubler(), "run", [list(range(4 * MIN_CHUNK))], 2) == [
+            2 * i for i in range(4 * MIN_CHUNK)
+        ]
+    finally:
+        shutdown()
+    assert not os.path.exists(directory)
+
+
+class _Doubler:
+    def run(self, items: list[int]) -> list[int]:
+        return [item * 2 if type(item) is int else item + 1 for item in items]
+
+
+def test_objects_of_a_paused_batch_go_to_the_oldest_generation() -> None:
+    import gc
+
+    from lexeval.collector import paused_gc
+
+    class Node:
+        def __init__(self) -> None:
+            self.me = self
+
+    gc.collect()
+    with paused_gc():
+        kept = [[i] for i in range(1000)]
+        Node()  # a reference cycle: garbage only the collector frees
+    oldest = {id(obj) for obj in gc.get_objects(generation=2)}
+    assert all(id(item) in oldest for item in kept)
+    assert gc.collect() >= 1  # the cycle is found by the next full collection
+    assert gc.isenabled()
+    gc.freeze()  # something froze objects: they must stay frozen
+    try:
+        frozen = gc.get_freeze_count()
+        with paused_gc():
+            young = [[1]]
+        assert gc.get_freeze_count() == frozen
+        assert id(young[0]) not in {id(obj) for obj in gc.get_objects(generation=2)}
+    finally:
+        gc.unfreeze()

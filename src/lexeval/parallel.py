@@ -5,8 +5,9 @@ once (spaCy included) and keeps it for every later chunk and every later call wi
 configuration. The pool itself persists for the life of the process (:func:`shutdown` frees
 it); its workers fork from the caller where that is safe (:func:`start_method`). The pairs go
 out in chunks that shrink as the work runs out, the calling process scores chunks too (from
-the end, while the workers start from the beginning), the results come back as columns
-(:func:`pack_results`), and they are returned in input order, identical to serial scoring.
+the end, while the workers start from the beginning), chunks and results travel as files
+(:func:`chunk_directory`), the results as columns (:func:`pack_results`), and they are returned
+in input order, identical to serial scoring.
 
 >>> resolve_workers(1), resolve_workers("auto") == available_cores(), resolve_workers(0) >= 1
 (1, True, True)
@@ -21,11 +22,15 @@ import marshal
 import multiprocessing
 import os
 import pickle
+import shutil
+import tempfile
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
+from itertools import count, repeat
 from typing import Any, TypeVar
 
 from lexeval.collector import paused_gc
@@ -38,6 +43,7 @@ __all__ = [
     "build_once",
     "builds_in_this_process",
     "chunk_bounds",
+    "chunk_directory",
     "configuration_key",
     "map_chunks",
     "pack_results",
@@ -193,9 +199,79 @@ def shutdown() -> None:
         _POOLS.clear()
     for pool in pools:
         pool.shutdown(wait=True, cancel_futures=True)
+    _remove_spool()
 
 
 atexit.register(shutdown)
+
+
+# ---- the way chunks travel: files in memory, names through the pool's pipes -----------------
+#
+# A chunk's texts and its results (hundreds of kB) do not go through the pool's pipes: these
+# are written by threads of the calling process that need the GIL for every 64 kB, which the
+# scoring thread holds, in C, for tens of milliseconds at a time; a worker then waits, blocked
+# in sending its results or in receiving its next chunk, while the caller scores. A worker
+# instead reads its chunk from a file and writes its results to one (in /dev/shm, memory,
+# where there is room), and only their names go through the pipes.
+
+_SPOOL_ROOM = 256 * 1024 * 1024  # free bytes /dev/shm must have to be used
+_SPOOL: dict[int, str] = {}  # this process's directory, by pid (a forked child makes its own)
+_SPOOL_LOCK = threading.Lock()
+_SEQUENCE = count()
+
+
+def chunk_directory() -> str:
+    """This process's directory for the files that carry chunks to the workers and their
+    results back (in /dev/shm when it has room, else the temporary directory): created on
+    first use, each file removed once read, the directory removed by :func:`shutdown`. When a
+    file cannot be written there, that chunk travels through the pool's pipe instead.
+
+    >>> import os
+    >>> os.path.isdir(chunk_directory())
+    True
+    """
+    with _SPOOL_LOCK:
+        directory = _SPOOL.get(os.getpid())
+        if directory is not None:
+            return directory
+        base = None
+        with suppress(OSError):
+            stats = os.statvfs("/dev/shm")
+            if stats.f_bavail * stats.f_frsize >= _SPOOL_ROOM and os.access("/dev/shm", os.W_OK):
+                base = "/dev/shm"
+        directory = _SPOOL[os.getpid()] = tempfile.mkdtemp(prefix="lexeval-chunks-", dir=base)
+        return directory
+
+
+def _remove_spool() -> None:
+    with _SPOOL_LOCK:
+        directory = _SPOOL.pop(os.getpid(), None)
+    if directory is not None:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def _spool(path: str, value: Any) -> str | Any:
+    """``path`` after pickling ``value`` into it (a new file), or ``value`` itself when the
+    file cannot be written (no room): it then travels through the pipe."""
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        with open(path, "xb") as file:
+            file.write(data)
+    except OSError:
+        with suppress(OSError):
+            os.unlink(path)
+        return value
+    return path
+
+
+def _unspool(sent: Any) -> Any:
+    """What :func:`_spool` sent: read from its file (then removed), or as it came."""
+    if type(sent) is not str:
+        return sent
+    with open(sent, "rb") as file:
+        data = file.read()
+    os.unlink(sent)
+    return pickle.loads(data)
 
 
 def plain_results(target: Any, columns: Sequence[Sequence[Any]]) -> bool:
@@ -268,18 +344,24 @@ def unpack_results(packed: tuple[Any, ...]) -> list[Any]:
     if type(columns) is bytes:
         columns = marshal.loads(columns)
     scores, passed, infos = columns
-    return [
-        new_result(score, info, verdict, signature)
-        for score, verdict, info in zip(scores, passed, infos, strict=True)
-    ]
+    if not len(scores) == len(passed) == len(infos):
+        raise ValueError("packed results: columns of different lengths")
+    return list(map(new_result, scores, infos, passed, repeat(signature)))
 
 
-def _run_chunk(key: str, blob: bytes, method: str, args: tuple[Any, ...]) -> tuple[Any, ...]:
-    """In a worker: call ``method`` of the object built from ``blob`` on ``args``; the results
-    packed for the way back."""
-    target = build_once(key, blob)
-    results = getattr(target, method)(*args)
-    return pack_results(results, plain=plain_results(target, args))
+def _run_chunk(key: str, blob: bytes, method: str, sent: Any, result_path: str) -> Any:
+    """In a worker: call ``method`` of the object built from ``blob`` on the chunk ``sent``
+    (see :func:`_spool`); the results packed and spooled to ``result_path``. The collector
+    stays paused until the results are packed and freed: were it on while packing, it would
+    walk every result of the chunk (and promote them to older generations, walked again
+    later) although none of them outlives the chunk."""
+    with paused_gc():
+        args = _unspool(sent)
+        target = build_once(key, blob)
+        results = getattr(target, method)(*args)
+        packed = pack_results(results, plain=plain_results(target, args))
+        del results, args
+        return _spool(result_path, packed)
 
 
 class _Split:
@@ -364,8 +446,10 @@ def map_chunks(
     pool = _pool(processes - 1)
     split = _Split(n, processes, min_chunk)
     call = getattr(target, method)
-    pending: dict[Future[Any], tuple[int, int]] = {}
+    pending: dict[Future[Any], tuple[int, int, str]] = {}  # bounds and file name
     done: dict[int, list[Any]] = {}
+    directory = chunk_directory()
+    unread: set[str] = set()  # files of this call's chunks (texts, results) not read yet
 
     def piece(start: int, stop: int) -> tuple[Any, ...]:
         return tuple(list(column[start:stop]) for column in columns)
@@ -373,12 +457,20 @@ def map_chunks(
     def hand_out() -> None:
         bounds = split.take_front()
         if bounds is not None:
-            pending[pool.submit(_run_chunk, key, blob, method, piece(*bounds))] = bounds
+            name = os.path.join(directory, f"{os.getpid()}-{next(_SEQUENCE)}")
+            unread.update((name, name + "r"))
+            sent = _spool(name, piece(*bounds))
+            pending[pool.submit(_run_chunk, key, blob, method, sent, name + "r")] = (
+                *bounds,
+                name,
+            )
 
     def collect(finished: Iterable[Future[Any]]) -> None:
         for future in finished:
-            start, stop = pending.pop(future)
-            done[start] = unpack_results(future.result())
+            start, stop, name = pending.pop(future)
+            sent = future.result()
+            unread.difference_update((name, name + "r"))  # the worker read its texts
+            done[start] = unpack_results(_unspool(sent))
             if on_chunk is not None:
                 on_chunk(stop - start)
             hand_out()
@@ -404,6 +496,10 @@ def map_chunks(
         for future in pending:
             future.cancel()
         raise
+    finally:
+        for name in unread:  # of chunks cancelled, failed or still running: never read
+            with suppress(OSError):
+                os.unlink(name)
     results: list[Any] = []
     for start in sorted(done):
         results.extend(done[start])
