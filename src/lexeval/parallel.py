@@ -31,6 +31,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
 from itertools import count, repeat
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from lexeval.collector import paused_gc
@@ -288,16 +289,28 @@ def plain_results(target: Any, columns: Sequence[Sequence[Any]]) -> bool:
     >>> plain_results(TokenF1Metric(), [[b"a b"], ["a"]])
     False
     """
+    return _plain_metric(target) and _plain_texts(columns)
+
+
+def _plain_metric(target: Any) -> bool:
+    """The part of :func:`plain_results` about ``target`` (a few hundred microseconds: the
+    text processor protocol is checked at run time): once per call, in the caller."""
     if not isinstance(target, BaseMetric) or not _ours(target):
         return False
     processors = [value for value in vars(target).values() if isinstance(value, TextProcessor)]
-    if not all(_ours(processor) for processor in processors):
-        return False
+    return all(_ours(processor) for processor in processors)
+
+
+def _plain_texts(columns: Sequence[Sequence[Any]]) -> bool:
+    """The part of :func:`plain_results` about the texts: each a ``str`` or a list of them."""
     for column in columns:
+        types = set(map(type, column))  # at C speed: a chunk's columns are long
+        if types <= {str}:
+            continue
+        if not types <= {str, list, tuple}:
+            return False
         for item in column:
-            if type(item) is not str and not (
-                type(item) in (list, tuple) and all(type(text) is str for text in item)
-            ):
+            if type(item) is not str and set(map(type, item)) != {str}:
                 return False
     return True
 
@@ -319,13 +332,14 @@ def pack_results(items: list[Any], plain: bool = False) -> tuple[Any, ...]:
     ...     pack_results(results, plain=True))
     True
     """
-    if items and type(items[0]) is MetricResult:
-        signature = items[0].signature
-        if all(type(r) is MetricResult and r.signature == signature for r in items):
+    if items and set(map(type, items)) == {MetricResult}:
+        signatures = set(map(_SIGNATURE, items))
+        if len(signatures) == 1:
+            signature = signatures.pop()
             columns = (
-                [r.score for r in items],
-                [r.passed for r in items],
-                [r.info for r in items],
+                list(map(_SCORE, items)),
+                list(map(_PASSED, items)),
+                list(map(_INFO, items)),
             )
             if plain:
                 try:
@@ -334,6 +348,12 @@ def pack_results(items: list[Any], plain: bool = False) -> tuple[Any, ...]:
                     pass
             return (signature, columns)
     return (items,)
+
+
+_SIGNATURE = attrgetter("signature")
+_SCORE = attrgetter("score")
+_PASSED = attrgetter("passed")
+_INFO = attrgetter("info")
 
 
 def unpack_results(packed: tuple[Any, ...]) -> list[Any]:
@@ -349,19 +369,28 @@ def unpack_results(packed: tuple[Any, ...]) -> list[Any]:
     return list(map(new_result, scores, infos, passed, repeat(signature)))
 
 
-def _run_chunk(key: str, blob: bytes, method: str, sent: Any, result_path: str) -> Any:
+def _run_chunk(
+    key: str, blob: bytes, method: str, plain_metric: bool, sent: Any, result_path: str
+) -> Any:
     """In a worker: call ``method`` of the object built from ``blob`` on the chunk ``sent``
-    (see :func:`_spool`); the results packed and spooled to ``result_path``. The collector
-    stays paused until the results are packed and freed: were it on while packing, it would
-    walk every result of the chunk (and promote them to older generations, walked again
-    later) although none of them outlives the chunk."""
+    (see :func:`_spool`); the results packed (as :mod:`marshal` bytes when ``plain_metric``
+    and the texts are plain, see :func:`plain_results`) and spooled to ``result_path``. The
+    collector stays paused until the results are packed and freed: were it on while packing,
+    it would walk every result of the chunk (and promote them to older generations, walked
+    again later) although none of them outlives the chunk."""
     with paused_gc():
         args = _unspool(sent)
         target = build_once(key, blob)
         results = getattr(target, method)(*args)
-        packed = pack_results(results, plain=plain_results(target, args))
+        packed = pack_results(results, plain=plain_metric and _plain_texts(args))
         del results, args
-        return _spool(result_path, packed)
+        sent_back = _spool(result_path, packed)
+    # What the chunk made and kept (cache entries) is walked once, for the cycles it may
+    # hold, then frozen with what the worker inherited: otherwise each collection of an
+    # older generation would walk the growing caches again (a tenth of a cold worker's time).
+    gc.collect(0)
+    gc.freeze()
+    return sent_back
 
 
 class _Split:
@@ -443,6 +472,7 @@ def map_chunks(
     except Exception as exc:
         raise TypeError(f"{target!r} cannot be pickled for the worker processes: {exc}") from None
     key = configuration_key(blob)
+    plain_metric = _plain_metric(target)
     pool = _pool(processes - 1)
     split = _Split(n, processes, min_chunk)
     call = getattr(target, method)
@@ -460,7 +490,7 @@ def map_chunks(
             name = os.path.join(directory, f"{os.getpid()}-{next(_SEQUENCE)}")
             unread.update((name, name + "r"))
             sent = _spool(name, piece(*bounds))
-            pending[pool.submit(_run_chunk, key, blob, method, sent, name + "r")] = (
+            pending[pool.submit(_run_chunk, key, blob, method, plain_metric, sent, name + "r")] = (
                 *bounds,
                 name,
             )
