@@ -303,10 +303,10 @@ class _Doubler:
         return [item * 2 if type(item) is int else item + 1 for item in items]
 
 
-def test_objects_of_a_paused_batch_go_to_the_oldest_generation() -> None:
+def test_objects_of_a_large_paused_batch_go_to_the_oldest_generation() -> None:
     import gc
 
-    from lexeval.collector import paused_gc
+    from lexeval.collector import MANY_YOUNG, paused_gc, promote_batches
 
     class Node:
         def __init__(self) -> None:
@@ -314,21 +314,30 @@ def test_objects_of_a_paused_batch_go_to_the_oldest_generation() -> None:
 
     gc.collect()
     with paused_gc():
-        kept = [[i] for i in range(1000)]
+        kept = [[i] for i in range(MANY_YOUNG)]
         Node()  # a reference cycle: garbage only the collector frees
     oldest = {id(obj) for obj in gc.get_objects(generation=2)}
     assert all(id(item) in oldest for item in kept)
     assert gc.collect() >= 1  # the cycle is found by the next full collection
     assert gc.isenabled()
+    gc.collect()  # counts back to 0: no collection of generation 1 while looking
+    with paused_gc():  # a small batch's objects stay young
+        few = [[1]]
+    assert id(few[0]) not in {id(obj) for obj in gc.get_objects(generation=2)}
     sentinel: list[Any] = [[]]
     gc.freeze()  # something froze objects: they must stay frozen (in no generation)
     try:
-        with paused_gc():
-            young = [[1]]
-        gc.disable()  # no collection while looking (it would promote the young list)
-        tracked = {id(obj) for obj in gc.get_objects()}
-        assert id(sentinel[0]) not in tracked and id(young[0]) in tracked
-        assert id(young[0]) not in {id(obj) for obj in gc.get_objects(generation=2)}
+        for promote in (True, False):
+            promote_batches(promote)
+            gc.collect()
+            with paused_gc():
+                young = [[i] for i in range(MANY_YOUNG)]
+            gc.disable()  # no collection while looking (it would promote the young lists)
+            tracked = {id(obj) for obj in gc.get_objects()}
+            assert id(sentinel[0]) not in tracked and id(young[0]) in tracked
+            assert id(young[0]) not in {id(obj) for obj in gc.get_objects(generation=2)}
+            gc.enable()
     finally:
+        promote_batches(True)
         gc.unfreeze()
         gc.enable()

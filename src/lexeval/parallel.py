@@ -34,7 +34,7 @@ from itertools import count, repeat
 from operator import attrgetter
 from typing import Any, TypeVar
 
-from lexeval.collector import paused_gc
+from lexeval.collector import paused_gc, promote_batches
 from lexeval.metrics.base import BaseMetric, MetricResult, new_result
 from lexeval.text.base import TextProcessor
 
@@ -171,6 +171,7 @@ def _worker_started() -> None:
     what the worker inherited frozen (the collector then never walks it, nor copies its pages)."""
     gc.enable()
     gc.freeze()
+    promote_batches(False)  # what it froze stays frozen (see lexeval.collector)
 
 
 def _pool(processes: int) -> ProcessPoolExecutor:
