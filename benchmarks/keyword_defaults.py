@@ -3,17 +3,25 @@ unchanged to the held-out EVOUNA TQ and NQ301 (human label: ``Acceptable?`` of N
 
 For each configuration: ROC AUC and Cohen's kappa with bootstrap intervals (lexeval.meta), the
 threshold that maximises kappa on NQ (the recommended pass threshold), and on every set
-``compare`` of the default against the previous default (``extra_penalty=0, near_credit=0``,
-before the tie-breaking terms) and against ``weighting="uniform"``. Each answer is scored
-against its gold alternatives (the best one counts).
+``compare`` of the default against the earlier defaults (``conflict_penalty=0``; and plain
+weighted coverage, ``extra_penalty=0, near_credit=0, conflict_penalty=0``) and against
+``weighting="uniform"``. Each answer is scored against its gold alternatives (the best one
+counts).
+
+``--halves`` is the development protocol: EVOUNA NQ's questions split in two halves with a fixed
+seed (``split_questions``); a rule is developed on the first half ("develop"), its threshold
+calibrated there, and it becomes a default only when it wins on the second half ("confirm"),
+``compare``'s interval above zero. Nothing else is scored.
 
 Run: ``.venv/bin/python benchmarks/keyword_defaults.py`` (add ``--tuning-only`` to score EVOUNA
-NQ alone, as while tuning; the held-out sets are for the final check).
+NQ alone, or ``--halves`` for the develop/confirm split; the held-out sets are for the final
+check).
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from pathlib import Path
@@ -26,11 +34,57 @@ from lexeval.meta import agreement, calibrate, compare
 from lexeval.metrics import KeywordCoverageMetric
 
 CONFIGS: dict[str, dict[str, Any]] = {
-    "previous": {"extra_penalty": 0.0, "near_credit": 0.0},
+    "plain": {"extra_penalty": 0.0, "near_credit": 0.0, "conflict_penalty": 0.0},
+    "previous": {"conflict_penalty": 0.0},
     "uniform": {"weighting": "uniform"},
     "default": {},
 }
 DEFAULT = "default"
+#: The seed of the develop/confirm split of EVOUNA NQ's questions (``--halves``).
+SPLIT_SEED = 20261123
+
+
+def split_questions(items: list[QAItem], seed: int = SPLIT_SEED) -> tuple[list[int], list[int]]:
+    """Rows of the two halves of ``items``' distinct questions, shuffled with ``seed``: every
+    answer to a question falls in the same half (develop, confirm)."""
+    questions = sorted({item.question for item in items})
+    random.Random(seed).shuffle(questions)
+    develop = set(questions[: len(questions) // 2])
+    first = [i for i, item in enumerate(items) if item.question in develop]
+    second = [i for i, item in enumerate(items) if item.question not in develop]
+    return first, second
+
+
+def halves(configs: dict[str, dict[str, Any]]) -> None:
+    """Each configuration on the develop half (threshold calibrated there) and on the confirm
+    half at that threshold; the default against each other configuration on the confirm half."""
+    items = load_evouna("NQ")
+    develop, confirm = split_questions(items)
+    human = [item.human for item in items]
+    y_dev, y_conf = [human[i] for i in develop], [human[i] for i in confirm]
+    scored = {config: scores(options, items) for config, options in configs.items()}
+    tuned: dict[str, float] = {}
+    for config, values in scored.items():
+        dev = [values[i] for i in develop]
+        tuned[config] = calibrate(dev, y_dev).value
+        conf = [values[i] for i in confirm]
+        print(f"{config:10s} develop {agreement(dev, y_dev, threshold=tuned[config])}")
+        print(f"{'':10s} confirm {agreement(conf, y_conf, threshold=tuned[config])}")
+    default = [scored[DEFAULT][i] for i in confirm]
+    for config in configs:
+        if config == DEFAULT:
+            continue
+        other = [scored[config][i] for i in confirm]
+        print(f"confirm {DEFAULT} - {config}: {compare(default, other, y_conf)}")
+        kappa = compare(
+            default,
+            other,
+            y_conf,
+            statistic="kappa",
+            threshold_a=tuned[DEFAULT],
+            threshold_b=tuned[config],
+        )
+        print(f"confirm {DEFAULT} - {config}: {kappa}")
 
 
 def scores(options: dict[str, Any], items: list[QAItem]) -> list[float]:
@@ -41,7 +95,13 @@ def scores(options: dict[str, Any], items: list[QAItem]) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tuning-only", action="store_true", help="score EVOUNA NQ only")
+    parser.add_argument(
+        "--halves", action="store_true", help="EVOUNA NQ's develop and confirm halves only"
+    )
     args = parser.parse_args()
+    if args.halves:
+        halves(CONFIGS)
+        return
     sets = {"EVOUNA NQ (tuning)": load_evouna("NQ")}
     if not args.tuning_only:
         sets["EVOUNA TQ (held out)"] = load_evouna("TQ")
@@ -67,7 +127,7 @@ def main() -> None:
             if recommended is not None and recommended != thresholds[config]:
                 r = agreement(results[config][name], labels[name], threshold=recommended)
                 print(f"{'':10s} at the recommended {recommended}: {r}")
-        for other in ("previous", "uniform"):
+        for other in ("plain", "previous", "uniform"):
             c_auc = compare(results[DEFAULT][name], results[other][name], labels[name])
             c_kappa = compare(
                 results[DEFAULT][name],

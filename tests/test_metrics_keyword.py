@@ -189,6 +189,52 @@ def test_near_matches_earn_part_of_their_weight() -> None:
     assert m.signature != KeywordCoverageMetric().signature
 
 
+def test_a_contradicted_number_or_month_counts_against_the_answer() -> None:
+    m = KeywordCoverageMetric(extra_penalty=0.0, near_credit=0.0)
+    off = KeywordCoverageMetric(extra_penalty=0.0, near_credit=0.0, conflict_penalty=0.0)
+    gold, wrong_day = "September 12, 2004", "September 14, 2004"
+    r = m.measure(gold, wrong_day)
+    assert r.info["conflicts"] == {"12": ["14"]} and r.info["missing"] == ["12"]
+    w = r.info["weights"]
+    assert r.score == pytest.approx((w["september"] + w["2004"] - w["12"]) / r.info["totalWeight"])
+    assert off.measure(gold, wrong_day).score == pytest.approx(
+        (w["september"] + w["2004"]) / r.info["totalWeight"]
+    )
+    assert off.measure(gold, wrong_day).info["conflicts"] == {}
+    # a month for a month (before any near credit), a year for a year; never below 0
+    month = KeywordCoverageMetric(extra_penalty=0.0).measure("January 2018", "June 2018")
+    assert month.info["conflicts"] == {"january": ["june"]} and month.info["near"] == {}
+    assert m.measure("1947", "in 1946").info["conflicts"] == {"1947": ["1946"]}
+    assert m.measure("Paris 1947", "Lyon, 1946").score == 0.0
+    # another kind is no conflict (a day is not a year), nor a number the reference holds
+    assert m.measure("1998", "on May 3").info["conflicts"] == {}
+    assert m.measure("5 to 10", "10").info["conflicts"] == {}
+    assert m.measure("1998", "in 1998 or 2001").score == 1.0  # found: other years are extra
+    assert m.measure("Paris", "Paris, 2001").info["conflicts"] == {}  # not a number or month
+    # a compound key found in part earns its share instead
+    assert m.measure("1979-80", "from 1979 to 1981").info["conflicts"] == {}
+    assert KeywordCoverageMetric(conflict_penalty=0.0).recommended_threshold is None
+    assert "conflict:1" in KeywordCoverageMetric().signature
+    assert "conflict" not in off.signature
+    with pytest.raises(ValueError, match="conflict_penalty"):
+        KeywordCoverageMetric(conflict_penalty=2.0)
+
+
+def test_conflict_kinds() -> None:
+    from lexeval.metrics.keyword import conflict_kind
+
+    assert [conflict_kind(k) for k in ("2004", "12", "0", "3000", "2.18", "22:28")] == [
+        "year",
+        "small",
+        "small",
+        "number",
+        "number",
+        "number",
+    ]
+    assert conflict_kind("may") == "month" and conflict_kind("may", english=False) is None
+    assert conflict_kind("spring") is None
+
+
 def test_long_outputs_match_like_short_ones() -> None:
     """Past ``LONG_TEXT`` characters substring queries go through the 4-gram index; the
     results are those of the short-text path (the speed is measured in

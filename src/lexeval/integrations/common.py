@@ -2,10 +2,10 @@
 
 >>> scorer, threshold = metric_and_threshold("keyword_coverage", None, {})
 >>> threshold
-0.3831
+0.3694
 >>> result = scorer.measure("Paris is the capital of France", "The capital is Paris")
 >>> reason(scorer.name, result, threshold)
-'keyword_coverage 0.668 >= threshold 0.383; missing: france; matched: paris, capital'
+'keyword_coverage 0.668 >= threshold 0.369; missing: france; matched: paris, capital'
 >>> reason(scorer.name, result, None)
 'keyword_coverage 0.668; missing: france; matched: paris, capital'
 """

@@ -22,6 +22,12 @@ words as digits ("four" = "4") and one spelling of numbers ("1,000" = "1000", "0
    ``near_credit`` (0.5) times ``(s - 0.5) / 0.5`` of its weight (outputs of at most 1,000
    distinct keywords: the time stays linear in the length of long texts).
 
+A reference number or (English) month name that no rule finds, where the output names another
+one of the same kind (a year for a year, a number of one or two digits for such a number,
+another number for a number, a month for a month: "September 14, 2004" for "September 12,
+2004"), counts against the answer: ``conflict_penalty`` (1.0) times its weight is taken off
+the matched weight (not below 0; ``info["conflicts"]``).
+
 The coverage is then multiplied by ``1 - extra_penalty * extra`` (``extra_penalty`` 0.05),
 ``extra`` being the share of the output's keywords that match no reference keyword: of two
 answers that cover the reference equally, the one that says more besides ranks a little lower.
@@ -103,15 +109,52 @@ _OUTPUT_CACHE_CHARS = 4_000_000
 _fold = fold_accents
 _canon = canonical_key
 
+#: English month names: a reference month contradicted by another month in the output is a
+#: conflict (like a number contradicted by another number).
+MONTHS_EN = frozenset(
+    [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ]
+)
+_YEAR = re.compile(r"[12]\d{3}")
+_SMALL_NUMBER = re.compile(r"\d{1,2}")
+
 #: Pass thresholds of the default settings, by weighting: the kappa-best threshold on EVOUNA NQ
 #: (human correctness of QA answers), to 4 decimals (``benchmarks/keyword_defaults.py``).
-RECOMMENDED_THRESHOLDS: dict[str, float] = {"frequency": 0.3831, "uniform": 0.3539}
+RECOMMENDED_THRESHOLDS: dict[str, float] = {"frequency": 0.3694, "uniform": 0.3539}
 #: Defaults of the tie-breaking terms (the recommended thresholds hold for these values).
 EXTRA_PENALTY = 0.05
 NEAR_CREDIT = 0.5
+CONFLICT_PENALTY = 1.0
 
 
 _has_digit = re.compile(r"\d").search
+
+
+def conflict_kind(key: str, english: bool = True) -> str | None:
+    """The kind of a canonical key for conflicts: ``"year"`` (four digits from 1000 to 2999),
+    ``"small"`` (one or two digits), ``"number"`` (any other key with a digit), ``"month"``
+    (an English month name, when ``english``), else None.
+
+    >>> [conflict_kind(k) for k in ("1998", "12", "2.18", "march", "paris")]
+    ['year', 'small', 'number', 'month', None]
+    """
+    if _has_digit(key):
+        if _YEAR.fullmatch(key):
+            return "year"
+        return "small" if _SMALL_NUMBER.fullmatch(key) else "number"
+    return "month" if english and key in MONTHS_EN else None
 
 
 def _whole_number_at(text: str, start: int, key: str) -> bool:
@@ -139,6 +182,8 @@ class _Reference(NamedTuple):
     weights: tuple[float, ...]
     total: float  # sum of weights
     parts: tuple[tuple[tuple[str, ...], tuple[float, ...]], ...]  # of compound keys, else empty
+    kinds: tuple[str | None, ...]  # conflict_kind of each canonical key
+    key_set: frozenset[str]  # the canonical keys
 
 
 _NO_PARTS: tuple[tuple[str, ...], tuple[float, ...]] = ((), ())
@@ -157,6 +202,7 @@ class _OutputKeys:
         "_found",
         "_indexes",
         "_keys",
+        "_kinds",
         "_near",
         "_plain_keys",
         "_sorted",
@@ -185,6 +231,19 @@ class _OutputKeys:
         self.joined = _NON_WORD.sub("", folded)
         self._indexes: tuple[SubstringIndex, SubstringIndex] | None = None
         self._sorted: list[str] | None = None
+        self._kinds: dict[str, tuple[str, ...]] | None = None
+
+    def of_kind(self, kind: str) -> tuple[str, ...]:
+        """The output's canonical keywords of a :func:`conflict_kind` (built once)."""
+        kinds = self._kinds
+        if kinds is None:
+            found: dict[str, list[str]] = {}
+            for key in dict.fromkeys(self.canonical):
+                k = conflict_kind(key, self._english)
+                if k is not None:
+                    found.setdefault(k, []).append(key)
+            kinds = self._kinds = {k: tuple(v) for k, v in found.items()}
+        return kinds.get(kind, ())
 
     def _extend(self) -> list[str]:
         """Add the stopword-keeping keys and sort all keys for prefix queries (once; threads
@@ -322,6 +381,7 @@ class KeywordCoverageMetric(BaseMetric):
         weighting: Weighting = "frequency",
         extra_penalty: float = EXTRA_PENALTY,
         near_credit: float = NEAR_CREDIT,
+        conflict_penalty: float = CONFLICT_PENALTY,
         scale: float = 1.0,
         threshold: float | None = None,
     ) -> None:
@@ -352,6 +412,7 @@ class KeywordCoverageMetric(BaseMetric):
             raise ValueError(f"fuzzy_min_length must be at least 1, not {fuzzy_min_length!r}")
         self.extra_penalty = _unit_number(extra_penalty, "extra_penalty")
         self.near_credit = _unit_number(near_credit, "near_credit")
+        self.conflict_penalty = _unit_number(conflict_penalty, "conflict_penalty")
         self.fuzzy_threshold = float(fuzzy_threshold)
         self.fuzzy_min_length = fuzzy_min_length
         if compat is not None:
@@ -390,6 +451,8 @@ class KeywordCoverageMetric(BaseMetric):
         if self._weights is not None:
             parts.append(self._weights.signature)
             parts.append(f"extra:{self.extra_penalty:g},near:{self.near_credit:g}>={NEAR_MIN:g}")
+            if self.conflict_penalty:
+                parts.append(f"conflict:{self.conflict_penalty:g}")
         if self.fuzzy:
             parts.append(f"fuzzy:ratio>={self.fuzzy_threshold:g},len>={self.fuzzy_min_length}")
         else:
@@ -405,16 +468,21 @@ class KeywordCoverageMetric(BaseMetric):
     def recommended_threshold(self) -> float | None:
         """The pass threshold for the default settings (lenient matching, no fuzzy, no compat,
         keywords from the reference): the kappa-best threshold against human correctness labels
-        of QA answers on EVOUNA NQ (``benchmarks/keyword_defaults.py``), 0.3831 with
+        of QA answers on EVOUNA NQ (``benchmarks/keyword_defaults.py``), 0.3694 with
         ``weighting="frequency"`` (the default) and 0.3539 with ``"uniform"`` (both with the
-        default ``extra_penalty`` and ``near_credit``); None for other settings.
+        default ``extra_penalty``, ``near_credit`` and ``conflict_penalty``); None for other
+        settings.
 
         >>> KeywordCoverageMetric().recommended_threshold, KeywordCoverageMetric(
         ...     compat="mastra").recommended_threshold
-        (0.3831, None)
+        (0.3694, None)
         """
         default = self.compat is None and self.match == "lenient" and not self.fuzzy
-        tie_breaking = (self.extra_penalty, self.near_credit) == (EXTRA_PENALTY, NEAR_CREDIT)
+        tie_breaking = (self.extra_penalty, self.near_credit, self.conflict_penalty) == (
+            EXTRA_PENALTY,
+            NEAR_CREDIT,
+            CONFLICT_PENALTY,
+        )
         if default and tie_breaking and self.keywords is None and self.scale == 1.0:
             return RECOMMENDED_THRESHOLDS[self.weighting]
         return None
@@ -543,7 +611,15 @@ class KeywordCoverageMetric(BaseMetric):
                 parts.append((tuple(pieces), (1.0,) * len(pieces)))
             else:
                 parts.append((tuple(pieces), tuple([self._weights.weight(p) for p in pieces])))
-        prepared = _Reference(tuple(keys), canonical, tuple(weights), sum(weights), tuple(parts))
+        prepared = _Reference(
+            tuple(keys),
+            canonical,
+            tuple(weights),
+            sum(weights),
+            tuple(parts),
+            tuple([conflict_kind(ck, english) for ck in canonical]),
+            frozenset(canonical),
+        )
         if len(self._prepared_refs) >= _REFERENCE_CACHE_SIZE:
             self._prepared_refs.clear()
         self._prepared_refs[reference] = prepared
@@ -558,34 +634,47 @@ class KeywordCoverageMetric(BaseMetric):
         hit_keys: set[str] = set()
         partial: dict[str, float] = {}
         near: dict[str, dict[str, str | float]] = {}
+        conflicts: dict[str, list[str]] = {}
         credit = 0.0
+        against = 0.0
         near_credit = self.near_credit
-        for k, ck, weight, (parts, part_weights) in zip(
-            ref.keys, ref.canonical, ref.weights, ref.parts, strict=True
+        conflict_penalty = self.conflict_penalty
+        ref_keys = ref.key_set
+        for k, ck, weight, (parts, part_weights), kind in zip(
+            ref.keys, ref.canonical, ref.weights, ref.parts, ref.kinds, strict=True
         ):
             if out.has(ck):
                 hit.append(k)
                 hit_keys.add(ck)
                 credit += weight
-            elif parts:
+                continue
+            if parts:
                 found = sum(w for p, w in zip(parts, part_weights, strict=True) if out.has(p))
                 if found:
                     share = found / sum(part_weights)
                     partial[k] = share
                     credit += share * weight
-            elif near_credit and len(ck) >= _SUBSTRING_MIN and not _has_digit(ck):
+                    continue
+            if conflict_penalty and kind is not None:
+                others = [o for o in out.of_kind(kind) if o not in ref_keys]
+                if others:  # "September 14, 2004" for "September 12, 2004"
+                    conflicts[k] = others
+                    against += weight
+                    continue
+            if near_credit and not parts and len(ck) >= _SUBSTRING_MIN and not _has_digit(ck):
                 close = out.near(ck)
                 if close is not None:
                     near[k] = {"keyword": close[0], "similarity": close[1]}
                     credit += near_credit * (close[1] - NEAR_MIN) / (1.0 - NEAR_MIN) * weight
         total = ref.total
-        coverage = credit / total
+        coverage = max(0.0, credit - conflict_penalty * against) / total
         used = {k for k, ck in zip(out.keywords, out.canonical, strict=True) if ck in hit_keys}
         info = self._info(list(ref.keys), out.keywords, hit, used)
         extra = 1.0 - info["precision"] if out.keywords else 0.0
         score = coverage * (1.0 - self.extra_penalty * extra)
         info["partial"] = partial
         info["near"] = near
+        info["conflicts"] = conflicts
         info["matchedWeight"] = credit
         info["totalWeight"] = total
         info["weights"] = dict(zip(ref.keys, ref.weights, strict=True))
