@@ -341,3 +341,30 @@ def test_objects_of_a_large_paused_batch_go_to_the_oldest_generation() -> None:
         promote_batches(True)
         gc.unfreeze()
         gc.enable()
+
+
+def test_chunks_cover_every_item_once_whatever_the_boundary() -> None:
+    for n in (1, 499, 1000, 7777):
+        for boundary in (None, 0, 1, n // 3, n - 1, n, n + 5):
+            bounds = chunk_bounds(n, 2, boundary=boundary)
+            covered = sorted(i for start, stop in bounds for i in range(start, stop))
+            assert covered == list(range(n)), (n, boundary)
+            assert all(stop - start >= 1 for start, stop in bounds)
+
+
+def test_calls_again_on_the_same_items_keep_order_and_results() -> None:
+    items = list(range(12 * MIN_CHUNK))
+    first = map_chunks(_Probe("again"), "run", [items], 2)
+    # the same items again (the workers' part of the first call is remembered), then items
+    # that differ only where the fingerprint does not look: the remembered split still applies
+    again = map_chunks(_Probe("again"), "run", [items], 2)
+    changed = [*items]
+    changed[5] = -5
+    other = map_chunks(_Probe("again"), "run", [changed], 2)
+    assert [r[0] for r in first] == [r[0] for r in again] == items
+    assert [r[0] for r in other] == changed
+    refs, outs = _pairs(6 * MIN_CHUNK)
+    serial = TokenF1Metric().measure_many(refs, outs)
+    metric = TokenF1Metric()
+    for _ in range(3):
+        assert metric.measure_many(refs, outs, workers=2) == serial

@@ -67,6 +67,11 @@ _BUILDS: Counter[str] = Counter()
 _MAX_BUILT = 8
 _BUILD_LOCK = threading.Lock()
 
+# Where the workers' part of the last call on the same items ended, by (configuration key,
+# processes, fingerprint of the items): the next call gives each side the items it scored.
+_BOUNDARIES: OrderedDict[tuple[str, int, int], int] = OrderedDict()
+_MAX_BOUNDARIES = 32
+
 _POOLS: dict[tuple[int, str], ProcessPoolExecutor] = {}
 _POOL_LOCK = threading.Lock()
 # Modules a new worker process inherits already imported (where processes fork from a server).
@@ -395,45 +400,82 @@ def _run_chunk(
 
 
 class _Split:
-    """The items not handed out yet, ``[front, back)``: the workers take chunks from the front,
-    the caller from the back. Chunks shrink with what is left (guided scheduling), so that the
-    last ones, which decide when everybody is done, are short; the caller's are half the
-    workers' (it hands out more work to the workers between two of its own chunks)."""
+    """The items not handed out yet: the workers' part ``[0, boundary)`` and the caller's
+    ``[boundary, n)``, each taken from its start by its owner; who runs out of its own part
+    takes from the far end of the other's. With no boundary (a first call) the workers' part
+    is everything: the workers take from the front, the caller from the back. Chunks shrink
+    with what is left in all (guided scheduling), so that the last ones, which decide when
+    everybody is done, are short; the caller's are half the workers' (it hands out more work
+    to the workers between two of its own chunks)."""
 
-    def __init__(self, n: int, processes: int, min_chunk: int) -> None:
-        self.front = 0
-        self.back = n
+    def __init__(self, n: int, processes: int, min_chunk: int, boundary: int | None = None) -> None:
+        middle = n if boundary is None else min(max(boundary, 0), n)
+        self.workers = [0, middle]  # [next, end) of the workers' part
+        self.caller = [middle, n]  # [next, end) of the caller's part
         self.processes = processes
         self.min_chunk = min_chunk
 
+    @property
+    def boundary(self) -> int:
+        """Where the workers' own part ends now: how far they got through it."""
+        return self.workers[0]
+
     def _size(self, share: int, largest: int) -> int:
-        left = self.back - self.front
-        return min(left, max(self.min_chunk, min(largest, left // share)))
+        left = self.workers[1] - self.workers[0] + self.caller[1] - self.caller[0]
+        return max(self.min_chunk, min(largest, left // share))
+
+    def _take(self, own: list[int], other: list[int], size: int) -> tuple[int, int] | None:
+        if own[0] < own[1]:
+            start = own[0]
+            own[0] = min(own[1], start + size)
+            return start, own[0]
+        if other[0] < other[1]:
+            stop = other[1]
+            other[1] = max(other[0], stop - size)
+            return other[1], stop
+        return None
 
     def take_front(self) -> tuple[int, int] | None:
-        if self.front >= self.back:
-            return None
-        start = self.front
-        self.front += self._size(4 * self.processes, _MAX_CHUNK)
-        return start, self.front
+        """The workers' next chunk."""
+        return self._take(self.workers, self.caller, self._size(4 * self.processes, _MAX_CHUNK))
 
     def take_back(self) -> tuple[int, int] | None:
-        if self.front >= self.back:
-            return None
-        stop = self.back
-        self.back -= self._size(8 * self.processes, _MAX_CHUNK // 2)
-        return self.back, stop
+        """The caller's next chunk."""
+        size = self._size(8 * self.processes, _MAX_CHUNK // 2)
+        return self._take(self.caller, self.workers, size)
 
 
-def chunk_bounds(n: int, processes: int, min_chunk: int = MIN_CHUNK) -> list[tuple[int, int]]:
+def _fingerprint(columns: Sequence[Sequence[Any]]) -> int | None:
+    """A hash of the number of items and of 17 of them spread over the columns (texts, or
+    lists of texts), or None for items that cannot be hashed: the same items, as far as
+    scheduling is concerned (a collision only costs speed)."""
+    n = len(columns[0])
+    picks = [*range(0, n, max(1, n // 16)), n - 1]
+    try:
+        return hash((n, *(_hashable(column[i]) for column in columns for i in picks)))
+    except TypeError:
+        return None
+
+
+def _hashable(item: Any) -> Any:
+    return tuple(item) if type(item) in (list, tuple) else item
+
+
+def chunk_bounds(
+    n: int, processes: int, min_chunk: int = MIN_CHUNK, *, boundary: int | None = None
+) -> list[tuple[int, int]]:
     """``(start, stop)`` of the chunks the workers would take if they took all ``n`` items:
     each a share of what is left (a ``4 * processes``-th), at least ``min_chunk``
-    (:data:`MIN_CHUNK`) and at most 2,500.
+    (:data:`MIN_CHUNK`) and at most 2,500; with a ``boundary`` (where their part ended in the
+    last call on the same items) their part ``[0, boundary)`` first, then the caller's from its
+    far end.
 
     >>> chunk_bounds(1000, 2)
     [(0, 250), (250, 500), (500, 750), (750, 1000)]
+    >>> chunk_bounds(1000, 2, boundary=600)
+    [(0, 250), (250, 500), (500, 600), (750, 1000), (600, 750)]
     """
-    split = _Split(n, processes, min_chunk)
+    split = _Split(n, processes, min_chunk, boundary)
     bounds: list[tuple[int, int]] = []
     while (taken := split.take_front()) is not None:
         bounds.append(taken)
@@ -456,7 +498,10 @@ def map_chunks(
 
     The workers build ``target`` from its pickle once; the caller uses ``target`` itself. Each
     worker has two chunks at a time (one to work on, the next one waiting), the caller hands
-    out more after each of its own chunks, and takes its own from the end.
+    out more after each of its own chunks, and takes its own from the end. Called again on the
+    same items (same number, same sampled items, same ``target`` configuration), each side
+    first scores the part it scored the last time (its caches hold those texts), then helps
+    with the other's from its far end.
 
     >>> from lexeval.metrics import TokenF1Metric
     >>> [r.score for r in map_chunks(TokenF1Metric(), "measure_many", [["a b"], ["a"]], 1)]
@@ -475,7 +520,9 @@ def map_chunks(
     key = configuration_key(blob)
     plain_metric = _plain_metric(target)
     pool = _pool(processes - 1)
-    split = _Split(n, processes, min_chunk)
+    fingerprint = _fingerprint(columns)
+    remembered = None if fingerprint is None else (key, processes, fingerprint)
+    split = _Split(n, processes, min_chunk, _BOUNDARIES.get(remembered) if remembered else None)
     call = getattr(target, method)
     pending: dict[Future[Any], tuple[int, int, str]] = {}  # bounds and file name
     done: dict[int, list[Any]] = {}
@@ -531,6 +578,12 @@ def map_chunks(
         for name in unread:  # of chunks cancelled, failed or still running: never read
             with suppress(OSError):
                 os.unlink(name)
+    if remembered is not None:
+        with _POOL_LOCK:
+            _BOUNDARIES[remembered] = split.boundary
+            _BOUNDARIES.move_to_end(remembered)
+            while len(_BOUNDARIES) > _MAX_BOUNDARIES:
+                _BOUNDARIES.popitem(last=False)
     results: list[Any] = []
     for start in sorted(done):
         results.extend(done[start])
