@@ -5,8 +5,9 @@ best one, lexeval's multi-reference rule). The threshold is the score that maxim
 kappa between ``score >= threshold`` and the human correctness label on EVOUNA NQ (the tuning
 set; ``lexeval.meta.calibrate``); the same threshold is then applied, unchanged, to EVOUNA TQ and
 NQ301 (held out, never tuned on). NQ301's human label is ``Acceptable?`` of NQ301_human.tsv,
-joined to the gold answers of NQ301_BEM.tsv row by row (the script checks that the questions
-agree; the answers agree up to white space except one, "US$1,499.00" / "US$1,499"). Each line:
+joined to the gold answers of NQ301_BEM.tsv row by row (``_qa.load_nq301``: the questions must
+agree; the answers are NQ301_human.tsv's, which agree with NQ301_BEM.tsv's up to white space
+except one, "US$1,499.00" / "US$1,499"). Each line:
 ``lexeval.meta.agreement`` (ROC AUC, kappa and accuracy at the threshold, 95% percentile
 bootstrap intervals over answers, 1,000 resamples, seed 12345), the share of answers humans
 accept and the share that pass.
@@ -16,60 +17,16 @@ Run: .venv/bin/python benchmarks/thresholds_qa.py
 
 from __future__ import annotations
 
-import csv
-import json
 import sys
 import time
 from pathlib import Path
 from statistics import mean
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _shared import shared_path
+from _qa import load_evouna, load_nq301
 
 from lexeval.meta import agreement, calibrate
 from lexeval.metrics import BaseMetric, get_metric
-
-SYSTEMS = ["fid", "gpt35", "chatgpt", "gpt4", "newbing"]
-Item = tuple[list[str], str, bool]
-
-
-def load_evouna(name: str) -> list[Item]:
-    with open(shared_path("data", "qa_human", "evouna", f"{name}.json"), encoding="utf-8") as fh:
-        rows = json.load(fh)
-    items: list[Item] = []
-    for row in rows:
-        if row.get("improper"):
-            continue
-        golds = [g.strip() for g in row["golden_answer"].split("/") if g.strip()]
-        for system in SYSTEMS:
-            answer, judge = row.get(f"answer_{system}"), row.get(f"judge_{system}")
-            if isinstance(answer, str) and isinstance(judge, bool) and golds:
-                items.append((golds, answer, judge))
-    return items
-
-
-def load_nq301() -> list[Item]:
-    folder = ("data", "qa_human", "openqa_eval")
-    with open(shared_path(*folder, "NQ301_BEM.tsv"), encoding="utf-8", newline="") as fh:
-        gold_rows = list(csv.DictReader(fh, delimiter="\t"))
-    with open(shared_path(*folder, "NQ301_human.tsv"), encoding="utf-8", newline="") as fh:
-        human_rows = list(csv.DictReader(fh, delimiter="\t"))
-    if len(gold_rows) != len(human_rows):
-        raise SystemExit(f"NQ301: {len(gold_rows)} gold rows but {len(human_rows)} human rows")
-    items: list[Item] = []
-    differ = 0
-    for gold, human in zip(gold_rows, human_rows, strict=True):
-        if gold["Question"].strip() != human["Question"].strip():
-            raise SystemExit(f"NQ301: rows differ: {gold['id']} / {human['id']}")
-        # the answers differ in white space ("20%" / "20 %") and once in "US$1,499(.00)"
-        differ += "".join(gold["Model answer"].split()) != "".join(human["Model answer"].split())
-        golds = [g.strip() for g in gold["Gold answers"].split(" | ") if g.strip()]
-        label = human["Acceptable?"].strip().lower()
-        if golds and label in ("yes", "no"):
-            items.append((golds, gold["Model answer"], label == "yes"))
-    if differ > 2:
-        raise SystemExit(f"NQ301: {differ} answers differ between the two files")
-    return items
 
 
 def main() -> None:
@@ -89,11 +46,11 @@ def main() -> None:
         start = time.perf_counter()
         scores = {
             data: [
-                r.score for r in metric.measure_many([g for g, _, _ in it], [a for _, a, _ in it])
+                r.score for r in metric.measure_many([i.golds for i in it], [i.answer for i in it])
             ]
             for data, it in datasets.items()
         }
-        labels = {data: [y for _, _, y in it] for data, it in datasets.items()}
+        labels = {data: [i.human for i in it] for data, it in datasets.items()}
         tuning = next(iter(datasets))
         chosen = calibrate(scores[tuning], labels[tuning], objective="kappa")
         elapsed = time.perf_counter() - start
