@@ -10,16 +10,19 @@ references, none repeated. Two comparisons, each of the whole call:
   filled.
 * **warm**: in this process, one metric scores the same pairs ``--calls`` times with
   ``workers=1``, another one ``--calls`` times with ``workers=N``; call 2 against call 2 (the
-  serial metric has every pair cached; the workers' split of the pairs moved since call 1,
-  so each process meets some pairs it has not seen), and the last call against the last (the
-  split has settled).
+  serial metric has every pair cached; in the pool, each side first scores the part it scored
+  in call 1, and who runs out first takes some of the other's, pairs it has not seen), and the
+  last call against the last.
+
+``--cold-runs K`` repeats the cold comparison K times (serial and parallel alternating) and
+prints the median ratio beside each run's: on a shared machine one run proves little.
 
 Every run's results must equal the serial ones. CPU seconds by process (psutil) stand beside
 each figure, with what they predict for idle cores (the serial CPU time over the busiest
 process's), and the load average: on a shared machine the wall-clock speed-up says little.
 
 Run: .venv/bin/python benchmarks/parallel_speed.py [--pairs 100000] [--workers 2]
-     [--metric keyword_coverage] [--calls 3] [--start-method fork|forkserver|spawn]
+     [--metric keyword_coverage] [--calls 3] [--cold-runs 1] [--start-method fork|forkserver|spawn]
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import argparse
 import hashlib
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -124,6 +128,7 @@ def main() -> None:
     parser.add_argument("--workers", default="2")
     parser.add_argument("--metric", default="keyword_coverage")
     parser.add_argument("--calls", type=int, default=3)
+    parser.add_argument("--cold-runs", type=int, default=1)
     parser.add_argument("--start-method", choices=["fork", "forkserver", "spawn"])
     parser.add_argument("--cold", help=argparse.SUPPRESS)  # internal: one cold run
     args = parser.parse_args()
@@ -139,12 +144,28 @@ def main() -> None:
     print(f"{n:,} EVOUNA (gold alternative, answer) pairs, {args.metric}, workers={workers}")
 
     print("cold: a new process each, spaCy loaded, one call with a new metric")
-    cold_serial = cold_in_new_process(args, 1)
-    print(line("  workers=1", cold_serial["seconds"], cold_serial["cpu"], n, cold_serial["load"]))
-    cold_parallel = cold_in_new_process(args, workers)
-    label = f"  workers={workers} ({cold_parallel['start_method']}, pool starts)"
-    print(line(label, cold_parallel["seconds"], cold_parallel["cpu"], n, cold_parallel["load"]))
-    same_cold = cold_parallel["digest"] == cold_serial["digest"]
+    cold_ratios: list[float] = []
+    same_cold = True
+    for run in range(1, args.cold_runs + 1):
+        cold_serial = cold_in_new_process(args, 1)
+        report = cold_serial
+        print(line(f"  run {run}, workers=1", report["seconds"], report["cpu"], n, report["load"]))
+        cold_parallel = report = cold_in_new_process(args, workers)
+        label = f"  run {run}, workers={workers} ({report['start_method']}, pool starts)"
+        print(line(label, report["seconds"], report["cpu"], n, report["load"]))
+        same_cold = same_cold and cold_parallel["digest"] == cold_serial["digest"]
+        cold_ratios.append(cold_serial["seconds"] / cold_parallel["seconds"])
+        if args.cold_runs > 1:
+            print(
+                ratios(
+                    f"  run {run}",
+                    (cold_serial["seconds"], cold_serial["cpu"]),
+                    (cold_parallel["seconds"], cold_parallel["cpu"]),
+                )
+            )
+    if args.cold_runs > 1:
+        shown = ", ".join(f"{r:.2f}" for r in cold_ratios)
+        print(f"  cold speed-up by run: {shown}; median {statistics.median(cold_ratios):.2f}x wall")
 
     print(f"warm: this process, {args.calls} calls each on the same pairs")
     get_metric(args.metric).measure("load spaCy once", "load spaCy")
@@ -164,7 +185,7 @@ def main() -> None:
     print(f"results identical to one process: {same_cold and same_warm}")
     print(
         ratios(
-            "cold",
+            "cold" if args.cold_runs == 1 else f"cold, run {args.cold_runs}",
             (cold_serial["seconds"], cold_serial["cpu"]),
             (cold_parallel["seconds"], cold_parallel["cpu"]),
         )
