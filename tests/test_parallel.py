@@ -368,3 +368,22 @@ def test_calls_again_on_the_same_items_keep_order_and_results() -> None:
     metric = TokenF1Metric()
     for _ in range(3):
         assert metric.measure_many(refs, outs, workers=2) == serial
+
+
+class _Unhashable:
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        raise ValueError("no hash")
+
+
+class _Values:
+    def run(self, items: list[_Unhashable]) -> list[int]:
+        return [item.value for item in items]
+
+
+def test_items_that_cannot_be_hashed_are_scored_all_the_same() -> None:
+    items = [_Unhashable(i) for i in range(4 * MIN_CHUNK)]
+    for _ in range(2):
+        assert map_chunks(_Values(), "run", [items], 2) == list(range(4 * MIN_CHUNK))

@@ -453,7 +453,7 @@ def _fingerprint(columns: Sequence[Sequence[Any]]) -> int | None:
     picks = [*range(0, n, max(1, n // 16)), n - 1]
     try:
         return hash((n, *(_hashable(column[i]) for column in columns for i in picks)))
-    except TypeError:
+    except Exception:  # unhashable items (or a __hash__ that fails): nothing remembered
         return None
 
 
