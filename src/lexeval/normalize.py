@@ -174,10 +174,7 @@ class Normalizer:
         >>> Normalizer().keyword_analysis("The neural networks")
         KeywordAnalysis(keywords=['neural network'], keys=['the', 'neural', 'network'])
         """
-        processor = self.processor
-        if isinstance(processor, StepProcessor):
-            return processor.keyword_analysis(text)
-        return keyword_analysis(processor, text)
+        return keyword_analysis(self.processor, text)
 
     def tokens_many(self, texts: Iterable[str]) -> list[list[str]]:
         """:meth:`tokens` of many texts, equal to calling it on each, after :meth:`prefetch`.
