@@ -67,6 +67,7 @@ from lexeval.metrics.substring import LONG_TEXT, SubstringIndex, find_all
 from lexeval.metrics.weights import KeywordWeights
 from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, processor_language
 from lexeval.text.lenient import (
+    DASHES,
     NUMBER_WORDS_EN,
     canonical_key,
     fold_accents,
@@ -220,12 +221,17 @@ class _OutputKeys:
         self._english = english
         self.canonical = tuple([canonical_key(k, english) for k in keywords])
         keys = set(self.canonical)
-        keys.update([k.replace("-", "") for k in keys if "-" in k])
+        compounds = [k for k in keys if "-" in k]
+        if compounds:  # "10-12" is also "1012"; "25th-largest" also has "25" and "largest"
+            keys.update([k.replace("-", "") for k in compounds])
+            keys.update([canonical_key(p, english) for k in compounds for p in k.split("-") if p])
         self._keys = keys
         self._found: dict[str, bool] = {}  # answers of has(), per reference key
         self._near: dict[str, tuple[str, float] | None] = {}  # answers of near()
         self._plain_keys: list[str] | None = None
         folded = fold_accents(output)
+        if not folded.isascii():
+            folded = folded.translate(DASHES)
         numbers = _THOUSANDS_IN_TEXT.sub(_drop_commas, folded) if "," in folded else folded
         self.text = numbers
         self.joined = _NON_WORD.sub("", folded)

@@ -20,7 +20,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 __all__ = [
+    "DASHES",
     "NUMBER_WORDS_EN",
+    "UNITS_EN",
     "canonical_key",
     "fold_accents",
     "merge_number_words",
@@ -56,6 +58,34 @@ _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
 _NUMERIC = re.compile(r"[\d.,:]+")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 _LEADING_ZEROS = re.compile(r"(?<!\d)0+(?=\d)")
+#: Hyphens and dashes (U+2010..U+2015, the minus sign U+2212) written as "-" in keys:
+#: "10–12" (an en dash) is "10-12".
+DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
+_DASH = re.compile("[\u2010-\u2015\u2212]")
+_ACRONYM = re.compile(r"(?:[a-z]\.)+[a-z]\.?")
+#: Units of measure in one spelling ("ft", "feet" -> "foot"; "kilometer" -> "kilometre"), for
+#: lemmas and for abbreviations glued to a number ("6ft" -> "6-foot", whose parts match "6 feet").
+#: Ambiguous abbreviations ("m", "g", "l", "sec") are left out.
+UNITS_EN: dict[str, str] = {
+    **dict.fromkeys(["ft", "feet"], "foot"),
+    **dict.fromkeys(["in", "inches"], "inch"),
+    **dict.fromkeys(["mi", "miles"], "mile"),
+    **dict.fromkeys(["yd", "yds", "yards"], "yard"),
+    **dict.fromkeys(["km", "kilometer", "kilometers", "kilometres"], "kilometre"),
+    **dict.fromkeys(["cm", "centimeter", "centimeters", "centimetres"], "centimetre"),
+    **dict.fromkeys(["mm", "millimeter", "millimeters", "millimetres"], "millimetre"),
+    **dict.fromkeys(["meter", "meters", "metres"], "metre"),
+    **dict.fromkeys(["kg", "kgs", "kilograms"], "kilogram"),
+    **dict.fromkeys(["mg", "milligrams"], "milligram"),
+    **dict.fromkeys(["lb", "lbs", "pounds"], "pound"),
+    **dict.fromkeys(["oz", "ounces"], "ounce"),
+    **dict.fromkeys(["ml", "milliliter", "milliliters", "millilitres"], "millilitre"),
+    **dict.fromkeys(["liter", "liters", "litres"], "litre"),
+    **dict.fromkeys(["yr", "yrs", "years"], "year"),
+    **dict.fromkeys(["hr", "hrs", "hours"], "hour"),
+    **dict.fromkeys(["min", "mins", "minutes"], "minute"),
+}
+_GLUED_UNIT = re.compile(r"(\d+(?:\.\d+)?)(" + "|".join(sorted(UNITS_EN, key=len, reverse=True)) + ")")
 
 
 # Combining diacritical mark blocks (Latin, Greek, Cyrillic accents); marks of other scripts,
@@ -151,16 +181,29 @@ def merge_number_words(keys: list[str], english: bool) -> list[str]:
 @lru_cache(maxsize=65536)
 def canonical_key(key: str, english: bool) -> str:
     """The lenient matching form of a key: accents folded, English number words (when
-    ``english``) and ordinals as digits, numbers in one spelling.
+    ``english``) and ordinals as digits, numbers in one spelling, every dash a hyphen,
+    dotted acronyms without their dots.
 
     >>> [canonical_key(k, True) for k in ["Four", "1,000", "09:15", "3.50", "Röntgen"]]
     ['4', '1000', '9:15', '3.5', 'rontgen']
     >>> [canonical_key(k, True) for k in ["Twenty-sixth", "26th", "twenty-four", "007"]]
     ['26', '26', '24', '7']
+    >>> [canonical_key(k, True) for k in ["10–12", "1780—1830", "r.e.m", "U.S."]]
+    ['10-12', '1780-1830', 'rem', 'us']
+    >>> [canonical_key(k, True) for k in ["feet", "6ft", "1in", "kilometer", "2.5kg"]]
+    ['foot', '6-foot', '1-inch', 'kilometre', '2.5-kilogram']
     """
     k = fold_accents(key)
-    if k.isalpha():  # a plain word: only a number word changes
-        return NUMBER_WORDS_EN.get(k, k) if english else k
+    if k.isalpha():  # a plain word: only a number word or a unit changes
+        return (NUMBER_WORDS_EN.get(k) or UNITS_EN.get(k, k)) if english else k
+    if english:
+        glued = _GLUED_UNIT.fullmatch(k)
+        if glued:
+            return f"{canonical_key(glued.group(1), english)}-{UNITS_EN[glued.group(2)]}"
+    if _DASH.search(k):
+        k = k.translate(DASHES)
+    if _ACRONYM.fullmatch(k):
+        return k.replace(".", "")
     if english and _NUMBER_PHRASE.fullmatch(k):
         value = number_phrase(_PARTS.split(k))
         if value is not None:
