@@ -119,6 +119,29 @@ def test_no_prefix_rule_for_keys_with_digits(m: KeywordCoverageMetric) -> None:
     assert coverage(m, "himalayas", "the himalaya range") == 1.0  # words keep the rule
 
 
+def test_dashes_units_acronyms_and_hyphenated_words(m: KeywordCoverageMetric) -> None:
+    # every dash is a hyphen: an en dash range is not a conflicting number
+    r = m.measure("10–12 years", "The average lifespan is 10-12 years.")
+    assert r.info["coverage"] == 1.0 and r.info["conflicts"] == {}
+    assert coverage(m, "1780—1830", "from 1780-1830") == 1.0
+    assert coverage(m, "-128.6 °F", "recorded −128.6 °F") == 1.0  # minus sign
+    # units in one spelling, also glued to the number or hyphenated
+    assert coverage(m, "6ft 1in", "He is 6 feet 1 inch tall") == 1.0
+    assert coverage(m, "6ft 1in", "He measures 6-feet 1-inch") == 1.0
+    assert coverage(m, "57 yrs", "57 years") == 1.0
+    assert coverage(m, "12.9-kilometre", "about 12.9 kilometers long") == 1.0
+    assert coverage(m, "6ft", "6 metres") < 1.0
+    # dotted acronyms without their dots
+    assert coverage(m, "U.S.", "the US team") == 1.0
+    assert coverage(m, "R.E.M.", "by REM") == 1.0
+    # a reference key found as a part of an output's hyphenated word
+    assert coverage(m, "25", "Wisconsin is the 25th-largest state") == 1.0
+    assert coverage(m, "blaming", "a victim-blaming statement") == 1.0
+    # but a reference compound's number part is not found in another compound
+    assert coverage(m, "rubidium-85", "specifically astatine-85") == 0.0
+    assert coverage(m, "18", "oxygen-180") == 0.0
+
+
 def test_number_words_and_ordinals() -> None:
     m = KeywordCoverageMetric()
     assert coverage(m, "twenty-four", "24 hours") == 1.0

@@ -205,6 +205,7 @@ class _OutputKeys:
         "_keys",
         "_kinds",
         "_near",
+        "_parts",
         "_plain_keys",
         "_sorted",
         "canonical",
@@ -222,10 +223,14 @@ class _OutputKeys:
         self.canonical = tuple([canonical_key(k, english) for k in keywords])
         keys = set(self.canonical)
         compounds = [k for k in keys if "-" in k]
-        if compounds:  # "10-12" is also "1012"; "25th-largest" also has "25" and "largest"
+        parts: frozenset[str] = frozenset()
+        if compounds:  # "10-12" is also "1012"; "25th-largest" has the parts "25" and "largest"
             keys.update([k.replace("-", "") for k in compounds])
-            keys.update([canonical_key(p, english) for k in compounds for p in k.split("-") if p])
+            parts = frozenset(
+                [canonical_key(p, english) for k in compounds for p in k.split("-") if p]
+            )
         self._keys = keys
+        self._parts = parts
         self._found: dict[str, bool] = {}  # answers of has(), per reference key
         self._near: dict[str, tuple[str, float] | None] = {}  # answers of near()
         self._plain_keys: list[str] | None = None
@@ -298,7 +303,13 @@ class _OutputKeys:
         return any(_whole_number_at(t, start, key) for t, starts in found for start in starts)
 
     def has(self, key: str) -> bool:
-        """Whether a (canonical) reference key is present in the output."""
+        """Whether a (canonical) reference key is present in the output, as a word or as a
+        part of a hyphenated word ("25" in "25th-largest")."""
+        return self.has_word(key) or key in self._parts
+
+    def has_word(self, key: str) -> bool:
+        """Whether a (canonical) reference key is present in the output other than as a part
+        of a hyphenated word."""
         found = self._found.get(key)
         if found is None:
             found = self._find(key)
@@ -655,7 +666,11 @@ class KeywordCoverageMetric(BaseMetric):
                 credit += weight
                 continue
             if parts:
-                found = sum(w for p, w in zip(parts, part_weights, strict=True) if out.has(p))
+                found = sum(
+                    w
+                    for p, w in zip(parts, part_weights, strict=True)
+                    if (out.has_word(p) if _has_digit(p) else out.has(p))
+                )  # a number part is not found in another compound ("85" of "astatine-85")
                 if found:
                     share = found / sum(part_weights)
                     partial[k] = share

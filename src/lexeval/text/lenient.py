@@ -64,7 +64,7 @@ DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212
 _DASH = re.compile("[\u2010-\u2015\u2212]")
 _ACRONYM = re.compile(r"(?:[a-z]\.)+[a-z]\.?")
 #: Units of measure in one spelling ("ft", "feet" -> "foot"; "kilometer" -> "kilometre"), for
-#: lemmas and for abbreviations glued to a number ("6ft" -> "6-foot", whose parts match "6 feet").
+#: lemmas and after a number ("6ft", "6-feet" -> "6-foot", whose parts match "6 feet").
 #: Ambiguous abbreviations ("m", "g", "l", "sec") are left out.
 UNITS_EN: dict[str, str] = {
     **dict.fromkeys(["ft", "feet"], "foot"),
@@ -85,7 +85,7 @@ UNITS_EN: dict[str, str] = {
     **dict.fromkeys(["hr", "hrs", "hours"], "hour"),
     **dict.fromkeys(["min", "mins", "minutes"], "minute"),
 }
-_GLUED_UNIT = re.compile(r"(\d+(?:\.\d+)?)(" + "|".join(sorted(UNITS_EN, key=len, reverse=True)) + ")")
+_GLUED_UNIT = re.compile(r"(\d+(?:\.\d+)?)-?(" + "|".join(sorted(UNITS_EN, key=len, reverse=True)) + ")")
 
 
 # Combining diacritical mark blocks (Latin, Greek, Cyrillic accents); marks of other scripts,
@@ -190,8 +190,8 @@ def canonical_key(key: str, english: bool) -> str:
     ['26', '26', '24', '7']
     >>> [canonical_key(k, True) for k in ["10–12", "1780—1830", "r.e.m", "U.S."]]
     ['10-12', '1780-1830', 'rem', 'us']
-    >>> [canonical_key(k, True) for k in ["feet", "6ft", "1in", "kilometer", "2.5kg"]]
-    ['foot', '6-foot', '1-inch', 'kilometre', '2.5-kilogram']
+    >>> [canonical_key(k, True) for k in ["feet", "6ft", "6-feet", "kilometer", "2.5kg"]]
+    ['foot', '6-foot', '6-foot', 'kilometre', '2.5-kilogram']
     """
     k = fold_accents(key)
     if k.isalpha():  # a plain word: only a number word or a unit changes
