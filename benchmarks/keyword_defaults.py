@@ -13,6 +13,10 @@ seed (``split_questions``); a rule is developed on the first half ("develop"), i
 calibrated there, and it becomes a default only when it wins on the second half ("confirm"),
 ``compare``'s interval above zero. Nothing else is scored.
 
+``--base REV`` compares this tree's default with the default of an earlier commit ``REV``
+(imported beside it as ``lexeval_ab``, as ``keyword_ab.py`` does): each threshold calibrated on
+EVOUNA NQ, ``compare`` of AUC and kappa on every set (on EVOUNA NQ's halves with ``--halves``).
+
 Run: ``.venv/bin/python benchmarks/keyword_defaults.py`` (add ``--tuning-only`` to score EVOUNA
 NQ alone, or ``--halves`` for the develop/confirm split; the held-out sets are for the final
 check).
@@ -23,12 +27,14 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _qa import QAItem, load_evouna, load_nq301
+from normalize_ab import import_revision
 
 from lexeval.meta import agreement, calibrate, compare
 from lexeval.metrics import KeywordCoverageMetric
@@ -87,9 +93,39 @@ def halves(configs: dict[str, dict[str, Any]]) -> None:
         print(f"confirm {DEFAULT} - {config}: {kappa}")
 
 
-def scores(options: dict[str, Any], items: list[QAItem]) -> list[float]:
-    metric = KeywordCoverageMetric(**options)
+def scores(
+    options: dict[str, Any], items: list[QAItem], metric_class: Any = KeywordCoverageMetric
+) -> list[float]:
+    metric = metric_class(**options)
     return [metric.measure(item.golds, item.answer).score for item in items]
+
+
+def against_base(revision: str, sets: dict[str, list[QAItem]], split: bool) -> None:
+    """This tree's default against ``revision``'s default: thresholds calibrated on EVOUNA NQ
+    (on its develop half when ``split``), ``compare`` on each set (on the confirm half)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        old_class = import_revision(revision, Path(tmp), "metrics").KeywordCoverageMetric
+        tuning = sets["EVOUNA NQ (tuning)"]
+        rows = split_questions(tuning) if split else (list(range(len(tuning))), [])
+        new = {name: scores({}, items) for name, items in sets.items()}
+        old = {name: scores({}, items, old_class) for name, items in sets.items()}
+    y_tune = [tuning[i].human for i in rows[0]]
+    t_new = calibrate([new["EVOUNA NQ (tuning)"][i] for i in rows[0]], y_tune).value
+    t_old = calibrate([old["EVOUNA NQ (tuning)"][i] for i in rows[0]], y_tune).value
+    print(f"thresholds: this tree {t_new:.4f}, {revision} {t_old:.4f}")
+    for name, items in sets.items():
+        keep = rows[1] if split and name.startswith("EVOUNA NQ") else range(len(items))
+        a = [new[name][i] for i in keep]
+        b = [old[name][i] for i in keep]
+        y = [items[i].human for i in keep]
+        label = f"{name}{' confirm half' if split and name.startswith('EVOUNA NQ') else ''}"
+        changed = sum(1 for x, z in zip(a, b, strict=True) if x != z)
+        print(f"== {label}: {changed} of {len(a)} scores differ")
+        print(f"this tree {agreement(a, y, threshold=t_new)}")
+        print(f"{revision:9s} {agreement(b, y, threshold=t_old)}")
+        print(f"this tree - {revision}: {compare(a, b, y)}")
+        kappa = compare(a, b, y, statistic="kappa", threshold_a=t_new, threshold_b=t_old)
+        print(f"this tree - {revision}: {kappa}")
 
 
 def main() -> None:
@@ -98,14 +134,18 @@ def main() -> None:
     parser.add_argument(
         "--halves", action="store_true", help="EVOUNA NQ's develop and confirm halves only"
     )
+    parser.add_argument("--base", help="compare the default with this earlier commit's")
     args = parser.parse_args()
-    if args.halves:
+    if args.halves and not args.base:
         halves(CONFIGS)
         return
     sets = {"EVOUNA NQ (tuning)": load_evouna("NQ")}
-    if not args.tuning_only:
+    if not args.tuning_only and not args.halves:
         sets["EVOUNA TQ (held out)"] = load_evouna("TQ")
         sets["NQ301 (held out)"] = load_nq301()
+    if args.base:
+        against_base(args.base, sets, split=args.halves)
+        return
     labels = {name: [item.human for item in items] for name, items in sets.items()}
     results: dict[str, dict[str, list[float]]] = {}
     thresholds: dict[str, float] = {}

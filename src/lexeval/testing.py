@@ -84,7 +84,7 @@ def assert_lexical(
 
     ``metric`` is a name (built with ``options``, see ``lexeval metrics``) or a configured
     metric. ``threshold`` defaults to the metric's own ``threshold``, then to its
-    ``recommended_threshold`` (0.3694 for default keyword coverage); a metric with neither needs
+    ``recommended_threshold`` (0.3797 for default keyword coverage); a metric with neither needs
     one. The failure message shows the score, the threshold, the missing and matched keywords
     (tokens or n-grams for ROUGE and token-F1) and the metric's signature. The returned result's
     ``passed`` is the verdict at that threshold.

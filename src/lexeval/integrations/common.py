@@ -2,7 +2,7 @@
 
 >>> scorer, threshold = metric_and_threshold("keyword_coverage", None, {})
 >>> threshold
-0.3694
+0.3797
 >>> result = scorer.measure("Paris is the capital of France", "The capital is Paris")
 >>> reason(scorer.name, result, threshold)
 'keyword_coverage 0.668 >= threshold 0.369; missing: france; matched: paris, capital'
