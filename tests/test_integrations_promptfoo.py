@@ -38,7 +38,7 @@ def test_grading_result_pass_and_fail() -> None:
     bad = get_assert("Lyon", context)
     assert bad["pass"] is False and bad["score"] == 0.0
     assert bad["reason"] == (
-        "keyword_coverage 0.000 < threshold 0.369; missing: paris, capital, france"
+        "keyword_coverage 0.000 < threshold 0.380; missing: paris, capital, france"
     )
 
 

@@ -5,7 +5,7 @@
 0.3797
 >>> result = scorer.measure("Paris is the capital of France", "The capital is Paris")
 >>> reason(scorer.name, result, threshold)
-'keyword_coverage 0.668 >= threshold 0.369; missing: france; matched: paris, capital'
+'keyword_coverage 0.668 >= threshold 0.380; missing: france; matched: paris, capital'
 >>> reason(scorer.name, result, None)
 'keyword_coverage 0.668; missing: france; matched: paris, capital'
 """

@@ -85,7 +85,8 @@ UNITS_EN: dict[str, str] = {
     **dict.fromkeys(["hr", "hrs", "hours"], "hour"),
     **dict.fromkeys(["min", "mins", "minutes"], "minute"),
 }
-_GLUED_UNIT = re.compile(r"(\d+(?:\.\d+)?)-?(" + "|".join(sorted(UNITS_EN, key=len, reverse=True)) + ")")
+_UNIT_NAMES = "|".join(sorted(UNITS_EN, key=len, reverse=True))
+_GLUED_UNIT = re.compile(rf"(\d+(?:\.\d+)?)-?({_UNIT_NAMES})")
 
 
 # Combining diacritical mark blocks (Latin, Greek, Cyrillic accents); marks of other scripts,
