@@ -131,6 +131,9 @@ def test_dashes_units_acronyms_and_hyphenated_words(m: KeywordCoverageMetric) ->
     assert coverage(m, "57 yrs", "57 years") == 1.0
     assert coverage(m, "12.9-kilometre", "about 12.9 kilometers long") == 1.0
     assert coverage(m, "6ft", "6 metres") < 1.0
+    # "in" is an inch only after a number, never as the preposition
+    assert coverage(m, "1 inch", "it is in box 1") < 1.0
+    assert coverage(m, "three inches", "three in a row") < 1.0
     # dotted acronyms without their dots
     assert coverage(m, "U.S.", "the US team") == 1.0
     assert coverage(m, "R.E.M.", "by REM") == 1.0

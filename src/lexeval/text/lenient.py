@@ -61,7 +61,6 @@ _LEADING_ZEROS = re.compile(r"(?<!\d)0+(?=\d)")
 #: Hyphens and dashes (U+2010..U+2015, the minus sign U+2212) written as "-" in keys:
 #: "10–12" (an en dash) is "10-12".
 DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
-_DASH = re.compile("[\u2010-\u2015\u2212]")
 _ACRONYM = re.compile(r"(?:[a-z]\.)+[a-z]\.?")
 #: Units of measure in one spelling ("ft", "feet" -> "foot"; "kilometer" -> "kilometre"), for
 #: lemmas and after a number ("6ft", "6-feet" -> "6-foot", whose parts match "6 feet").
@@ -85,6 +84,8 @@ UNITS_EN: dict[str, str] = {
     **dict.fromkeys(["hr", "hrs", "hours"], "hour"),
     **dict.fromkeys(["min", "mins", "minutes"], "minute"),
 }
+#: Units that are also common words ("in") count only glued to or hyphenated after a number.
+_WORD_UNITS = {name: unit for name, unit in UNITS_EN.items() if name != "in"}
 _UNIT_NAMES = "|".join(sorted(UNITS_EN, key=len, reverse=True))
 _GLUED_UNIT = re.compile(rf"(\d+(?:\.\d+)?)-?({_UNIT_NAMES})")
 
@@ -196,13 +197,13 @@ def canonical_key(key: str, english: bool) -> str:
     """
     k = fold_accents(key)
     if k.isalpha():  # a plain word: only a number word or a unit changes
-        return (NUMBER_WORDS_EN.get(k) or UNITS_EN.get(k, k)) if english else k
+        return (NUMBER_WORDS_EN.get(k) or _WORD_UNITS.get(k, k)) if english else k
+    if not k.isascii():
+        k = k.translate(DASHES)
     if english:
         glued = _GLUED_UNIT.fullmatch(k)
         if glued:
             return f"{canonical_key(glued.group(1), english)}-{UNITS_EN[glued.group(2)]}"
-    if _DASH.search(k):
-        k = k.translate(DASHES)
     if _ACRONYM.fullmatch(k):
         return k.replace(".", "")
     if english and _NUMBER_PHRASE.fullmatch(k):
