@@ -114,11 +114,12 @@ def against_base(revision: str, sets: dict[str, list[QAItem]], split: bool) -> N
     t_old = calibrate([old["EVOUNA NQ (tuning)"][i] for i in rows[0]], y_tune).value
     print(f"thresholds: this tree {t_new:.4f}, {revision} {t_old:.4f}")
     for name, items in sets.items():
-        keep = rows[1] if split and name.startswith("EVOUNA NQ") else range(len(items))
+        confirm = split and name.startswith("EVOUNA NQ")
+        keep = rows[1] if confirm else range(len(items))
         a = [new[name][i] for i in keep]
         b = [old[name][i] for i in keep]
         y = [items[i].human for i in keep]
-        label = f"{name}{' confirm half' if split and name.startswith('EVOUNA NQ') else ''}"
+        label = f"{name} confirm half" if confirm else name
         changed = sum(1 for x, z in zip(a, b, strict=True) if x != z)
         print(f"== {label}: {changed} of {len(a)} scores differ")
         print(f"this tree {agreement(a, y, threshold=t_new)}")
