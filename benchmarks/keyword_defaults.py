@@ -6,7 +6,8 @@ threshold that maximises kappa on NQ (the recommended pass threshold), and on ev
 ``compare`` of the default against the earlier defaults (``conflict_penalty=0``; and plain
 weighted coverage, ``extra_penalty=0, near_credit=0, conflict_penalty=0``) and against
 ``weighting="uniform"``. Each answer is scored against its gold alternatives (the best one
-counts).
+counts). The configuration ``question`` is the default scored with each answer's question
+(``measure(..., question=)``), compared with the default scored without it.
 
 ``--halves`` is the development protocol: EVOUNA NQ's questions split in two halves with a fixed
 seed (``split_questions``); a rule is developed on the first half ("develop"), its threshold
@@ -44,8 +45,12 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "previous": {"conflict_penalty": 0.0},
     "uniform": {"weighting": "uniform"},
     "default": {},
+    "question": {},
 }
 DEFAULT = "default"
+#: Configurations scored with each answer's question (``measure(..., question=)``: reference
+#: keywords that the question names weigh ``question_weight``); the others without it.
+WITH_QUESTION = frozenset({"question"})
 #: The seed of the develop/confirm split of EVOUNA NQ's questions (``--halves``).
 SPLIT_SEED = 20261123
 
@@ -68,7 +73,10 @@ def halves(configs: dict[str, dict[str, Any]]) -> None:
     develop, confirm = split_questions(items)
     human = [item.human for item in items]
     y_dev, y_conf = [human[i] for i in develop], [human[i] for i in confirm]
-    scored = {config: scores(options, items) for config, options in configs.items()}
+    scored = {
+        config: scores(options, items, asked=config in WITH_QUESTION)
+        for config, options in configs.items()
+    }
     tuned: dict[str, float] = {}
     for config, values in scored.items():
         dev = [values[i] for i in develop]
@@ -81,22 +89,34 @@ def halves(configs: dict[str, dict[str, Any]]) -> None:
         if config == DEFAULT:
             continue
         other = [scored[config][i] for i in confirm]
-        print(f"confirm {DEFAULT} - {config}: {compare(default, other, y_conf)}")
+        a, b, first, second = default, other, DEFAULT, config
+        if config in WITH_QUESTION:  # the question's effect: with it minus without it
+            a, b, first, second = other, default, config, DEFAULT
+        print(f"confirm {first} - {second}: {compare(a, b, y_conf)}")
         kappa = compare(
-            default,
-            other,
+            a,
+            b,
             y_conf,
             statistic="kappa",
-            threshold_a=tuned[DEFAULT],
-            threshold_b=tuned[config],
+            threshold_a=tuned[first],
+            threshold_b=tuned[second],
         )
-        print(f"confirm {DEFAULT} - {config}: {kappa}")
+        print(f"confirm {first} - {second}: {kappa}")
 
 
 def scores(
-    options: dict[str, Any], items: list[QAItem], metric_class: Any = KeywordCoverageMetric
+    options: dict[str, Any],
+    items: list[QAItem],
+    metric_class: Any = KeywordCoverageMetric,
+    *,
+    asked: bool = False,
 ) -> list[float]:
+    """Each answer's score against its gold alternatives (with its question when ``asked``)."""
     metric = metric_class(**options)
+    if asked:
+        return [
+            metric.measure(item.golds, item.answer, question=item.question).score for item in items
+        ]
     return [metric.measure(item.golds, item.answer).score for item in items]
 
 
@@ -154,7 +174,7 @@ def main() -> None:
         results[config] = {}
         for name, items in sets.items():
             start = time.perf_counter()
-            results[config][name] = scores(options, items)
+            results[config][name] = scores(options, items, asked=config in WITH_QUESTION)
             print(f"scored {name} with {config} in {time.perf_counter() - start:.1f}s")
         tuned = calibrate(results[config]["EVOUNA NQ (tuning)"], labels["EVOUNA NQ (tuning)"])
         thresholds[config] = tuned.value
@@ -180,6 +200,23 @@ def main() -> None:
             )
             print(f"{DEFAULT} - {other}: {c_auc}")
             print(f"{DEFAULT} - {other}: {c_kappa}")
+        for asked in sorted(WITH_QUESTION):  # with the question minus without it
+            with_q, without = results[asked][name], results[DEFAULT][name]
+            print(f"{asked} - {DEFAULT}: {compare(with_q, without, labels[name])}")
+            recommended = KeywordCoverageMetric().recommended_threshold
+            for label, t_a, t_b in (
+                ("calibrated", thresholds[asked], thresholds[DEFAULT]),
+                (f"both at {recommended}", recommended, recommended),
+            ):
+                kappa = compare(
+                    with_q,
+                    without,
+                    labels[name],
+                    statistic="kappa",
+                    threshold_a=t_a,
+                    threshold_b=t_b,
+                )
+                print(f"{asked} - {DEFAULT} ({label}): {kappa}")
         if name.startswith("NQ301"):
             long_rows = [i for i, item in enumerate(sets[name]) if len(item.answer.split()) > 5]
             for config in CONFIGS:

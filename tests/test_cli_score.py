@@ -153,3 +153,23 @@ def test_single_pair_with_several_metrics(capsys: pytest.CaptureFixture[str]) ->
     assert (
         line["token_f1"]["score"] == get_metric("token_f1").measure("the cat sat", "the cat").score
     )
+
+
+def test_keyword_coverage_reads_the_question(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    question = "Which river flows through Baghdad?"
+    path = tmp_path / "qa.jsonl"
+    rows = [
+        {"question": question, "reference": "Tigris River", "output": "the Euphrates River"},
+        {"reference": "Tigris River", "output": "the Euphrates River"},
+    ]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    code, out, err = run(capsys, str(path), "--metric", "keyword_coverage")
+    assert code == 0, err
+    asked, plain = (json.loads(line)["keyword_coverage"] for line in out.splitlines())
+    kc = get_metric("keyword_coverage")
+    with_q = kc.measure("Tigris River", "the Euphrates River", question=question)
+    assert asked == with_q.to_dict() and asked["info"]["echoed"] == ["river"]
+    assert plain == kc.measure("Tigris River", "the Euphrates River").to_dict()
+    assert asked["score"] < plain["score"]

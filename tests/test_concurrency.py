@@ -211,3 +211,27 @@ def test_renewed_spacy_objects_give_the_same_results(frequent_renewals: Any) -> 
     assert _threaded(lambda pair: shared.measure(*pair).to_dict(), pairs) == expected_scores
     assert frequent_renewals.renewals > renewals + 10
     assert "machine learning" in expected_tokens[-1]
+
+
+def test_questions_in_threads_and_processes_equal_serial() -> None:
+    """Keyword coverage with questions (weights change per call): threads sharing one metric,
+    batches in threads and a process pool give the serial results."""
+    pairs = make_pairs(1200, seed=17)
+    questions: list[str | None] = list(make_texts(1200, seed=19))
+    questions[::5] = [None] * len(questions[::5])
+    triples = [(i, o, q) for (i, o), q in zip(pairs, questions, strict=True)]
+    serial = [KeywordCoverageMetric().measure(i, o, question=q).to_dict() for i, o, q in triples]
+    assert sum("echoed" in r["info"] for r in serial) > 100  # the questions do change weights
+    shared = KeywordCoverageMetric()
+    threaded = _threaded(lambda t: shared.measure(t[0], t[1], question=t[2]).to_dict(), triples)
+    assert threaded == serial
+    batches = [triples[k : k + 100] for k in range(0, len(triples), 100)]
+
+    def batch(part: list[tuple[str, str, str | None]]) -> list[Any]:
+        ins, outs, qs = (list(side) for side in zip(*part, strict=True))
+        return [r.to_dict() for r in shared.measure_many(ins, outs, questions=qs)]
+
+    assert [r for part in _threaded(batch, batches) for r in part] == serial
+    ins, outs, qs = (list(side) for side in zip(*triples, strict=True))
+    pooled = KeywordCoverageMetric().measure_many(ins, outs, questions=qs, workers=2)
+    assert [r.to_dict() for r in pooled] == serial

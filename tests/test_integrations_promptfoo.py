@@ -58,6 +58,21 @@ def test_config_metric_options_threshold_and_reference_var() -> None:
     assert result["pass"] is True and "token_f1 1.000 >= threshold 0.900" in result["reason"]
 
 
+def test_the_question_variable() -> None:
+    question = "Which river flows through Baghdad?"
+    keyword = get_metric("keyword_coverage")
+    asked = keyword.measure("Tigris River", "the Euphrates River", question=question).score
+    assert asked < keyword.measure("Tigris River", "the Euphrates River").score
+    for variables, config in (
+        ({"expected": "Tigris River", "question": question}, {}),
+        ({"expected": "Tigris River", "q": question}, {"question_var": "q"}),
+    ):
+        result = get_assert("the Euphrates River", {"vars": variables, "config": config})
+        assert result["score"] == asked and result["pass"] is False
+    with pytest.raises(ValueError, match="variable 'question' must be a string"):
+        get_assert("x", {"vars": {"expected": "x", "question": ["a"]}})
+
+
 def test_errors_say_what_is_missing() -> None:
     with pytest.raises(ValueError, match="no variable 'expected'"):
         get_assert("x", {"vars": {}, "config": {}})

@@ -334,3 +334,55 @@ def test_bad_options() -> None:
         KeywordCoverageMetric(extra_penalty=1.5)
     with pytest.raises(TypeError, match="near_credit"):
         KeywordCoverageMetric(near_credit="high")  # type: ignore[arg-type]
+
+
+def test_keywords_the_question_names_weigh_less() -> None:
+    m = KeywordCoverageMetric()
+    q = "Which river flows through Baghdad?"
+    plain = m.measure("Tigris River", "the Euphrates River")
+    asked = m.measure("Tigris River", "the Euphrates River", question=q)
+    assert asked.score < plain.score / 2  # "river" only echoes the question
+    assert asked.info["echoed"] == ["river"]
+    assert asked.info["weights"]["river"] == pytest.approx(0.25 * plain.info["weights"]["river"])
+    assert "echoed" not in plain.info
+    right = m.measure("Tigris River", "the Tigris", question=q)
+    assert right.score > m.measure("Tigris River", "the Tigris").score
+    assert right.passed is None and right.signature == m.signature
+    # every reference keyword in the question: the weights keep their ratios
+    assert (
+        m.measure("Paris", "Paris", question="Is it Paris?").score
+        == m.measure("Paris", "Paris").score
+    )
+    # a question without the reference's keywords, question_weight 1, other modes: no change
+    for metric, question in (
+        (m, "Where does it flow?"),
+        (KeywordCoverageMetric(question_weight=1.0), q),
+        (KeywordCoverageMetric(compat="mastra"), q),
+        (KeywordCoverageMetric(match="exact"), q),
+        (KeywordCoverageMetric(keywords=["river"]), q),
+    ):
+        with_q = metric.measure("Tigris River", "the Euphrates River", question=question)
+        assert with_q == metric.measure("Tigris River", "the Euphrates River"), metric
+    assert "question:0.25" in m.signature
+    assert "question:1" in KeywordCoverageMetric(question_weight=1.0).signature
+    assert KeywordCoverageMetric(question_weight=0.5).recommended_threshold is None
+
+
+def test_measure_many_with_questions_equals_measure() -> None:
+    m = KeywordCoverageMetric(threshold=0.4)
+    refs: list[str | list[str]] = ["Tigris River", ["Mount Everest", "Everest"], "1969", "x"]
+    outs = ["the Euphrates River", "Mount Fuji", "in 1969", "y"]
+    qs = ["Which river flows through Baghdad?", "Which mount is highest?", None, "x?"]
+    expected = [m.measure(r, o, question=q) for r, o, q in zip(refs, outs, qs, strict=True)]
+    assert m.measure_many(refs, outs, questions=qs) == expected
+    assert m.measure_many(refs, outs, questions=qs, progress=True) == expected
+    assert expected[1].info["echoed"] == ["mount"]
+    assert expected[2] == m.measure("1969", "in 1969")
+    with pytest.raises(ValueError, match="4 inputs, 4 outputs and 3 questions"):
+        m.measure_many(refs, outs, questions=qs[:3])
+    with pytest.raises(TypeError, match="sequences"):
+        m.measure_many(refs, outs, questions="q")
+    with pytest.raises(TypeError, match="question must be str"):
+        m.measure("a", "b", question=3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="question_weight"):
+        KeywordCoverageMetric(question_weight=2.0)

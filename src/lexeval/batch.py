@@ -10,7 +10,8 @@ present:
 * output: ``output``, ``prediction``, ``predictions``, ``candidate``, ``response``,
   ``answer``, ``actual_output``;
 * id: ``id`` (optional);
-* question: ``question`` (optional; passed to metrics that take ``questions=``, the judges).
+* question: ``question`` (optional; passed to metrics that take ``questions=``: keyword
+  coverage and the judges).
 
 Two present names of one role (``input`` and ``reference``, say) are ambiguous: the error asks
 for the field. A reference is a string, or (JSON, JSONL) a list of strings: several references,
@@ -86,7 +87,7 @@ InputFormat = Literal["auto", "jsonl", "json", "csv", "tsv"]
 class Record:
     """One pair to score: where it came from (``line``: JSONL/CSV line, JSON item number),
     its ``id`` (None without an id field), the reference(s), the output, and the question
-    (None without a question field; LLM judges read it)."""
+    (None without a question field; keyword coverage and LLM judges read it)."""
 
     line: int
     id: str | int | None
@@ -284,7 +285,7 @@ def score_records(
 ) -> dict[str, list[MetricResult]]:
     """Every metric's results over ``records``, in order (each metric's batch path, on
     ``workers`` processes: see :mod:`lexeval.parallel`). Metrics whose ``measure_many`` takes
-    ``questions=`` (the LLM judges) get the records' questions."""
+    ``questions=`` (keyword coverage, the LLM judges) get the records' questions."""
     references = [r.reference for r in records]
     outputs = [r.output for r in records]
     questions = [r.question for r in records]
@@ -300,7 +301,8 @@ def score_records(
 
 
 def takes_questions(metric: BaseMetric) -> bool:
-    """Whether ``metric.measure_many`` accepts ``questions=`` (the LLM judges do).
+    """Whether ``metric.measure_many`` accepts ``questions=`` (keyword coverage and the LLM
+    judges do).
 
     >>> from lexeval.metrics import TokenF1Metric
     >>> takes_questions(TokenF1Metric())

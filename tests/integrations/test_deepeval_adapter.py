@@ -65,3 +65,17 @@ def test_evaluate_reports_each_case(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert [t.success for t in result.test_results] == [True, False]
     scores = [t.metrics_data[0].score for t in result.test_results]
     assert scores == [KeywordCoverageMetric().measure(REFERENCE, o).score for o in (GOOD, BAD)]
+
+
+def test_the_input_is_the_question() -> None:
+    question = "Which river flows through Baghdad?"
+    metric = LexicalMetric()
+    score = metric.measure(
+        LLMTestCase(
+            input=question, actual_output="the Euphrates River", expected_output="Tigris River"
+        )
+    )
+    keyword = KeywordCoverageMetric()
+    asked = keyword.measure("Tigris River", "the Euphrates River", question=question)
+    assert score == asked.score < keyword.measure("Tigris River", "the Euphrates River").score
+    assert metric.success is False  # "river" alone passed without the question

@@ -78,9 +78,12 @@ def test_evaluate_scores_a_dataset_without_a_model() -> None:
     references = [row["reference"] for row in ROWS]
     responses = [row["response"] for row in ROWS]
     kc, rl = KeywordCoverageMetric(), get_metric("rougeL")
+    questions = [row["user_input"] for row in ROWS]  # keyword coverage reads the question
     assert list(frame["keyword_coverage"]) == [
-        kc.measure(r, o).score for r, o in zip(references, responses, strict=True)
+        kc.measure(r, o, question=q).score
+        for r, o, q in zip(references, responses, questions, strict=True)
     ]
+    assert frame["keyword_coverage"][2] < kc.measure(references[2], responses[2]).score
     assert list(frame["rougeL_lexeval"]) == [
         rl.measure(r, o).score for r, o in zip(references, responses, strict=True)
     ]
@@ -109,3 +112,20 @@ def test_an_experiment_scores_each_row() -> None:
     ]
     bad = rouge.measure(REFERENCE, BAD).score
     assert rows[1]["reason"].startswith(f"rouge1 {bad:.3f} < threshold 0.500; missing: ")
+
+
+def test_the_user_input_is_the_question() -> None:
+    question = "Which river flows through Baghdad?"
+    keyword = KeywordCoverageMetric()
+    asked = keyword.measure("Tigris River", "the Euphrates River", question=question).score
+    assert asked < keyword.measure("Tigris River", "the Euphrates River").score
+    result = asyncio.run(
+        LexicalMetric().ascore(
+            reference="Tigris River", response="the Euphrates River", user_input=question
+        )
+    )
+    assert result.value == asked
+    sample = SingleTurnSample(
+        user_input=question, reference="Tigris River", response="the Euphrates River"
+    )
+    assert asyncio.run(LexicalSingleTurnMetric().single_turn_ascore(sample)) == asked

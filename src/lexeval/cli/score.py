@@ -85,7 +85,10 @@ def register(sub: Any) -> None:
     score.add_argument(
         "--question-field",
         metavar="NAME",
-        help="field holding the question, passed to LLM judges (default: question, if present)",
+        help=(
+            "field holding the question, passed to keyword coverage and LLM judges "
+            "(default: question, if present)"
+        ),
     )
     score.add_argument(
         "--input-format",
@@ -342,7 +345,7 @@ def _run_legacy(
     workers: int | str = 1,
     question_field: str | None = None,
 ) -> int:
-    """``--jsonl FILE``: fields ``input``/``output`` (and ``question``, passed to judges), one
+    """``--jsonl FILE``: fields ``input``/``output`` (and ``question``: see ``score_records``), one
     metric, ``result.to_dict()`` lines (strict JSON: an unreadable judge reply's score is
     null, its ``parse_error`` in ``info``)."""
     if len(names) != 1:

@@ -10,8 +10,10 @@
     assert_test(case, [LexicalMetric("keyword_coverage", threshold=0.5)])
 
 The reference is ``expected_output``, or with ``reference="context"`` the test case's
-``context`` list (several references, the best one scored). ``reason`` gives the score, the
-threshold, the missing and the matched keywords (tokens or n-grams for ROUGE and token-F1);
+``context`` list (several references, the best one scored); the test case's ``input`` is the
+question (keyword coverage weighs the reference keywords it names less). ``reason`` gives the
+score, the threshold, the missing and the matched keywords (tokens or n-grams for ROUGE and
+token-F1);
 ``score_breakdown`` the precision, recall and counts. No model is called: ``measure`` and
 ``a_measure`` compute the same thing at once.
 """
@@ -22,7 +24,7 @@ from typing import Any, Literal
 
 from deepeval.metrics import BaseMetric as DeepEvalBaseMetric
 
-from lexeval.integrations.common import metric_and_threshold, reason
+from lexeval.integrations.common import measure_with_question, metric_and_threshold, reason
 from lexeval.metrics.base import BaseMetric
 
 __all__ = ["LexicalMetric"]
@@ -62,7 +64,10 @@ class LexicalMetric(DeepEvalBaseMetric):  # type: ignore[misc]
         output = test_case.actual_output
         if output is None:
             raise ValueError("LexicalMetric needs the test case's actual_output")
-        result = self.lexeval_metric.measure(reference, output)
+        question = getattr(test_case, "input", None)
+        result = measure_with_question(
+            self.lexeval_metric, reference, output, question if isinstance(question, str) else None
+        )
         self.score = float(result.score)
         self.success = self.score >= self.threshold
         self.reason = reason(self.lexeval_metric.name, result, self.threshold)

@@ -15,7 +15,9 @@ file can be two lines (``docs/integrations.md`` has the whole example)::
           config: {metric: keyword_coverage, threshold: 0.5, reference_var: expected}
 
 The reference is the test variable named by ``reference_var`` (default ``expected``; a list
-means several references). ``config`` may also give ``options`` (the metric's constructor
+means several references); the question, if the test has one, the variable named by
+``question_var`` (default ``question``: keyword coverage weighs the reference keywords it names
+less). ``config`` may also give ``options`` (the metric's constructor
 options). The result is a promptfoo GradingResult: ``pass``, ``score``, ``reason`` (score,
 threshold, missing and matched evidence) and ``namedScores``.
 
@@ -30,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from lexeval.integrations.common import metric_and_threshold, reason
+from lexeval.integrations.common import measure_with_question, metric_and_threshold, reason
 
 __all__ = ["get_assert"]
 
@@ -47,6 +49,18 @@ def _reference(context: Mapping[str, Any], name: str) -> str | list[str]:
     raise ValueError(f"lexeval assertion: variable {name!r} must be a string or a list of strings")
 
 
+def _question(context: Mapping[str, Any], config: Mapping[str, Any]) -> str | None:
+    """The test variable named by ``question_var`` (default ``question``), if there is one."""
+    variables = context.get("vars") or {}
+    name = config.get("question_var", "question")
+    value = variables.get(name) if isinstance(variables, Mapping) else None
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"lexeval assertion: variable {name!r} must be a string (question_var)")
+    return value
+
+
 def get_assert(output: str, context: Mapping[str, Any]) -> dict[str, Any]:
     """Score ``output`` against the test's reference variable; a promptfoo GradingResult."""
     config = context.get("config") or {}
@@ -60,7 +74,8 @@ def get_assert(output: str, context: Mapping[str, Any]) -> dict[str, Any]:
     )
     if not isinstance(output, str):
         output = str(output)
-    result = scorer.measure(_reference(context, config.get("reference_var", "expected")), output)
+    reference = _reference(context, config.get("reference_var", "expected"))
+    result = measure_with_question(scorer, reference, output, _question(context, config))
     return {
         "pass": result.score >= threshold,
         "score": result.score,

@@ -28,7 +28,7 @@ from ragas.metrics.collections.base import BaseMetric as RagasBaseMetric
 from ragas.metrics.result import MetricResult as RagasResult
 from ragas.run_config import RunConfig
 
-from lexeval.integrations.common import metric_by_name, reason
+from lexeval.integrations.common import measure_with_question, metric_by_name, reason
 from lexeval.metrics.base import BaseMetric
 
 __all__ = ["LexicalMetric", "LexicalSingleTurnMetric"]
@@ -57,13 +57,17 @@ class _Lexical:
     def _set_up(self, name: str) -> None:
         raise NotImplementedError
 
-    def _score(self, reference: str | list[str], response: str) -> tuple[float, str]:
+    def _score(
+        self, reference: str | list[str], response: str, question: str | None = None
+    ) -> tuple[float, str]:
         label = self.lexeval_metric.name
         if not isinstance(response, str):
             raise ValueError(f"{label}: the response must be a string")
         if not reference or not isinstance(reference, (str, list)):
             raise ValueError(f"{label} needs a reference (a string or a list)")
-        result = self.lexeval_metric.measure(reference, response)
+        if question is not None and not isinstance(question, str):
+            raise ValueError(f"{label}: the user input must be a string")
+        result = measure_with_question(self.lexeval_metric, reference, response, question)
         return float(result.score), reason(label, result, self.threshold)
 
 
@@ -73,22 +77,27 @@ class LexicalMetric(_Lexical, RagasBaseMetric):  # type: ignore[misc]
     def _set_up(self, name: str) -> None:
         RagasBaseMetric.__init__(self, name=name, allowed_values=(0.0, 1.0))
 
-    async def ascore(self, reference: str | list[str], response: str) -> RagasResult:
-        """Score ``response`` against ``reference``; the value is lexeval's score."""
-        value, why = self._score(reference, response)
+    async def ascore(
+        self, reference: str | list[str], response: str, user_input: str | None = None
+    ) -> RagasResult:
+        """Score ``response`` against ``reference`` (``user_input``: the question, optional);
+        the value is lexeval's score."""
+        value, why = self._score(reference, response, user_input)
         return RagasResult(value=value, reason=why)
 
 
 class LexicalSingleTurnMetric(_Lexical, SingleTurnMetric):  # type: ignore[misc]
     """A lexeval metric as a Ragas ``SingleTurnMetric`` (for ``ragas.evaluate``): it reads a
-    sample's ``reference`` and ``response``."""
+    sample's ``reference`` and ``response``, and its ``user_input`` (the question) if any."""
 
     def _set_up(self, name: str) -> None:
-        self._required_columns = {MetricType.SINGLE_TURN: {"reference", "response"}}
+        self._required_columns = {
+            MetricType.SINGLE_TURN: {"reference", "response", "user_input:optional"}
+        }
         self.name = name
 
     def init(self, run_config: RunConfig) -> None:
         """Nothing to set up: no model is called."""
 
     async def _single_turn_ascore(self, sample: SingleTurnSample, callbacks: Any) -> float:
-        return self._score(sample.reference, sample.response)[0]
+        return self._score(sample.reference, sample.response, sample.user_input)[0]

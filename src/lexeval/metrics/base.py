@@ -334,7 +334,7 @@ class BaseMetric(ABC):
 
                 processes = resolve_workers(workers)
                 if processes > 1 and len(ins) >= 2 * MIN_CHUNK:
-                    return self._measure_parallel(ins, outs, processes, progress)
+                    return self._measure_parallel([ins, outs], processes, progress)
             return self._measure_serial(ins, outs, progress)
 
     def _measure_serial(
@@ -366,25 +366,23 @@ class BaseMetric(ABC):
 
     def _measure_parallel(
         self,
-        inputs: list[str | Sequence[str]],
-        outputs: list[str],
+        columns: list[list[Any]],
         processes: int,
         progress: bool,
+        method: str = "measure_many",
     ) -> list[MetricResult]:
+        """``method`` (a serial batch method taking the ``columns`` as positional arguments)
+        on chunks of the columns, on ``processes`` processes."""
         from lexeval.parallel import map_chunks
 
         if not progress:
-            return map_chunks(self, "measure_many", [inputs, outputs], processes)
+            return map_chunks(self, method, columns, processes)
         from rich.progress import Progress
 
         with Progress() as bar:
-            task = bar.add_task(self.name, total=len(inputs))
+            task = bar.add_task(self.name, total=len(columns[0]))
             return map_chunks(
-                self,
-                "measure_many",
-                [inputs, outputs],
-                processes,
-                on_chunk=lambda size: bar.advance(task, size),
+                self, method, columns, processes, on_chunk=lambda size: bar.advance(task, size)
             )
 
     def _prefetch(self, inputs: list[str | Sequence[str]], outputs: list[str]) -> None:

@@ -48,15 +48,17 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from rapidfuzz.distance import Indel, Prefix
 from rapidfuzz.process import extractOne
 
+from lexeval.collector import paused_gc
 from lexeval.metrics.base import (
     BaseMetric,
     MetricResult,
+    check_references,
     check_scale,
     check_text,
     register_metric,
@@ -138,6 +140,10 @@ RECOMMENDED_THRESHOLDS: dict[str, float] = {"frequency": 0.3797, "uniform": 0.35
 EXTRA_PENALTY = 0.05
 NEAR_CREDIT = 0.5
 CONFLICT_PENALTY = 1.0
+#: With a question, a reference keyword that the question names weighs this share of its
+#: weight (tuned on EVOUNA NQ's develop half: an answer that echoes "river" from "which river
+#: ..." has not shown that it knows "Mississippi River").
+QUESTION_WEIGHT = 0.25
 
 
 _has_digit = re.compile(r"\d").search
@@ -173,6 +179,14 @@ def _whole_number_at(text: str, start: int, key: str) -> bool:
         if extra and (len(key) < 4 or extra > 2):
             return False
     return True
+
+
+class _Asked(NamedTuple):
+    """An output with the canonical keys of its question (``KeywordCoverageMetric.measure``
+    with ``question=``)."""
+
+    output: str
+    echoed: frozenset[str]
 
 
 class _Reference(NamedTuple):
@@ -243,6 +257,11 @@ class _OutputKeys:
         self._indexes: tuple[SubstringIndex, SubstringIndex] | None = None
         self._sorted: list[str] | None = None
         self._kinds: dict[str, tuple[str, ...]] | None = None
+
+    def every_key(self) -> frozenset[str]:
+        """The canonical forms of all the text's keys, stopwords too (a question's words)."""
+        english = self._english
+        return frozenset(self.canonical).union([canonical_key(k, english) for k in self._all_keys])
 
     def of_kind(self, kind: str) -> tuple[str, ...]:
         """The output's canonical keywords of a :func:`conflict_kind` (built once)."""
@@ -383,7 +402,7 @@ class KeywordCoverageMetric(BaseMetric):
     """
 
     name = "keyword_coverage"
-    _cache_attributes = ("_kw_cache", "_out_cache", "_prepared_refs")
+    _cache_attributes = ("_kw_cache", "_out_cache", "_prepared_refs", "_question_keys")
 
     def __init__(
         self,
@@ -399,6 +418,7 @@ class KeywordCoverageMetric(BaseMetric):
         extra_penalty: float = EXTRA_PENALTY,
         near_credit: float = NEAR_CREDIT,
         conflict_penalty: float = CONFLICT_PENALTY,
+        question_weight: float = QUESTION_WEIGHT,
         scale: float = 1.0,
         threshold: float | None = None,
     ) -> None:
@@ -417,6 +437,7 @@ class KeywordCoverageMetric(BaseMetric):
         self._prepared_refs: dict[str, _Reference] = {}
         self._kw_cache: dict[str, list[str]] = {}
         self._out_cache: dict[str, _OutputKeys] = {}
+        self._question_keys: dict[str, frozenset[str]] = {}
         self._out_chars = 0  # characters of the outputs in _out_cache
         self.fuzzy = fuzzy
         if isinstance(fuzzy_threshold, bool) or not isinstance(fuzzy_threshold, (int, float)):
@@ -430,6 +451,7 @@ class KeywordCoverageMetric(BaseMetric):
         self.extra_penalty = _unit_number(extra_penalty, "extra_penalty")
         self.near_credit = _unit_number(near_credit, "near_credit")
         self.conflict_penalty = _unit_number(conflict_penalty, "conflict_penalty")
+        self.question_weight = _unit_number(question_weight, "question_weight")
         self.fuzzy_threshold = float(fuzzy_threshold)
         self.fuzzy_min_length = fuzzy_min_length
         if compat is not None:
@@ -470,6 +492,7 @@ class KeywordCoverageMetric(BaseMetric):
             parts.append(f"extra:{self.extra_penalty:g},near:{self.near_credit:g}>={NEAR_MIN:g}")
             if self.conflict_penalty:
                 parts.append(f"conflict:{self.conflict_penalty:g}")
+            parts.append(f"question:{self.question_weight:g}")
         if self.fuzzy:
             parts.append(f"fuzzy:ratio>={self.fuzzy_threshold:g},len>={self.fuzzy_min_length}")
         else:
@@ -495,11 +518,12 @@ class KeywordCoverageMetric(BaseMetric):
         (0.3797, None)
         """
         default = self.compat is None and self.match == "lenient" and not self.fuzzy
-        tie_breaking = (self.extra_penalty, self.near_credit, self.conflict_penalty) == (
-            EXTRA_PENALTY,
-            NEAR_CREDIT,
-            CONFLICT_PENALTY,
-        )
+        tie_breaking = (
+            self.extra_penalty,
+            self.near_credit,
+            self.conflict_penalty,
+            self.question_weight,
+        ) == (EXTRA_PENALTY, NEAR_CREDIT, CONFLICT_PENALTY, QUESTION_WEIGHT)
         if default and tie_breaking and self.keywords is None and self.scale == 1.0:
             return RECOMMENDED_THRESHOLDS[self.weighting]
         return None
@@ -524,6 +548,100 @@ class KeywordCoverageMetric(BaseMetric):
         check_text(output, "output")
         score, info = self._explicit(list(keywords), output)
         return self.make_result(score, info)
+
+    # ---- with the question ------------------------------------------------------------------
+    def measure(
+        self, input: str | Sequence[str], output: str, *, question: str | None = None
+    ) -> MetricResult:
+        """Score ``output`` against ``input`` (one reference or a list: the best is kept).
+
+        With a ``question`` (default lenient mode only; other modes ignore it), a reference
+        keyword that the question names weighs ``question_weight`` times its weight
+        (``info["echoed"]`` lists them): repeating the question's words is not knowing the
+        answer.
+
+        >>> m = KeywordCoverageMetric()
+        >>> q = "Which river flows through Baghdad?"
+        >>> round(m.measure("Tigris River", "the Euphrates River").score, 2)
+        0.35
+        >>> r = m.measure("Tigris River", "the Euphrates River", question=q)
+        >>> round(r.score, 2), r.info["echoed"]
+        (0.12, ['river'])
+        >>> round(m.measure("Tigris River", "the Tigris", question=q).score, 2)
+        0.88
+        """
+        if question is None:
+            return super().measure(input, output)
+        check_text(question, "question")
+        echoed = self._echoed(question)
+        if not echoed:  # nothing to weigh differently (or a mode without weights)
+            return super().measure(input, output)
+        references = [input] if type(input) is str else check_references(input, "input")
+        check_text(output, "output")
+        score, info = self._measure_refs(references, _Asked(output, echoed))  # type: ignore[arg-type]
+        return self.make_result(score, info)
+
+    def measure_many(
+        self,
+        inputs: Iterable[str | Sequence[str]],
+        outputs: Iterable[str],
+        progress: bool = False,
+        *,
+        workers: int | str = 1,
+        questions: Iterable[str | None] | None = None,
+    ) -> list[MetricResult]:
+        """Score pairs in order, as :meth:`BaseMetric.measure_many`; ``questions`` (one per
+        pair, or None for a pair without) as in :meth:`measure`."""
+        if questions is None:
+            return super().measure_many(inputs, outputs, progress, workers=workers)
+        if isinstance(inputs, str) or isinstance(outputs, str) or isinstance(questions, str):
+            raise TypeError("inputs, outputs and questions must be sequences of texts, not str")
+        ins, outs, qs = list(inputs), list(outputs), list(questions)
+        if not len(ins) == len(outs) == len(qs):
+            raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
+        with paused_gc():
+            if workers != 1:
+                from lexeval.parallel import MIN_CHUNK, resolve_workers
+
+                processes = resolve_workers(workers)
+                if processes > 1 and len(ins) >= 2 * MIN_CHUNK:
+                    return self._measure_parallel([ins, outs, qs], processes, progress, "_asked")
+            if progress:
+                from rich.progress import track
+
+                return [
+                    self.measure(i, o, question=q)
+                    for i, o, q in track(
+                        zip(ins, outs, qs, strict=True), total=len(ins), description=self.name
+                    )
+                ]
+            return self._asked(ins, outs, qs)
+
+    def _asked(
+        self, ins: list[str | Sequence[str]], outs: list[str], qs: list[str | None]
+    ) -> list[MetricResult]:
+        """:meth:`measure` on each triple, in this process (a batch's texts prepared first)."""
+        self._prefetch(ins, outs + [q for q in qs if type(q) is str])
+        measure = self.measure
+        return [measure(i, o, question=q) for i, o, q in zip(ins, outs, qs, strict=True)]
+
+    def _echoed(self, question: str) -> frozenset[str]:
+        """The canonical keys of ``question`` (every key, stopwords too), when a question
+        changes weights (lenient default mode, ``question_weight`` below 1), else empty."""
+        if self._weights is None or self.keywords is not None or self.question_weight == 1.0:
+            return frozenset()
+        cached = self._question_keys.get(question)
+        if cached is None:
+            cached = self._lenient_output(question).every_key()
+            if len(self._question_keys) >= _CACHE_SIZE:
+                self._question_keys.clear()
+            self._question_keys[question] = cached
+        return cached
+
+    def _score_prepared(self, reference: str, prepared_output: Any) -> tuple[float, dict[str, Any]]:
+        if type(prepared_output) is _Asked:
+            return self._lenient(reference, prepared_output.output, prepared_output.echoed)
+        return self._measure_one(reference, prepared_output)
 
     # ---- scoring ----------------------------------------------------------------------------
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
@@ -642,11 +760,24 @@ class KeywordCoverageMetric(BaseMetric):
         self._prepared_refs[reference] = prepared
         return prepared
 
-    def _lenient(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
+    def _lenient(
+        self, reference: str, output: str, echoed: frozenset[str] = frozenset()
+    ) -> tuple[float, dict[str, Any]]:
         ref = self._reference(reference)
         out = self._lenient_output(output)
         if not ref.keys:
             return self._cover([], out.keywords, out.keywords, both_empty_is_one=True)
+        weights, total = ref.weights, ref.total
+        echoed = echoed if echoed and not ref.key_set.isdisjoint(echoed) else frozenset()
+        if echoed:  # keys the question names weigh less
+            factor = self.question_weight
+            weights = tuple(
+                [
+                    w * factor if ck in echoed else w
+                    for w, ck in zip(weights, ref.canonical, strict=True)
+                ]
+            )
+            total = sum(weights)
         hit: list[str] = []
         hit_keys: set[str] = set()
         partial: dict[str, float] = {}
@@ -658,7 +789,7 @@ class KeywordCoverageMetric(BaseMetric):
         conflict_penalty = self.conflict_penalty
         ref_keys = ref.key_set
         for k, ck, weight, (parts, part_weights), kind in zip(
-            ref.keys, ref.canonical, ref.weights, ref.parts, ref.kinds, strict=True
+            ref.keys, ref.canonical, weights, ref.parts, ref.kinds, strict=True
         ):
             if out.has(ck):
                 hit.append(k)
@@ -687,7 +818,6 @@ class KeywordCoverageMetric(BaseMetric):
                 if close is not None:
                     near[k] = {"keyword": close[0], "similarity": close[1]}
                     credit += near_credit * (close[1] - NEAR_MIN) / (1.0 - NEAR_MIN) * weight
-        total = ref.total
         coverage = max(0.0, credit - conflict_penalty * against) / total
         used = {k for k, ck in zip(out.keywords, out.canonical, strict=True) if ck in hit_keys}
         info = self._info(list(ref.keys), out.keywords, hit, used)
@@ -698,7 +828,11 @@ class KeywordCoverageMetric(BaseMetric):
         info["conflicts"] = conflicts
         info["matchedWeight"] = credit
         info["totalWeight"] = total
-        info["weights"] = dict(zip(ref.keys, ref.weights, strict=True))
+        info["weights"] = dict(zip(ref.keys, weights, strict=True))
+        if echoed:
+            info["echoed"] = [
+                k for k, ck in zip(ref.keys, ref.canonical, strict=True) if ck in echoed
+            ]
         info["coverage"] = coverage
         info["extra"] = extra
         info["recall"] = coverage
