@@ -26,6 +26,19 @@ def test_passing_returns_the_result_with_its_verdict() -> None:
     assert rouge.signature == get_metric("rouge1").signature
 
 
+def test_the_question_goes_to_keyword_coverage() -> None:
+    question = "Which river flows through Baghdad?"
+    assert_lexical("Tigris River", "the Euphrates River", threshold=0.3)  # "river" passes
+    with pytest.raises(AssertionError, match=r"keyword_coverage 0\.121 is below the threshold"):
+        assert_lexical("Tigris River", "the Euphrates River", threshold=0.3, question=question)
+    result = assert_lexical("Tigris River", "the Tigris", question=question)
+    assert result.info["echoed"] == ["river"]
+    rouge = assert_lexical("the cat", "the cat", metric="rouge1", threshold=0.5, question="cat?")
+    assert rouge == get_metric("rouge1").measure("the cat", "the cat").__class__(
+        rouge.score, rouge.info, True, rouge.signature
+    )
+
+
 def test_failure_shows_score_threshold_missing_and_signature() -> None:
     reference = "Water boils at 100 degrees Celsius at sea level"
     output = "It boils at 90 degrees"

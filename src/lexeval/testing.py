@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lexeval.batch import Record, read_records
-from lexeval.metrics.base import BaseMetric, MetricResult, get_metric
+from lexeval.metrics.base import BaseMetric, MetricResult, get_metric, measure_with_question
 
 __all__ = ["Record", "assert_lexical", "case_id", "failure_message", "load_cases"]
 
@@ -77,10 +77,12 @@ def assert_lexical(
     *,
     metric: str | BaseMetric = "keyword_coverage",
     threshold: float | None = None,
+    question: str | None = None,
     **options: Any,
 ) -> MetricResult:
     """Assert that ``output`` scores at least ``threshold`` against ``reference``; return the
-    result.
+    result. ``question``, if given, goes to metrics that read it (keyword coverage weighs the
+    reference keywords it names less).
 
     ``metric`` is a name (built with ``options``, see ``lexeval metrics``) or a configured
     metric. ``threshold`` defaults to the metric's own ``threshold``, then to its
@@ -106,7 +108,7 @@ def assert_lexical(
         raise ValueError(
             f"{scorer.name} has no recommended threshold for these settings: pass threshold="
         )
-    result = scorer.measure(reference, output)
+    result = measure_with_question(scorer, reference, output, question)
     result = dataclasses.replace(result, passed=result.score >= threshold)
     if not result.passed:
         raise AssertionError(failure_message(scorer.name, result, threshold, reference, output))

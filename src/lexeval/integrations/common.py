@@ -12,13 +12,12 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping
 from typing import Any
 
 from lexeval.metrics.base import BaseMetric, MetricResult, get_metric
 
-__all__ = ["measure_with_question", "metric_and_threshold", "metric_by_name", "reason"]
+__all__ = ["metric_and_threshold", "metric_by_name", "reason"]
 
 _SHOWN = 10
 
@@ -50,24 +49,6 @@ def metric_and_threshold(
     if isinstance(chosen, bool) or not isinstance(chosen, (int, float)):
         raise TypeError(f"threshold must be a number, not {type(chosen).__name__}")
     return scorer, float(chosen)
-
-
-def measure_with_question(
-    metric: BaseMetric, reference: str | list[str], output: str, question: str | None
-) -> MetricResult:
-    """``metric.measure(reference, output)``, with ``question=`` when there is one and the
-    metric takes it (keyword coverage weighs the reference keywords the question names less).
-
-    >>> scorer = get_metric("keyword_coverage")
-    >>> q = "Which river flows through Baghdad?"
-    >>> round(measure_with_question(scorer, "Tigris River", "Euphrates River", q).score, 2)
-    0.12
-    >>> round(measure_with_question(scorer, "Tigris River", "Euphrates River", None).score, 2)
-    0.35
-    """
-    if question is not None and "question" in inspect.signature(metric.measure).parameters:
-        return metric.measure(reference, output, question=question)  # type: ignore[call-arg]
-    return metric.measure(reference, output)
 
 
 def _listing(values: list[Any]) -> str:

@@ -24,8 +24,8 @@ from typing import Any, Literal
 
 from deepeval.metrics import BaseMetric as DeepEvalBaseMetric
 
-from lexeval.integrations.common import measure_with_question, metric_and_threshold, reason
-from lexeval.metrics.base import BaseMetric
+from lexeval.integrations.common import metric_and_threshold, reason
+from lexeval.metrics.base import BaseMetric, measure_with_question
 
 __all__ = ["LexicalMetric"]
 

@@ -32,7 +32,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from lexeval.integrations.common import measure_with_question, metric_and_threshold, reason
+from lexeval.integrations.common import metric_and_threshold, reason
+from lexeval.metrics.base import measure_with_question
 
 __all__ = ["get_assert"]
 

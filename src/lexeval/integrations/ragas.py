@@ -28,8 +28,8 @@ from ragas.metrics.collections.base import BaseMetric as RagasBaseMetric
 from ragas.metrics.result import MetricResult as RagasResult
 from ragas.run_config import RunConfig
 
-from lexeval.integrations.common import measure_with_question, metric_by_name, reason
-from lexeval.metrics.base import BaseMetric
+from lexeval.integrations.common import metric_by_name, reason
+from lexeval.metrics.base import BaseMetric, measure_with_question
 
 __all__ = ["LexicalMetric", "LexicalSingleTurnMetric"]
 

@@ -19,6 +19,7 @@ Every metric takes ``threshold=`` (default None): its results then carry ``passe
 
 from __future__ import annotations
 
+import inspect
 import math
 import re
 from abc import ABC, abstractmethod
@@ -40,6 +41,7 @@ __all__ = [
     "fmeasure",
     "get_metric",
     "list_metrics",
+    "measure_with_question",
     "new_result",
     "paused_gc",
     "register_metric",
@@ -123,6 +125,25 @@ class Metric(Protocol):
     ) -> list[MetricResult]:
         """Score a batch of pairs."""
         ...
+
+
+def measure_with_question(
+    metric: BaseMetric, reference: str | Sequence[str], output: str, question: str | None
+) -> MetricResult:
+    """``metric.measure(reference, output)``, with ``question=`` when there is one and the
+    metric takes it (keyword coverage weighs the reference keywords the question names less).
+
+    >>> from lexeval.metrics import get_metric
+    >>> scorer = get_metric("keyword_coverage")
+    >>> q = "Which river flows through Baghdad?"
+    >>> round(measure_with_question(scorer, "Tigris River", "Euphrates River", q).score, 2)
+    0.12
+    >>> round(measure_with_question(scorer, "Tigris River", "Euphrates River", None).score, 2)
+    0.35
+    """
+    if question is not None and "question" in inspect.signature(metric.measure).parameters:
+        return metric.measure(reference, output, question=question)  # type: ignore[call-arg]
+    return metric.measure(reference, output)
 
 
 def check_text(value: object, name: str) -> str:
