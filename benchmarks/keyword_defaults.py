@@ -111,7 +111,8 @@ def scores(
     *,
     asked: bool = False,
 ) -> list[float]:
-    """Each answer's score against its gold alternatives (with its question when ``asked``)."""
+    """Each answer's score against its gold alternatives (with its question when ``asked``;
+    without, the call an earlier revision's class takes: ``--base``)."""
     metric = metric_class(**options)
     if asked:
         return [

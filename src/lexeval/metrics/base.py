@@ -349,14 +349,27 @@ class BaseMetric(ABC):
         outs = list(outputs)
         if len(ins) != len(outs):
             raise ValueError(f"{len(ins)} inputs but {len(outs)} outputs")
+        return self._measure_columns([ins, outs], progress, workers, self._measure_serial)
+
+    def _measure_columns(
+        self,
+        columns: list[list[Any]],
+        progress: bool,
+        workers: int | str,
+        serial: Callable[..., list[MetricResult]],
+        remote: str = "measure_many",
+    ) -> list[MetricResult]:
+        """A checked batch's ``columns`` (inputs, outputs, ...), the garbage collector paused:
+        ``serial(*columns, progress)`` in this process, or with ``workers`` processes the
+        method named ``remote`` on chunks of the columns (:meth:`_measure_parallel`)."""
         with paused_gc():
             if workers != 1:
                 from lexeval.parallel import MIN_CHUNK, resolve_workers
 
                 processes = resolve_workers(workers)
-                if processes > 1 and len(ins) >= 2 * MIN_CHUNK:
-                    return self._measure_parallel([ins, outs], processes, progress)
-            return self._measure_serial(ins, outs, progress)
+                if processes > 1 and len(columns[0]) >= 2 * MIN_CHUNK:
+                    return self._measure_parallel(columns, processes, progress, remote)
+            return serial(*columns, progress)
 
     def _measure_serial(
         self, ins: list[str | Sequence[str]], outs: list[str], progress: bool

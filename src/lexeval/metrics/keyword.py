@@ -54,7 +54,6 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from rapidfuzz.distance import Indel, Prefix
 from rapidfuzz.process import extractOne
 
-from lexeval.collector import paused_gc
 from lexeval.metrics.base import (
     BaseMetric,
     MetricResult,
@@ -599,31 +598,26 @@ class KeywordCoverageMetric(BaseMetric):
         ins, outs, qs = list(inputs), list(outputs), list(questions)
         if not len(ins) == len(outs) == len(qs):
             raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
-        with paused_gc():
-            if workers != 1:
-                from lexeval.parallel import MIN_CHUNK, resolve_workers
-
-                processes = resolve_workers(workers)
-                if processes > 1 and len(ins) >= 2 * MIN_CHUNK:
-                    return self._measure_parallel([ins, outs, qs], processes, progress, "_asked")
-            if progress:
-                from rich.progress import track
-
-                return [
-                    self.measure(i, o, question=q)
-                    for i, o, q in track(
-                        zip(ins, outs, qs, strict=True), total=len(ins), description=self.name
-                    )
-                ]
-            return self._asked(ins, outs, qs)
+        return self._measure_columns([ins, outs, qs], progress, workers, self._asked, "_asked")
 
     def _asked(
-        self, ins: list[str | Sequence[str]], outs: list[str], qs: list[str | None]
+        self,
+        ins: list[str | Sequence[str]],
+        outs: list[str],
+        qs: list[str | None],
+        progress: bool = False,
     ) -> list[MetricResult]:
         """:meth:`measure` on each triple, in this process (a batch's texts prepared first)."""
         self._prefetch(ins, outs + [q for q in qs if type(q) is str])
+        triples: Iterable[tuple[str | Sequence[str], str, str | None]] = zip(
+            ins, outs, qs, strict=True
+        )
+        if progress:
+            from rich.progress import track
+
+            triples = track(triples, total=len(ins), description=self.name)
         measure = self.measure
-        return [measure(i, o, question=q) for i, o, q in zip(ins, outs, qs, strict=True)]
+        return [measure(i, o, question=q) for i, o, q in triples]
 
     def _echoed(self, question: str) -> frozenset[str]:
         """The canonical keys of ``question`` (every key, stopwords too), when a question
