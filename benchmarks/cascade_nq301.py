@@ -22,7 +22,12 @@ seeded shuffle, so a larger sample extends a smaller one from the judge's disk c
 and inside the 15% and 30% cascades: slow on a CPU, never part of ``make test``.
 ``--local-only`` skips the recorded-judge table.
 
+The lexical metric reads each answer's question (tuning and held out alike: keyword coverage
+weighs the gold's words the question names less); ``--question-weight 1`` turns that off, as
+before the cascade passed questions to its lexical tier.
+
 Run: .venv/bin/python benchmarks/cascade_nq301.py [--lexical keyword|token_f1]
+     [--question-weight W]
      [--judge gpt-4|davinci] [--local-model PATH --sample 200 --local-mode logprobs|justified]
 """
 
@@ -43,17 +48,26 @@ from lexeval.judge import Cascade, CorrectnessJudge, LocalServer, RecordedJudge
 from lexeval.judge.cascade import choose_band
 from lexeval.meta import agreement, calibrate, compare
 from lexeval.metrics import KeywordCoverageMetric, MetricResult, TokenF1Metric
-from lexeval.metrics.base import BaseMetric
+from lexeval.metrics.base import BaseMetric, measure_many_with_questions
 
 BUDGETS = [0.05, 0.10, 0.15, 0.30]
 JUDGE_FILES = {"gpt-4": "NQ301_gpt-4.tsv", "davinci": "NQ301_text-davinci-003.tsv"}
 N_RESAMPLES = 2000
 
 
-def lexical_metric(name: str) -> BaseMetric:
+def lexical_metric(name: str, question_weight: float | None) -> BaseMetric:
     if name == "keyword":
-        return KeywordCoverageMetric()
+        if question_weight is None:
+            return KeywordCoverageMetric()
+        return KeywordCoverageMetric(question_weight=question_weight)
     return TokenF1Metric(variant="squad")
+
+
+def scored(metric: BaseMetric, items: list[QAItem]) -> list[MetricResult]:
+    """``metric`` on every item, with its question when the metric reads one."""
+    return measure_many_with_questions(
+        metric, [i.golds for i in items], [i.answer for i in items], [i.question for i in items]
+    )
 
 
 def passed_as_scores(results: list[MetricResult]) -> list[float]:
@@ -68,6 +82,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lexical", choices=("keyword", "token_f1"), default="keyword")
     parser.add_argument("--judge", choices=tuple(JUDGE_FILES), default="gpt-4")
+    parser.add_argument(
+        "--question-weight",
+        type=float,
+        metavar="W",
+        help="keyword coverage's question_weight (default: the metric's; 1: the question unread)",
+    )
     parser.add_argument("--local-model", metavar="PATH")
     parser.add_argument("--sample", type=int, default=200)
     parser.add_argument("--local-only", action="store_true")
@@ -78,18 +98,13 @@ def main() -> None:
     start = time.perf_counter()
     tuning = load_evouna("NQ")
     held_out = load_nq301()
-    lexical = lexical_metric(args.lexical)
+    lexical = lexical_metric(args.lexical, args.question_weight)
     judge = RecordedJudge.from_openqa_eval(
         shared_path("data", "qa_human", "openqa_eval", JUDGE_FILES[args.judge])
     )
     human = [i.human for i in held_out]
-    tuning_scores = [
-        r.score for r in lexical.measure_many([i.golds for i in tuning], [i.answer for i in tuning])
-    ]
-    held_scores = [
-        r.score
-        for r in lexical.measure_many([i.golds for i in held_out], [i.answer for i in held_out])
-    ]
+    tuning_scores = [r.score for r in scored(lexical, tuning)]
+    held_scores = [r.score for r in scored(lexical, held_out)]
     print(f"lexical: {lexical.signature}")
     print(f"judge: {judge.signature} (recorded verdicts)")
     print(
@@ -126,6 +141,7 @@ def main() -> None:
             [i.human for i in tuning],
             budget=budget,
             routing=routing,
+            questions=[i.question for i in tuning],
         )
         results = cascade.measure_many(
             [i.golds for i in held_out],
@@ -236,6 +252,7 @@ def local_sample(
                 [i.human for i in tuning],
                 budget=budget,
                 routing=routing,
+                questions=[i.question for i in tuning],
             )
             cascaded = cascade.measure_many(
                 [i.golds for i in sample],

@@ -44,7 +44,7 @@ def main(path: Path) -> int:
 
     lexical = KeywordCoverageMetric()
     threshold = lexical.recommended_threshold or 0.5
-    lexical_results = lexical.measure_many(references, outputs)
+    lexical_results = lexical.measure_many(references, outputs, questions=questions)
     model = packaged_model(MODEL_PACKAGE)
     console.print(f"judge model: {model} ({model.stat().st_size / 1e6:.0f} MB)", markup=False)
     start = time.perf_counter()

@@ -173,3 +173,34 @@ def test_keyword_coverage_reads_the_question(
     assert asked == with_q.to_dict() and asked["info"]["echoed"] == ["river"]
     assert plain == kc.measure("Tigris River", "the Euphrates River").to_dict()
     assert asked["score"] < plain["score"]
+
+
+def test_a_single_pair_takes_its_question(capsys: pytest.CaptureFixture[str]) -> None:
+    question = "Which river flows through Baghdad?"
+    pair = ("--input", "Tigris River", "--output", "the Euphrates River")
+    kc = get_metric("keyword_coverage")
+    expected = kc.measure("Tigris River", "the Euphrates River", question=question).to_dict()
+    code, out, err = run(capsys, "--metric", "keyword_coverage", *pair, "--question", question)
+    assert code == 0, err
+    assert json.loads(out) == expected and expected["info"]["echoed"] == ["river"]
+    # with several metrics (the batch path) the question goes to those that read it
+    code, out, err = run(
+        capsys, "--metric", "keyword_coverage,token_f1", *pair, "--question", question
+    )
+    assert code == 0, err
+    line = json.loads(out)
+    assert line["keyword_coverage"] == expected
+    assert line["token_f1"] == get_metric("token_f1").measure(*pair[1::2]).to_dict()
+    code, out, err = run(capsys, "--metric", "keyword_coverage", *pair)
+    assert json.loads(out)["score"] > expected["score"]
+
+
+def test_question_without_a_single_pair_is_a_usage_error(
+    pairs_csv: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, str(pairs_csv), "--metric", "rouge1", "--question", "Why?")
+    assert code == 2 and out == ""
+    assert err.strip().endswith(
+        "--question goes with --input and --output; FILE has a question field"
+    )
+    assert len(err.strip().splitlines()) == 1

@@ -96,6 +96,42 @@ def test_routing_follows_the_band_and_any_metric_can_judge() -> None:
     assert report.kappa is None
 
 
+def test_the_question_reaches_the_lexical_tier_and_its_calibration() -> None:
+    coverage = KeywordCoverageMetric()
+    judge = TokenF1Metric(variant="squad", threshold=0.5)  # a judge that takes no question
+    asked = "Which river flows through Baghdad?"
+    refs = ["Tigris River", "Tigris River", "Tigris River", "Paris"]
+    outs = ["the Euphrates River", "the Tigris", "Tigris River", "Paris, France"]
+    questions: list[str | None] = [asked, asked, asked, None]
+    cascade = Cascade(lexical=coverage, judge=judge, band=(0.3, 0.6))
+    results = cascade.measure_many(refs, outs, questions=questions)
+    blind = cascade.measure_many(refs, outs)
+    for ref, out, q, result, without in zip(refs, outs, questions, results, blind, strict=True):
+        expected = coverage.measure(ref, out, question=q) if q else coverage.measure(ref, out)
+        assert result.info["lexical_score"] == expected.score
+        assert without.info["lexical_score"] == coverage.measure(ref, out).score
+        assert cascade.measure(ref, out, question=q) == result
+    # the echoed "River" weighs less: the wrong river leaves the band and fails on its own
+    assert blind[0].info["tier"] == "judge" and results[0].info["tier"] == "lexical"
+    assert results[0].passed is False and results[1].passed is True
+    with pytest.raises(ValueError, match="questions"):
+        cascade.measure_many(refs, outs, questions=[asked])
+
+    human = [False, True, True, True] * 3
+    golds, answers, qs = refs * 3, outs * 3, questions * 3
+    tuned = cascade.calibrate(golds, answers, human, budget=0.0, routing="band", questions=qs)
+    untuned = cascade.calibrate(golds, answers, human, budget=0.0, routing="band")
+    assert tuned.calibration is not None and untuned.calibration is not None
+    assert tuned.calibration.questions and not untuned.calibration.questions
+    asked_scores = [r.info["lexical_score"] for r in results] * 3
+    blind_scores = [r.info["lexical_score"] for r in blind] * 3
+    assert tuned.band == (choose_band(asked_scores, human, 0.0).lo,) * 2
+    assert untuned.band == (choose_band(blind_scores, human, 0.0).lo,) * 2
+    assert tuned.band != untuned.band
+    with pytest.raises(ValueError, match="2 questions for 12 inputs"):
+        cascade.calibrate(golds, answers, human, questions=[asked, asked])
+
+
 def test_an_uncalibrated_cascade_says_so() -> None:
     cascade = Cascade(lexical=TokenF1Metric(), judge=RecordedJudge({"x": True}))
     with pytest.raises(ValueError, match="no band"):

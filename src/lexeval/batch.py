@@ -37,7 +37,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from lexeval.io import InputError, iter_jsonl, parse_json, read_text
-from lexeval.metrics.base import BaseMetric, MetricResult
+from lexeval.metrics.base import (
+    BaseMetric,
+    MetricResult,
+    measure_many_with_questions,
+    takes_questions,
+)
 
 __all__ = [
     "ID_FIELDS",
@@ -291,26 +296,10 @@ def score_records(
     questions = [r.question for r in records]
     results: dict[str, list[MetricResult]] = {}
     for name, metric in metrics.items():
-        if any(q is not None for q in questions) and takes_questions(metric):
-            results[name] = metric.measure_many(  # type: ignore[call-arg]
-                references, outputs, workers=workers, questions=questions
-            )
-        else:
-            results[name] = metric.measure_many(references, outputs, workers=workers)
+        results[name] = measure_many_with_questions(
+            metric, references, outputs, questions, workers=workers
+        )
     return results
-
-
-def takes_questions(metric: BaseMetric) -> bool:
-    """Whether ``metric.measure_many`` accepts ``questions=`` (keyword coverage and the LLM
-    judges do).
-
-    >>> from lexeval.metrics import TokenF1Metric
-    >>> takes_questions(TokenF1Metric())
-    False
-    """
-    import inspect
-
-    return "questions" in inspect.signature(metric.measure_many).parameters
 
 
 def flatten_result(name: str, result: MetricResult) -> dict[str, Any]:

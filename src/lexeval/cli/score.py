@@ -64,6 +64,10 @@ def register(sub: Any) -> None:
     score.add_argument("--input", help="the reference text of a single pair")
     score.add_argument("--output", help="the text under evaluation of a single pair")
     score.add_argument(
+        "--question",
+        help="the question of a single pair (keyword coverage and LLM judges read it)",
+    )
+    score.add_argument(
         "--jsonl",
         metavar="FILE",
         help="the older batch form: one metric, JSONL with fields input and output (and "
@@ -279,10 +283,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give FILE, or --input and --output (or the older --jsonl FILE)")
     if single and (args.input is None or args.output is None):
         raise UsageError("a single pair needs both --input and --output")
+    if args.question is not None and not single:
+        raise UsageError("--question goes with --input and --output; FILE has a question field")
+    from lexeval.metrics.base import measure_with_question
+
     metrics = build_metrics(args, names)
     gates = _gates(args, names, metrics)
     if single and len(names) == 1 and not gates:
-        result = metrics[names[0]].measure(args.input, args.output)
+        result = measure_with_question(metrics[names[0]], args.input, args.output, args.question)
         print(strict_json(result.to_dict()))
         return 0
     if args.jsonl:
@@ -292,7 +300,7 @@ def run(args: argparse.Namespace) -> int:
     from lexeval.metrics import aggregate
 
     if single:
-        records = [Record(1, None, args.input, args.output)]
+        records = [Record(1, None, args.input, args.output, args.question)]
     else:
         records = read_records(
             args.file,

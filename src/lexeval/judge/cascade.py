@@ -25,7 +25,6 @@ agrees best with people there, by 5-fold cross-validation grouped by reference.
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
@@ -35,7 +34,13 @@ import numpy as np
 import numpy.typing as npt
 
 from lexeval.judge.router import UncertaintyRouter, router_features
-from lexeval.metrics.base import Metric, MetricResult
+from lexeval.metrics.base import (
+    Metric,
+    MetricResult,
+    measure_many_with_questions,
+    measure_with_question,
+    takes_questions,
+)
 
 __all__ = ["ROUTINGS", "Band", "Cascade", "CascadeReport", "choose_band", "cross_validated_kappa"]
 
@@ -50,7 +55,8 @@ class Band:
     judge's own tuning verdicts, when given: ``judge_labels``). Both kappas are in-sample.
     ``routing`` says what the band is on: ``"band"`` the lexical score, ``"uncertainty"`` the
     router's probability; ``cross_validated`` holds each routing's cross-validated cascade
-    kappa on the tuning set when ``calibrate(routing="auto")`` chose between them."""
+    kappa on the tuning set when ``calibrate(routing="auto")`` chose between them;
+    ``questions`` says whether the lexical metric read the tuning items' questions."""
 
     lo: float
     hi: float
@@ -62,6 +68,7 @@ class Band:
     judge_labels: bool
     routing: str = "band"
     cross_validated: dict[str, float] | None = None
+    questions: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """A plain, JSON-ready dict."""
@@ -206,8 +213,11 @@ class Cascade:
     that score is at or above ``hi``.
 
     ``lexical`` and ``judge`` are any metrics (``measure(input, output) -> MetricResult``); the
-    judge's ``passed`` is its verdict (a judge without one passes at ``score >= 0.5``). When
-    the judge accepts ``question=``, the cascade passes it on. ``info["tier"]`` says who
+    judge's ``passed`` is its verdict (a judge without one passes at ``score >= 0.5``). Each
+    of the two that accepts ``question=`` gets the question (keyword coverage weighs the gold's
+    words the question names less; a judge reads it): calibrate with the tuning set's questions
+    when the cascade will see questions, so that the band fits the scores it applies to
+    (``calibration.questions`` says whether it did). ``info["tier"]`` says who
     decided: ``"lexical"`` or ``"judge"``; ``info["lexical_score"]`` is always there and
     ``info["judge"]`` holds the judge's result for the band.
     """
@@ -236,7 +246,6 @@ class Cascade:
             if math.isnan(lo) or math.isnan(hi) or lo > hi:
                 raise ValueError(f"band must be (lo, hi) with lo <= hi, not {band!r}")
             self.band = (lo, hi)
-        self._judge_takes_question = "question" in inspect.signature(judge.measure).parameters
 
     @property
     def signature(self) -> str:
@@ -287,14 +296,11 @@ class Cascade:
     ) -> MetricResult:
         """The lexical verdict, or the judge's for a score inside the band."""
         self._checked_band()
-        lexical = self.lexical.measure(input, output)
+        lexical = measure_with_question(self.lexical, input, output, question)
         routing = self._routing_scores([input], [output], [lexical.score])[0]
         if not self._in_band(routing):
             return self._combine(lexical, routing, None)
-        if self._judge_takes_question and question is not None:
-            judged = self.judge.measure(input, output, question=question)  # type: ignore[call-arg]
-        else:
-            judged = self.judge.measure(input, output)
+        judged = measure_with_question(self.judge, input, output, question)
         return self._combine(lexical, routing, judged)
 
     def measure_many(
@@ -312,19 +318,17 @@ class Cascade:
         qs: list[str | None] = [None] * len(outs) if questions is None else list(questions)
         if not len(ins) == len(outs) == len(qs):
             raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
-        lexical = self.lexical.measure_many(ins, outs, progress=progress)
+        lexical = measure_many_with_questions(self.lexical, ins, outs, qs, progress=progress)
         routing = self._routing_scores(ins, outs, [r.score for r in lexical])
         band = [i for i, s in enumerate(routing) if self._in_band(s)]
         judged: dict[int, MetricResult] = {}
         if band:
-            sub_in = [ins[i] for i in band]
-            sub_out = [outs[i] for i in band]
-            if self._judge_takes_question and any(qs[i] is not None for i in band):
-                found = self.judge.measure_many(  # type: ignore[call-arg]
-                    sub_in, sub_out, questions=[qs[i] for i in band]
-                )
-            else:
-                found = self.judge.measure_many(sub_in, sub_out)
+            found = measure_many_with_questions(
+                self.judge,
+                [ins[i] for i in band],
+                [outs[i] for i in band],
+                [qs[i] for i in band],
+            )
             judged = dict(zip(band, found, strict=True))
         return [
             self._combine(r, s, judged.get(i))
@@ -340,6 +344,7 @@ class Cascade:
         budget: float = 0.15,
         judge_verdicts: Sequence[bool] | None = None,
         routing: str = "auto",
+        questions: Iterable[str | None] | None = None,
     ) -> Cascade:
         """A new cascade whose band sends at most ``budget`` of the tuning items to the judge,
         placed where it helps most (:func:`choose_band`) against the ``human`` labels.
@@ -350,17 +355,22 @@ class Cascade:
         lexical score, ``"uncertainty"`` fits an :class:`~lexeval.judge.router.UncertaintyRouter`
         and puts it on its probability, ``"auto"`` (the default) keeps the one with the higher
         cross-validated cascade kappa on the tuning set (:func:`cross_validated_kappa`; the band
-        on a tie), then refits it on the whole tuning set. Tune on a tuning set, report on
-        held-out data (:meth:`report`).
+        on a tie), then refits it on the whole tuning set. ``questions`` (the tuning items'
+        questions) go to a lexical metric that reads them, as :meth:`measure_many` will pass the
+        held-out ones. Tune on a tuning set, report on held-out data (:meth:`report`).
         """
         if routing not in ROUTINGS:
             raise ValueError(f"routing must be one of {', '.join(ROUTINGS)}, not {routing!r}")
         ins = list(inputs)
         outs = list(outputs)
         labels = [bool(h) for h in human]
+        qs = None if questions is None else list(questions)
         if not len(ins) == len(outs) == len(labels):
             raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(labels)} labels")
-        scores = [r.score for r in self.lexical.measure_many(ins, outs)]
+        if qs is not None and len(qs) != len(ins):
+            raise ValueError(f"{len(qs)} questions for {len(ins)} inputs")
+        lexical = measure_many_with_questions(self.lexical, ins, outs, qs)
+        scores = [r.score for r in lexical]
         cross: dict[str, float] | None = None
         if routing == "auto":
             cross = {
@@ -374,7 +384,10 @@ class Cascade:
             router = UncertaintyRouter().fit(ins, outs, scores, labels)
             routed = router.probabilities(ins, outs, scores)
         chosen = choose_band(routed, labels, budget, judge_verdicts)
-        chosen = Band(**{**chosen.to_dict(), "routing": routing, "cross_validated": cross})
+        asked = qs is not None and any(q is not None for q in qs) and takes_questions(self.lexical)
+        chosen = Band(
+            **{**chosen.to_dict(), "routing": routing, "cross_validated": cross, "questions": asked}
+        )
         calibrated = Cascade(self.lexical, self.judge, band=(chosen.lo, chosen.hi), router=router)
         calibrated.calibration = chosen
         return calibrated

@@ -41,10 +41,12 @@ __all__ = [
     "fmeasure",
     "get_metric",
     "list_metrics",
+    "measure_many_with_questions",
     "measure_with_question",
     "new_result",
     "paused_gc",
     "register_metric",
+    "takes_questions",
 ]
 
 
@@ -128,7 +130,7 @@ class Metric(Protocol):
 
 
 def measure_with_question(
-    metric: BaseMetric, reference: str | Sequence[str], output: str, question: str | None
+    metric: Metric, reference: str | Sequence[str], output: str, question: str | None
 ) -> MetricResult:
     """``metric.measure(reference, output)``, with ``question=`` when there is one and the
     metric takes it (keyword coverage weighs the reference keywords the question names less).
@@ -144,6 +146,43 @@ def measure_with_question(
     if question is not None and "question" in inspect.signature(metric.measure).parameters:
         return metric.measure(reference, output, question=question)  # type: ignore[call-arg]
     return metric.measure(reference, output)
+
+
+def takes_questions(metric: Metric) -> bool:
+    """Whether ``metric.measure_many`` accepts ``questions=`` (keyword coverage, the LLM
+    judges and the cascade do).
+
+    >>> from lexeval.metrics import get_metric
+    >>> takes_questions(get_metric("token_f1")), takes_questions(get_metric("keyword_coverage"))
+    (False, True)
+    """
+    return "questions" in inspect.signature(metric.measure_many).parameters
+
+
+def measure_many_with_questions(
+    metric: Metric,
+    references: Sequence[str | Sequence[str]],
+    outputs: Sequence[str],
+    questions: Sequence[str | None] | None,
+    **options: Any,
+) -> list[MetricResult]:
+    """``metric.measure_many(references, outputs, **options)``, with ``questions=`` when some
+    question is given and the metric takes them (:func:`takes_questions`).
+
+    >>> from lexeval.metrics import get_metric
+    >>> scorer = get_metric("keyword_coverage")
+    >>> golds, answers = ["Tigris River"] * 2, ["Euphrates River", "the Tigris"]
+    >>> asked = ["Which river flows through Baghdad?"] * 2
+    >>> [round(r.score, 2) for r in measure_many_with_questions(scorer, golds, answers, asked)]
+    [0.12, 0.88]
+    >>> [round(r.score, 2) for r in measure_many_with_questions(scorer, golds, answers, None)]
+    [0.35, 0.64]
+    """
+    if questions is not None and any(q is not None for q in questions) and takes_questions(metric):
+        return metric.measure_many(  # type: ignore[call-arg]
+            references, outputs, questions=questions, **options
+        )
+    return metric.measure_many(references, outputs, **options)
 
 
 def check_text(value: object, name: str) -> str:
