@@ -26,7 +26,7 @@ The lexical metric reads each answer's question (tuning and held out alike: keyw
 weighs the gold's words the question names less); ``--question-weight 1`` turns that off, as
 before the cascade passed questions to its lexical tier.
 
-Run: .venv/bin/python benchmarks/cascade_nq301.py [--lexical keyword|token_f1]
+Run: .venv/bin/python benchmarks/cascade_nq301.py [--lexical keyword|correctness|token_f1]
      [--question-weight W]
      [--judge gpt-4|davinci] [--local-model PATH --sample 200 --local-mode logprobs|justified]
 """
@@ -47,7 +47,12 @@ from _shared import shared_path
 from lexeval.judge import Cascade, CorrectnessJudge, LocalServer, RecordedJudge
 from lexeval.judge.cascade import choose_band
 from lexeval.meta import agreement, calibrate, compare
-from lexeval.metrics import KeywordCoverageMetric, MetricResult, TokenF1Metric
+from lexeval.metrics import (
+    KeywordCoverageMetric,
+    LexicalCorrectnessMetric,
+    MetricResult,
+    TokenF1Metric,
+)
 from lexeval.metrics.base import BaseMetric, measure_many_with_questions
 
 BUDGETS = [0.05, 0.10, 0.15, 0.30]
@@ -56,6 +61,8 @@ N_RESAMPLES = 2000
 
 
 def lexical_metric(name: str, question_weight: float | None) -> BaseMetric:
+    if name == "correctness":
+        return LexicalCorrectnessMetric()
     if name == "keyword":
         if question_weight is None:
             return KeywordCoverageMetric()
@@ -80,7 +87,9 @@ def fmt(a: float, interval: tuple[float, float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--lexical", choices=("keyword", "token_f1"), default="keyword")
+    parser.add_argument(
+        "--lexical", choices=("keyword", "correctness", "token_f1"), default="keyword"
+    )
     parser.add_argument("--judge", choices=tuple(JUDGE_FILES), default="gpt-4")
     parser.add_argument(
         "--question-weight",

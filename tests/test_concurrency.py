@@ -13,7 +13,13 @@ from typing import Any
 
 import pytest
 
-from lexeval.metrics import BaseMetric, KeywordCoverageMetric, RougeMetric, TokenF1Metric
+from lexeval.metrics import (
+    BaseMetric,
+    KeywordCoverageMetric,
+    LexicalCorrectnessMetric,
+    RougeMetric,
+    TokenF1Metric,
+)
 from lexeval.normalize import PRESETS, Normalizer
 from lexeval.text.resources import load_language
 
@@ -61,6 +67,7 @@ METRICS: dict[str, Callable[[], BaseMetric]] = {
     "keyword_coverage_fuzzy": lambda: KeywordCoverageMetric(match="exact", fuzzy=True),
     "keyword_coverage_mastra": lambda: KeywordCoverageMetric(compat="mastra"),
     "keyword_coverage_scorer": lambda: KeywordCoverageMetric(compat="mastra-scorer"),
+    "lexical_correctness": LexicalCorrectnessMetric,
     "token_f1": TokenF1Metric,
     "token_f1_squad": lambda: TokenF1Metric(variant="squad"),
     "token_f1_set": lambda: TokenF1Metric(variant="set"),
@@ -160,6 +167,7 @@ def test_process_pools_equal_serial(method: str) -> None:
         "token_f1",
         "rougeLsum",
         "rouge1_compat",
+        "lexical_correctness",
     ]
     metrics = [METRICS[name]() for name in names]
     pairs = make_pairs(120, seed=13)

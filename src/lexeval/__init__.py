@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from lexeval.frame import score_frame
     from lexeval.metrics import (
         KeywordCoverageMetric,
+        LexicalCorrectnessMetric,
         MetricResult,
         RougeMetric,
         TokenF1Metric,
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "KeywordCoverageMetric",
+    "LexicalCorrectnessMetric",
     "MetricResult",
     "Normalizer",
     "RougeMetric",
@@ -43,6 +45,7 @@ __all__ = [
 _LAZY = {
     "Normalizer": "lexeval.normalize",
     "KeywordCoverageMetric": "lexeval.metrics",
+    "LexicalCorrectnessMetric": "lexeval.metrics",
     "MetricResult": "lexeval.metrics",
     "RougeMetric": "lexeval.metrics",
     "TokenF1Metric": "lexeval.metrics",

@@ -32,7 +32,7 @@ OPTION_HELP = (
     "threshold; token_f1: variant (default, squad, set), normalizer, scale, threshold, "
     "evidence_limit; rouge<n>/rougeL/rougeLsum: compat (rouge-score), use_stemmer, variant "
     "(default, set), score (fmeasure, precision, recall), normalizer, scale, threshold, "
-    "evidence_limit; rougeN: n"
+    "evidence_limit; rougeN: n; lexical_correctness: scale, threshold"
 )
 
 
@@ -45,9 +45,10 @@ def register(sub: Any) -> None:
         "with every --metric: one result per record on stdout (--format jsonl, csv or json), "
         "a summary (n, mean, 95% CI, pass rate) on stderr, exit 1 when a gate fails. Or score "
         "one pair given as --input/--output.",
-        epilog="Metrics: keyword_coverage, token_f1, rouge1, rouge2, rouge<n> (e.g. rouge4), "
-        "rougeL, rougeLsum (see 'lexeval metrics'). Fields found by default: reference "
-        "(reference, references, input, expected, expected_output, target, ground_truth, gold), "
+        epilog="Metrics: keyword_coverage, lexical_correctness, token_f1, rouge1, rouge2, "
+        "rouge<n> (e.g. rouge4), rougeL, rougeLsum (see 'lexeval metrics'). Fields found by "
+        "default: reference (reference, references, input, expected, expected_output, target, "
+        "ground_truth, gold), "
         "output (output, prediction, predictions, candidate, response, answer, actual_output), "
         "id (id).",
     )
@@ -90,7 +91,8 @@ def register(sub: Any) -> None:
         "--question-field",
         metavar="NAME",
         help=(
-            "field holding the question, passed to keyword coverage and LLM judges "
+            "field holding the question, passed to keyword coverage, lexical_correctness "
+            "and LLM judges "
             "(default: question, if present)"
         ),
     )

@@ -525,8 +525,8 @@ def list_metrics() -> list[str]:
     """The registered metric names (``rougeN`` stands for any ``rouge<n>``).
 
     >>> list_metrics()
-    ['judge:correctness', 'judge:pairwise', 'judge:rubric', 'keyword_coverage', 'rouge1',
-     'rouge2', 'rougeL', 'rougeLsum', 'rougeN', 'token_f1']
+    ['judge:correctness', 'judge:pairwise', 'judge:rubric', 'keyword_coverage',
+     'lexical_correctness', 'rouge1', 'rouge2', 'rougeL', 'rougeLsum', 'rougeN', 'token_f1']
     """
     from lexeval.metrics import _load_all
 
