@@ -6,22 +6,18 @@ from __future__ import annotations
 
 import csv
 import itertools
-import json
 import math
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from qa_data import QA, load_evouna_nq
 
 from lexeval.judge import Cascade, RecordedJudge
 from lexeval.judge.cascade import choose_band
 from lexeval.judge.router import UncertaintyRouter
 from lexeval.meta import cohen_kappa
 from lexeval.metrics import KeywordCoverageMetric, TokenF1Metric
-
-ROOT = Path(__file__).resolve().parents[1]
-QA = ROOT.parent / "shared" / "data" / "qa_human"
 
 
 def cascade_kappa(
@@ -140,21 +136,6 @@ def test_an_uncalibrated_cascade_says_so() -> None:
         Cascade(lexical=TokenF1Metric(), judge=RecordedJudge({}), band=(0.8, 0.2))
 
 
-def load_evouna_nq(limit: int) -> tuple[list[list[str]], list[str], list[bool]]:
-    with open(QA / "evouna" / "NQ.json", encoding="utf-8") as fh:
-        rows = json.load(fh)
-    golds, answers, human = [], [], []
-    for row in rows[:limit]:
-        alternatives = [g.strip() for g in row["golden_answer"].split("/") if g.strip()]
-        for system in ("fid", "gpt35", "chatgpt", "gpt4", "newbing"):
-            answer, label = row.get(f"answer_{system}"), row.get(f"judge_{system}")
-            if not row.get("improper") and isinstance(answer, str) and isinstance(label, bool):
-                golds.append(alternatives)
-                answers.append(answer)
-                human.append(label)
-    return golds, answers, human
-
-
 def load_nq301() -> tuple[list[list[str]], list[str], list[str], list[bool]]:
     def read(name: str) -> list[dict[str, str]]:
         with open(QA / "openqa_eval" / name, encoding="utf-8", newline="") as fh:
@@ -172,7 +153,8 @@ def load_nq301() -> tuple[list[list[str]], list[str], list[str], list[bool]]:
 def test_cascade_on_nq301_with_recorded_gpt4_verdicts() -> None:
     lexical = TokenF1Metric(variant="squad")
     judge = RecordedJudge.from_openqa_eval(QA / "openqa_eval" / "NQ301_gpt-4.tsv")
-    tuning = load_evouna_nq(400)
+    golds, answers, _, human = load_evouna_nq(400)
+    tuning = (golds, answers, human)
     cascade = Cascade(lexical=lexical, judge=judge).calibrate(*tuning, budget=0.3)
     assert cascade.calibration is not None and cascade.calibration.share <= 0.3
     golds, answers, questions, human = load_nq301()

@@ -7,17 +7,15 @@ from __future__ import annotations
 import json
 import math
 import pickle
-from pathlib import Path
 
 import pytest
+from qa_data import QA, load_evouna_nq
 from sklearn.metrics import roc_auc_score
 
 from lexeval.cli import main
 from lexeval.metrics import KeywordCoverageMetric, LexicalCorrectnessMetric, get_metric
 from lexeval.metrics.correctness import FEATURES, LexicalModel, load_model
 
-ROOT = Path(__file__).resolve().parents[1]
-QA = ROOT.parent / "shared" / "data" / "qa_human"
 QUESTION = "Which river flows through Baghdad?"
 GOLDS = ["Tigris", "Tigris River"]
 
@@ -119,25 +117,9 @@ def test_the_command_line_passes_the_question(capsys: pytest.CaptureFixture[str]
 
 @pytest.mark.skipif(not QA.is_dir(), reason="../shared/data/qa_human is absent")
 def test_it_ranks_evouna_nq_better_than_keyword_coverage() -> None:
-    """On the first 1,500 answers of EVOUNA NQ (part of the tuning set: a check that the
-    shipped model is the fitted one, not a held-out figure)."""
-    with open(QA / "evouna" / "NQ.json", encoding="utf-8") as fh:
-        rows = json.load(fh)
-    golds: list[list[str]] = []
-    answers: list[str] = []
-    questions: list[str | None] = []
-    human: list[bool] = []
-    for row in rows:
-        alternatives = [g.strip() for g in row["golden_answer"].split("/") if g.strip()]
-        for system in ("fid", "gpt35", "chatgpt", "gpt4", "newbing"):
-            answer, label = row.get(f"answer_{system}"), row.get(f"judge_{system}")
-            if not row.get("improper") and isinstance(answer, str) and isinstance(label, bool):
-                golds.append(alternatives)
-                answers.append(answer)
-                questions.append(row["question"])
-                human.append(label)
-        if len(answers) >= 1500:
-            break
+    """On the answers to EVOUNA NQ's first 300 questions (part of the tuning set: a check
+    that the shipped model is the fitted one, not a held-out figure)."""
+    golds, answers, questions, human = load_evouna_nq(300)
     ours = LexicalCorrectnessMetric().measure_many(golds, answers, questions=questions)
     coverage = KeywordCoverageMetric().measure_many(golds, answers, questions=questions)
     ours_auc = roc_auc_score(human, [r.score for r in ours])

@@ -390,6 +390,44 @@ class BaseMetric(ABC):
             raise ValueError(f"{len(ins)} inputs but {len(outs)} outputs")
         return self._measure_columns([ins, outs], progress, workers, self._measure_serial)
 
+    def _measure_questions(
+        self,
+        inputs: Iterable[str | Sequence[str]],
+        outputs: Iterable[str],
+        questions: Iterable[str | None] | None,
+        progress: bool,
+        workers: int | str,
+    ) -> list[MetricResult]:
+        """``measure_many`` of a metric whose ``measure`` takes ``question=``: the batch
+        checked, then :meth:`_asked` here or on ``workers`` processes."""
+        if isinstance(inputs, str) or isinstance(outputs, str) or isinstance(questions, str):
+            raise TypeError("inputs, outputs and questions must be sequences of texts, not str")
+        ins, outs = list(inputs), list(outputs)
+        qs: list[str | None] = [None] * len(outs) if questions is None else list(questions)
+        if not len(ins) == len(outs) == len(qs):
+            raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
+        return self._measure_columns([ins, outs, qs], progress, workers, self._asked, "_asked")
+
+    def _asked(
+        self,
+        ins: list[str | Sequence[str]],
+        outs: list[str],
+        qs: list[str | None],
+        progress: bool = False,
+    ) -> list[MetricResult]:
+        """``measure(input, output, question=...)`` on each triple, in this process (a batch's
+        texts prepared first)."""
+        self._prefetch(ins, outs + [q for q in qs if type(q) is str])
+        triples: Iterable[tuple[str | Sequence[str], str, str | None]] = zip(
+            ins, outs, qs, strict=True
+        )
+        if progress:
+            from rich.progress import track
+
+            triples = track(triples, total=len(ins), description=self.name)
+        measure = self.measure
+        return [measure(i, o, question=q) for i, o, q in triples]  # type: ignore[call-arg]
+
     def _measure_columns(
         self,
         columns: list[list[Any]],

@@ -286,31 +286,7 @@ class LexicalCorrectnessMetric(BaseMetric):
     ) -> list[MetricResult]:
         """Score triples in order, as :meth:`BaseMetric.measure_many`; ``questions`` (one per
         pair, or None for a pair without) as in :meth:`measure`."""
-        if isinstance(inputs, str) or isinstance(outputs, str) or isinstance(questions, str):
-            raise TypeError("inputs, outputs and questions must be sequences of texts, not str")
-        ins, outs = list(inputs), list(outputs)
-        qs: list[str | None] = [None] * len(outs) if questions is None else list(questions)
-        if not len(ins) == len(outs) == len(qs):
-            raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
-        return self._measure_columns([ins, outs, qs], progress, workers, self._asked, "_asked")
-
-    def _asked(
-        self,
-        ins: list[str | Sequence[str]],
-        outs: list[str],
-        qs: list[str | None],
-        progress: bool = False,
-    ) -> list[MetricResult]:
-        """:meth:`measure` on each triple, in this process."""
-        triples: Iterable[tuple[str | Sequence[str], str, str | None]] = zip(
-            ins, outs, qs, strict=True
-        )
-        if progress:
-            from rich.progress import track
-
-            triples = track(triples, total=len(ins), description=self.name)
-        measure = self.measure
-        return [measure(i, o, question=q) for i, o, q in triples]
+        return self._measure_questions(inputs, outputs, questions, progress, workers)
 
 
 def _make(**options: Any) -> LexicalCorrectnessMetric:

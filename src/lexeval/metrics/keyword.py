@@ -593,31 +593,7 @@ class KeywordCoverageMetric(BaseMetric):
         pair, or None for a pair without) as in :meth:`measure`."""
         if questions is None:
             return super().measure_many(inputs, outputs, progress, workers=workers)
-        if isinstance(inputs, str) or isinstance(outputs, str) or isinstance(questions, str):
-            raise TypeError("inputs, outputs and questions must be sequences of texts, not str")
-        ins, outs, qs = list(inputs), list(outputs), list(questions)
-        if not len(ins) == len(outs) == len(qs):
-            raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
-        return self._measure_columns([ins, outs, qs], progress, workers, self._asked, "_asked")
-
-    def _asked(
-        self,
-        ins: list[str | Sequence[str]],
-        outs: list[str],
-        qs: list[str | None],
-        progress: bool = False,
-    ) -> list[MetricResult]:
-        """:meth:`measure` on each triple, in this process (a batch's texts prepared first)."""
-        self._prefetch(ins, outs + [q for q in qs if type(q) is str])
-        triples: Iterable[tuple[str | Sequence[str], str, str | None]] = zip(
-            ins, outs, qs, strict=True
-        )
-        if progress:
-            from rich.progress import track
-
-            triples = track(triples, total=len(ins), description=self.name)
-        measure = self.measure
-        return [measure(i, o, question=q) for i, o, q in triples]
+        return self._measure_questions(inputs, outputs, questions, progress, workers)
 
     def _echoed(self, question: str) -> frozenset[str]:
         """The canonical keys of ``question`` (every key, stopwords too), when a question
