@@ -13,7 +13,10 @@ the HUMAN labels, beside default keyword coverage (both reading each answer's qu
 Per set: ROC AUC and Cohen's kappa at the threshold from EVOUNA NQ with 95% bootstrap intervals
 (2,000 resamples), and the paired difference from keyword coverage (``lexeval.meta.compare``).
 
-Run: .venv/bin/python benchmarks/lexical_correctness.py [--fit]
+``--speed`` only times both metrics on NQ301's 1,490 answers with their questions (CPU time
+of ``measure_many``, cold then warm, in this process) and prints the ratio and the load average.
+
+Run: .venv/bin/python benchmarks/lexical_correctness.py [--fit | --speed]
 """
 
 from __future__ import annotations
@@ -122,8 +125,12 @@ def report(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fit", action="store_true", help="refit and write the shipped model")
+    parser.add_argument("--speed", action="store_true", help="only time both metrics on NQ301")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
+    if args.speed:
+        speed(load_nq301())
+        return
     start = time.perf_counter()
 
     tuning = load_evouna("NQ")
@@ -157,6 +164,34 @@ def main() -> None:
         held = load_nq301() if items is None else items
         report(name, shipped, feature_rows(held), held)
     print(f"{time.perf_counter() - start:.0f} s, load average {os.getloadavg()[0]:.2f}")
+
+
+def speed(items: list[QAItem]) -> None:
+    """CPU seconds of each metric's ``measure_many`` on ``items`` with their questions: a
+    first run on a new metric (cold), then a second on the same one (warm caches)."""
+    golds = [i.golds for i in items]
+    answers = [i.answer for i in items]
+    questions = [i.question for i in items]
+    figures: dict[str, list[float]] = {}
+    for name, metric in (
+        ("keyword_coverage", KeywordCoverageMetric()),
+        ("lexical_correctness", LexicalCorrectnessMetric()),
+    ):
+        for _ in range(2):
+            start = time.process_time()
+            metric.measure_many(golds, answers, questions=questions)
+            figures.setdefault(name, []).append(time.process_time() - start)
+    for name, (cold, warm) in figures.items():
+        print(
+            f"{name:20s} cold {cold:.2f} s ({1000 * cold / len(items):.2f} ms per answer), "
+            f"warm {warm:.2f} s ({1000 * warm / len(items):.2f} ms per answer)"
+        )
+    kc, ours = figures["keyword_coverage"], figures["lexical_correctness"]
+    print(
+        f"lexical_correctness / keyword_coverage CPU time: cold {ours[0] / kc[0]:.2f}x, warm "
+        f"{ours[1] / kc[1]:.2f}x; {len(items)} NQ301 answers; load average "
+        f"{os.getloadavg()[0]:.2f}"
+    )
 
 
 def math_close(a: float, b: float) -> bool:
