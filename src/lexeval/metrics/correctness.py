@@ -181,6 +181,7 @@ class LexicalCorrectnessMetric(BaseMetric):
         )
         self._keyword = KeywordCoverageMetric()
         self._rouge = RougeMetric("rougeL")
+        self._signature: str | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         """The configuration: the shipped model and the component metrics are rebuilt on
@@ -205,10 +206,12 @@ class LexicalCorrectnessMetric(BaseMetric):
 
     @property
     def signature(self) -> str:
-        return (
-            f"lexical_correctness|model:{self.model.digest}|scale:{self.scale:g}"
-            f"|keyword:{self._keyword.signature}|rougeL:{self._rouge.signature}"
-        )
+        if self._signature is None:  # built once: every result carries it
+            self._signature = (
+                f"lexical_correctness|model:{self.model.digest}|scale:{self.scale:g}"
+                f"|keyword:{self._keyword.signature}|rougeL:{self._rouge.signature}"
+            )
+        return self._signature
 
     def features(
         self, references: Sequence[str], output: str, question: str | None = None
