@@ -15,6 +15,7 @@ from sklearn.metrics import roc_auc_score
 from lexeval.cli import main
 from lexeval.metrics import KeywordCoverageMetric, LexicalCorrectnessMetric, get_metric
 from lexeval.metrics.correctness import FEATURES, LexicalModel, load_model
+from lexeval.parallel import MIN_CHUNK
 
 QUESTION = "Which river flows through Baghdad?"
 GOLDS = ["Tigris", "Tigris River"]
@@ -75,10 +76,11 @@ def test_a_threshold_and_a_scale_apply_as_in_every_metric() -> None:
 def test_batches_threads_and_processes_equal_one_at_a_time() -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    golds = [["Tigris", "Tigris River"], "Paris", "1969", "George Washington", "oxygen"] * 30
+    copies = 2 * MIN_CHUNK // 5 + 1  # enough for workers=2 to use the pool
+    golds = [["Tigris", "Tigris River"], "Paris", "1969", "George Washington", "oxygen"] * copies
     answers = ["the Tigris", "Lyon", "in 1969", "John Adams", "it is oxygen, or maybe nitrogen"]
-    outputs = [f"{a} {k}" if k % 3 else a for k, a in enumerate(answers * 30)]
-    questions: list[str | None] = [QUESTION, None, "When did Apollo 11 land?", None, None] * 30
+    outputs = [f"{a} {k}" if k % 3 else a for k, a in enumerate(answers * copies)]
+    questions: list[str | None] = [QUESTION, None, "When did Apollo 11 land?", None, None] * copies
     metric = LexicalCorrectnessMetric()
     expected = [
         metric.measure(g, o, question=q).to_dict()

@@ -11,7 +11,7 @@ present:
   ``answer``, ``actual_output``;
 * id: ``id`` (optional);
 * question: ``question`` (optional; passed to metrics that take ``questions=``: keyword
-  coverage and the judges).
+  coverage, lexical correctness and the judges).
 
 Two present names of one role (``input`` and ``reference``, say) are ambiguous: the error asks
 for the field. A reference is a string, or (JSON, JSONL) a list of strings: several references,
@@ -92,7 +92,8 @@ InputFormat = Literal["auto", "jsonl", "json", "csv", "tsv"]
 class Record:
     """One pair to score: where it came from (``line``: JSONL/CSV line, JSON item number),
     its ``id`` (None without an id field), the reference(s), the output, and the question
-    (None without a question field; keyword coverage and LLM judges read it)."""
+    (None without a question field; keyword coverage, lexical correctness and LLM judges read
+    it)."""
 
     line: int
     id: str | int | None
@@ -290,7 +291,8 @@ def score_records(
 ) -> dict[str, list[MetricResult]]:
     """Every metric's results over ``records``, in order (each metric's batch path, on
     ``workers`` processes: see :mod:`lexeval.parallel`). Metrics whose ``measure_many`` takes
-    ``questions=`` (keyword coverage, the LLM judges) get the records' questions."""
+    ``questions=`` (keyword coverage, lexical correctness, the LLM judges) get the records'
+    questions."""
     references = [r.reference for r in records]
     outputs = [r.output for r in records]
     questions = [r.question for r in records]

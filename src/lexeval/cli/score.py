@@ -66,7 +66,8 @@ def register(sub: Any) -> None:
     score.add_argument("--output", help="the text under evaluation of a single pair")
     score.add_argument(
         "--question",
-        help="the question of a single pair (keyword coverage and LLM judges read it)",
+        help="the question of a single pair (keyword coverage, lexical_correctness and LLM "
+        "judges read it)",
     )
     score.add_argument(
         "--jsonl",
@@ -92,8 +93,7 @@ def register(sub: Any) -> None:
         metavar="NAME",
         help=(
             "field holding the question, passed to keyword coverage, lexical_correctness "
-            "and LLM judges "
-            "(default: question, if present)"
+            "and LLM judges (default: question, if present)"
         ),
     )
     score.add_argument(

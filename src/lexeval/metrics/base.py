@@ -25,6 +25,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from lexeval.collector import paused_gc
@@ -143,20 +144,34 @@ def measure_with_question(
     >>> round(measure_with_question(scorer, "Tigris River", "Euphrates River", None).score, 2)
     0.35
     """
-    if question is not None and "question" in inspect.signature(metric.measure).parameters:
+    if question is not None and _accepts(metric.measure, "question"):
         return metric.measure(reference, output, question=question)  # type: ignore[call-arg]
     return metric.measure(reference, output)
 
 
+def _accepts(method: Callable[..., Any], parameter: str) -> bool:
+    """Whether ``method`` has a ``parameter`` (read once per function: ``inspect.signature``
+    costs more than a warm keyword coverage call)."""
+    function = getattr(method, "__func__", None)
+    if function is None:  # not a bound method: inspect it as it is
+        return parameter in inspect.signature(method).parameters
+    return parameter in _parameter_names(function)
+
+
+@cache
+def _parameter_names(function: Callable[..., Any]) -> frozenset[str]:
+    return frozenset(inspect.signature(function).parameters)
+
+
 def takes_questions(metric: Metric) -> bool:
-    """Whether ``metric.measure_many`` accepts ``questions=`` (keyword coverage, the LLM
-    judges and the cascade do).
+    """Whether ``metric.measure_many`` accepts ``questions=`` (keyword coverage, lexical
+    correctness, the LLM judges and the cascade do).
 
     >>> from lexeval.metrics import get_metric
     >>> takes_questions(get_metric("token_f1")), takes_questions(get_metric("keyword_coverage"))
     (False, True)
     """
-    return "questions" in inspect.signature(metric.measure_many).parameters
+    return _accepts(metric.measure_many, "questions")
 
 
 def measure_many_with_questions(

@@ -146,7 +146,11 @@ class LexicalModel:
 
     def probability(self, row: npt.NDArray[np.float64]) -> float:
         """P(correct) for one row of features."""
-        logit = self.intercept + float(self.contributions(row).sum())
+        return self.probability_of(self.contributions(row))
+
+    def probability_of(self, contributions: npt.NDArray[np.float64]) -> float:
+        """P(correct) from a row's :meth:`contributions`."""
+        logit = self.intercept + float(contributions.sum())
         return 1.0 / (1.0 + math.exp(-logit))
 
 
@@ -262,7 +266,7 @@ class LexicalCorrectnessMetric(BaseMetric):
             "features": dict(zip(FEATURES, row.tolist(), strict=True)),
             "contributions": dict(zip(FEATURES, contributions.round(6).tolist(), strict=True)),
         }
-        return self.model.probability(row), info
+        return self.model.probability_of(contributions), info
 
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
         return self._evaluate([reference], output, None)
