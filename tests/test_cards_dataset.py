@@ -209,9 +209,9 @@ def test_dataclasses_refuse_bad_values() -> None:
         ExpectedCard(["a"], [])
     with pytest.raises(ValueError, match="blank keyword"):
         ExpectedCard([" "], ["b"])
-    with pytest.raises(TypeError, match="not a string"):
+    with pytest.raises(TypeError, match="front_keywords must be an iterable of str, not a str"):
         ExpectedCard("abc", ["b"])  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="front must be a string"):
+    with pytest.raises(TypeError, match="front must be a str, not int"):
         GeneratedCard(1, "b")  # type: ignore[arg-type]
     case = EvalCase("c", "t", [ExpectedCard(["a"], ["b"])])
     with pytest.raises(ValueError, match="duplicate case id 'c'"):

@@ -61,7 +61,7 @@ def test_errors() -> None:
         lexeval.score_frame(both, "rouge1")
     with pytest.raises(ValueError, match="no output column"):
         lexeval.score_frame(frame().drop(columns="response"), "rouge1")
-    with pytest.raises(TypeError, match="row 20: response must be str, not float"):
+    with pytest.raises(TypeError, match="row 20: response must be a str, not float"):
         lexeval.score_frame(frame().assign(response=["a", float("nan"), "b"]), "rouge1")
     with pytest.raises(ValueError, match="given twice"):
         lexeval.score_frame(frame(), ["rouge1", RougeMetric("rouge1")])

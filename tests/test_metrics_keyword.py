@@ -382,7 +382,7 @@ def test_measure_many_with_questions_equals_measure() -> None:
         m.measure_many(refs, outs, questions=qs[:3])
     with pytest.raises(TypeError, match="sequences"):
         m.measure_many(refs, outs, questions="q")
-    with pytest.raises(TypeError, match="question must be str"):
+    with pytest.raises(TypeError, match="question must be a str"):
         m.measure("a", "b", question=3)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="question_weight"):
         KeywordCoverageMetric(question_weight=2.0)

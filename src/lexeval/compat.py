@@ -29,6 +29,8 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Literal, cast
 
+from lexeval.checks import check_references, check_text
+
 __all__ = [
     "MASTRA_WHITESPACE",
     "clear_stem_cache",
@@ -43,12 +45,6 @@ __all__ = [
     "squad_normalize_answer",
     "squad_tokens",
 ]
-
-
-def _require_str(value: object, name: str) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be str, not {type(value).__name__}")
-    return value
 
 
 # --------------------------------------------------------------------------------------------
@@ -150,7 +146,7 @@ def mastra_keywords(text: str) -> list[str]:
     >>> mastra_keywords("")
     []
     """
-    _require_str(text, "text")
+    check_text(text, "text")
     if not text:
         return []
     text = _strip_tags(text)
@@ -189,8 +185,8 @@ def mastra_keyword_coverage(
     >>> mastra_keyword_coverage("the and of", "quick fox", mode="scorer")[0]
     1.0
     """
-    _require_str(input, "input")
-    _require_str(output, "output")
+    check_text(input, "input")
+    check_text(output, "output")
     if mode not in ("metric", "scorer"):
         raise ValueError(f"mode must be 'metric' or 'scorer', not {mode!r}")
     ref = mastra_keywords(input)
@@ -221,7 +217,7 @@ def squad_normalize_answer(s: str) -> str:
     >>> squad_normalize_answer("  An  apple, the PIE... and a-ha!")
     'apple pie and aha'
     """
-    _require_str(s, "s")
+    check_text(s, "s")
     text = s.lower().translate(_SQUAD_PUNCT)
     text = _SQUAD_ARTICLES.sub(" ", text)
     return " ".join(text.split())
@@ -249,11 +245,9 @@ def squad_tokens(s: str) -> list[str]:
 
 
 def _as_golds(ground_truth: str | Sequence[str]) -> Sequence[str]:
-    if isinstance(ground_truth, str):
-        return (ground_truth,)
-    if not isinstance(ground_truth, Sequence) or not all(isinstance(g, str) for g in ground_truth):
-        raise TypeError("ground_truth must be str or a sequence of str")
-    return ground_truth
+    if isinstance(ground_truth, (list, tuple)) and not ground_truth:
+        return ()  # the script scores an empty gold list 0.0
+    return check_references(ground_truth, "ground_truth")
 
 
 def _squad_f1_one(prediction: str, gold: str) -> float:
@@ -286,7 +280,7 @@ def squad_f1(prediction: str, ground_truth: str | Sequence[str]) -> float:
     >>> squad_f1("Denver", ["Denver Broncos", "Broncos"])
     0.6666666666666666
     """
-    _require_str(prediction, "prediction")
+    check_text(prediction, "prediction")
     golds = _as_golds(ground_truth)
     return max((_squad_f1_one(prediction, g) for g in golds), default=0.0)
 
@@ -297,7 +291,7 @@ def squad_exact_match(prediction: str, ground_truth: str | Sequence[str]) -> flo
     >>> squad_exact_match("The Broncos!", ["Denver Broncos", "broncos"])
     1.0
     """
-    _require_str(prediction, "prediction")
+    check_text(prediction, "prediction")
     golds = _as_golds(ground_truth)
     pred = squad_normalize_answer(prediction)
     return 1.0 if any(squad_normalize_answer(g) == pred for g in golds) else 0.0
@@ -367,7 +361,7 @@ def rouge_score_tokens(text: str, *, stemmer: bool) -> list[str]:
     >>> rouge_score_tokens("Привет мир", stemmer=False)
     []
     """
-    _require_str(text, "text")
+    check_text(text, "text")
     low = text.lower()
     if low.isascii():
         tokens = low.encode("ascii").translate(_ROUGE_ASCII).decode("ascii").split()
@@ -392,5 +386,5 @@ def rouge_score_sentences(text: str) -> list[str]:
     >>> rouge_score_sentences("One.\\n\\nTwo three.\\n")
     ['One.', 'Two three.']
     """
-    _require_str(text, "text")
+    check_text(text, "text")
     return [s for s in text.split("\n") if s]

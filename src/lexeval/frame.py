@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lexeval.batch import OUTPUT_FIELDS, REFERENCE_FIELDS, flatten_result, resolve_field
+from lexeval.checks import check_references, check_text
 from lexeval.metrics.base import BaseMetric, get_metric
 
 __all__ = ["score_frame"]
@@ -85,16 +86,9 @@ def score_frame(
         raise ValueError(f"no {missing} column among {', '.join(columns)}; pass {missing}=")
     references = df[ref_col].tolist()
     outputs = df[out_col].tolist()
-    for position, value in enumerate(outputs):
-        if not isinstance(value, str):
-            label = df.index[position]
-            raise TypeError(f"row {label}: {out_col} must be str, not {type(value).__name__}")
-    for position, value in enumerate(references):
-        if not isinstance(value, (str, list, tuple)):
-            label = df.index[position]
-            raise TypeError(
-                f"row {label}: {ref_col} must be str or a list of str, not {type(value).__name__}"
-            )
+    for label, output, reference in zip(df.index, outputs, references, strict=True):
+        check_text(output, f"row {label}: {out_col}")
+        check_references(reference, f"row {label}: {ref_col}")
     rows: list[dict[str, Any]] = [{} for _ in range(len(df))]
     for name, metric in chosen.items():
         for row, result in zip(rows, metric.measure_many(references, outputs), strict=True):

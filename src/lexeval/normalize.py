@@ -33,15 +33,17 @@ True
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import fields, replace
-from typing import Any, cast
+from typing import Any, TypeVar, cast, overload
 
-from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis
+from lexeval.checks import check_text, check_texts
+from lexeval.text.base import KeywordAnalysis, TextProcessor, TokenSource, keyword_analysis
 from lexeval.text.config import PRESETS, CompatName, NormalizerConfig, StemmerName
 from lexeval.text.peers import peer_processor
-from lexeval.text.processor import Explanation, StepProcessor, check_text
+from lexeval.text.processor import Explanation, StepProcessor
 from lexeval.text.steps import KEEP_WORDS, LEMMA_OVERRIDES
 
 __all__ = [
@@ -53,6 +55,7 @@ __all__ = [
     "Normalizer",
     "NormalizerConfig",
     "StemmerName",
+    "resolve_normalizer",
 ]
 
 _OPTION_NAMES = frozenset(f.name for f in fields(NormalizerConfig)) - {"compat"}
@@ -91,10 +94,8 @@ class Normalizer:
         cache_size: int = 100_000,
         **options: Any,
     ) -> None:
-        if not isinstance(preset, str):
-            raise TypeError(f"preset must be a str, not {type(preset).__name__}")
-        if not isinstance(language, str):
-            raise TypeError(f"language must be a str, not {type(language).__name__}")
+        check_text(preset, "preset")
+        check_text(language, "language")
         if preset not in PRESETS:
             raise ValueError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
         unknown = sorted(set(options) - _OPTION_NAMES)
@@ -182,9 +183,7 @@ class Normalizer:
         >>> Normalizer().tokens_many(["Dogs bark.", "", "Cats purr"])
         [['dog', 'bark'], [], ['cat', 'purr']]
         """
-        if isinstance(texts, str):
-            raise TypeError("texts must be an iterable of str, not a str")
-        items = list(texts)
+        items = check_texts(texts)
         self.prefetch(items)
         return [self.tokens(t) for t in items]
 
@@ -256,6 +255,60 @@ class Normalizer:
         return Explanation(
             text, ((name, tokens),), tokens, tuple(dict.fromkeys(tokens)), self.signature
         )
+
+
+P = TypeVar("P", bound=TokenSource)
+
+
+@overload
+def resolve_normalizer(
+    normalizer: str | None, default: str = "default", *, tokens_only: bool = False
+) -> Normalizer: ...
+
+
+@overload
+def resolve_normalizer(
+    normalizer: P, default: str = "default", *, tokens_only: bool = False
+) -> P: ...
+
+
+def resolve_normalizer(
+    normalizer: TokenSource | str | None, default: str = "default", *, tokens_only: bool = False
+) -> TokenSource:
+    """The text processor a metric (or the card matcher) works with: for a preset name, the
+    process's shared :class:`Normalizer` of that preset (``default`` for None); any text
+    processor as given (a Normalizer, a peer's processor, your own). ``tokens_only`` accepts
+    anything with ``tokens`` and ``signature`` (:class:`~lexeval.text.TokenSource`, all the card
+    matcher needs) instead of a full :class:`~lexeval.text.TextProcessor`.
+
+    >>> from lexeval.text import SquadProcessor
+    >>> resolve_normalizer(SquadProcessor()).signature
+    'norm:squad-v1.1'
+    >>> resolve_normalizer("rouge") is resolve_normalizer(None, "rouge")
+    True
+    >>> resolve_normalizer(3)
+    Traceback (most recent call last):
+    ...
+    TypeError: normalizer must be a Normalizer (or another text processor), a preset name or \
+None, not int
+    """
+    if normalizer is None:
+        normalizer = default
+    if isinstance(normalizer, str):
+        return _shared_normalizer(normalizer)
+    if isinstance(normalizer, TokenSource if tokens_only else TextProcessor):
+        return normalizer
+    raise TypeError(
+        "normalizer must be a Normalizer (or another text processor), a preset name or None, "
+        f"not {type(normalizer).__name__}"
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _shared_normalizer(preset: str) -> Normalizer:
+    """One Normalizer per preset name and process: every metric and card run built from a
+    name shares its caches (a Normalizer is safe to share between threads)."""
+    return Normalizer(preset=preset)
 
 
 def _coerce_options(options: dict[str, Any]) -> dict[str, Any]:

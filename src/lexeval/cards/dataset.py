@@ -14,10 +14,11 @@ True
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lexeval.checks import check_text, check_texts
 from lexeval.io import (
     MAX_FILE_BYTES,
     InputError,
@@ -42,6 +43,7 @@ __all__ = [
     "EvalDataset",
     "ExpectedCard",
     "GeneratedCard",
+    "Outputs",
     "generate_outputs",
     "iter_jsonl",
     "load_dataset",
@@ -61,16 +63,6 @@ CARD_TYPES: frozenset[str] = frozenset(
 #: >>> str(DatasetError("d.yaml", 3, "cases[0].id", "expected a string"))
 #: 'd.yaml:3: cases[0].id: expected a string'
 DatasetError = InputError
-
-
-def _str_tuple(values: Iterable[str], name: str) -> tuple[str, ...]:
-    if isinstance(values, str):
-        raise TypeError(f"{name} must be a list of strings, not a string")
-    items = tuple(values)
-    for item in items:
-        if not isinstance(item, str):
-            raise TypeError(f"{name} must contain strings, got {type(item).__name__}")
-    return items
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,14 +85,14 @@ class ExpectedCard:
 
     def __post_init__(self) -> None:
         for name in ("front_keywords", "back_keywords"):
-            items = _str_tuple(getattr(self, name), name)
+            items = tuple(check_texts(getattr(self, name), name))
             if not items:
                 raise ValueError(f"{name} is empty")
             if any(not item.strip() for item in items):
                 raise ValueError(f"{name} contains a blank keyword")
             object.__setattr__(self, name, items)
-        if self.card_type is not None and not isinstance(self.card_type, str):
-            raise TypeError("card_type must be a string or None")
+        if self.card_type is not None:
+            check_text(self.card_type, "card_type")
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,13 +109,11 @@ class GeneratedCard:
     tags: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.front, str):
-            raise TypeError("front must be a string")
-        if not isinstance(self.back, str):
-            raise TypeError("back must be a string")
-        if self.card_type is not None and not isinstance(self.card_type, str):
-            raise TypeError("card_type must be a string or None")
-        object.__setattr__(self, "tags", _str_tuple(self.tags, "tags"))
+        check_text(self.front, "front")
+        check_text(self.back, "back")
+        if self.card_type is not None:
+            check_text(self.card_type, "card_type")
+        object.__setattr__(self, "tags", tuple(check_texts(self.tags, "tags")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,12 +348,12 @@ def _expected_card(
 
 # ---------------------------------------------------------------- generated outputs
 
-Outputs = dict[str, tuple[GeneratedCard, ...]]
+#: Generated cards by case id: what :func:`load_outputs` and :func:`generate_outputs` return
+#: (a dict of tuples) and :func:`lexeval.cards.evaluate` takes (or a ``generate(case)``).
+Outputs = Mapping[str, Sequence[GeneratedCard]]
 
 
-def load_outputs(
-    path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES
-) -> dict[str, tuple[GeneratedCard, ...]]:
+def load_outputs(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES) -> Outputs:
     """Read generated cards keyed by case id.
 
     Formats, chosen by extension:
@@ -413,7 +403,7 @@ def _outputs_mapping(
         raise DatasetError(reader.name, None, None, "file is empty")
     if not isinstance(root, MapNode):
         raise reader.error(root, "", f"expected a mapping from case id to cards, got {_kind(root)}")
-    out: Outputs = {}
+    out: dict[str, tuple[GeneratedCard, ...]] = {}
     validated: dict[int, tuple[GeneratedCard, ...]] = {}
     for key_node, value_node in root.pairs if pairs is None else pairs:
         if not isinstance(key_node, ScalarNode) or key_node.tag == "null":
@@ -472,7 +462,7 @@ def _generated_card(reader: _Reader, node: Node, where: str) -> GeneratedCard:
 def generate_outputs(
     dataset: EvalDataset | Iterable[EvalCase],
     generate: Callable[[EvalCase], Iterable[GeneratedCard]],
-) -> dict[str, tuple[GeneratedCard, ...]]:
+) -> Outputs:
     """Run the user's pipeline ``generate(case) -> list[GeneratedCard]`` over every case.
 
     >>> ds = EvalDataset("d", "1", [EvalCase("c1", "text", [ExpectedCard(["a"], ["b"])])])
@@ -480,7 +470,7 @@ def generate_outputs(
     'text'
     """
     cases = dataset.cases if isinstance(dataset, EvalDataset) else tuple(dataset)
-    out: Outputs = {}
+    out: dict[str, tuple[GeneratedCard, ...]] = {}
     for case in cases:
         cards = tuple(generate(case))
         for card in cards:

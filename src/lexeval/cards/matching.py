@@ -24,7 +24,6 @@ substring, no normalization) and card types are compared with ``==``.
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from collections.abc import Sequence
@@ -32,18 +31,23 @@ from dataclasses import dataclass
 from typing import Literal
 
 from lexeval.cards.dataset import ExpectedCard, GeneratedCard
+from lexeval.checks import check_text
+from lexeval.normalize import resolve_normalizer
 from lexeval.text.base import TokenSource
 
 __all__ = [
     "DEFAULT_WEIGHTS",
+    "STRATEGIES",
+    "CardScorer",
     "CaseResult",
     "MatchedPair",
+    "NormalizerArg",
     "NormalizerLike",
     "ScoreWeights",
     "Strategy",
+    "f1_score",
     "keyword_similarity",
     "match_cards",
-    "resolve_normalizer",
     "score_pair",
 ]
 
@@ -58,29 +62,6 @@ NormalizerLike = TokenSource
 #: A text processor, a preset name of :class:`lexeval.normalize.Normalizer`, or None (plain
 #: mode).
 NormalizerArg = TokenSource | str | None
-
-
-@functools.lru_cache(maxsize=16)
-def _preset(preset: str) -> TokenSource:
-    from lexeval.normalize import Normalizer  # lazy: importing lexeval must not load spaCy
-
-    return Normalizer(preset=preset)
-
-
-def resolve_normalizer(normalizer: NormalizerArg) -> TokenSource | None:
-    """Turn a preset name into a (shared, cached) normalizer; pass text processors through.
-
-    >>> from lexeval.text import SquadProcessor
-    >>> resolve_normalizer(None) is None, resolve_normalizer(SquadProcessor()).signature
-    (True, 'norm:squad-v1.1')
-    """
-    if isinstance(normalizer, str):
-        return _preset(normalizer)
-    if normalizer is not None and not isinstance(normalizer, TokenSource):
-        raise TypeError(
-            "normalizer must be a Normalizer (or another text processor), a preset name or None"
-        )
-    return normalizer
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,13 +157,28 @@ class _Text:
         return value in self._folded
 
 
-class _Scorer:
-    """Scores cards with one normalizer, normalizing each distinct string once."""
+class CardScorer:
+    """Scores and matches cards with one normalizer and one set of weights, normalizing each
+    distinct string once: what :func:`match_cards` and :func:`lexeval.cards.evaluate` use.
+
+    ``normalizer``: a preset name of :class:`lexeval.normalize.Normalizer` (the process's shared
+    one, see :func:`lexeval.normalize.resolve_normalizer`), anything with ``tokens`` and
+    ``signature``, or None (plain mode: ``kw in text``).
+
+    >>> scorer = CardScorer(None)
+    >>> exp, gen = ExpectedCard(["Paris"], ["France"]), GeneratedCard("Paris?", "France.")
+    >>> scorer.match([exp], [gen], threshold=0.3, strategy="greedy").n_matched
+    1
+    """
 
     __slots__ = ("_keys", "_texts", "normalizer", "weights")
 
-    def __init__(self, normalizer: TokenSource | None, weights: ScoreWeights) -> None:
-        self.normalizer = normalizer
+    def __init__(
+        self, normalizer: NormalizerArg = "default", weights: ScoreWeights = DEFAULT_WEIGHTS
+    ) -> None:
+        self.normalizer: TokenSource | None = (
+            None if normalizer is None else resolve_normalizer(normalizer, tokens_only=True)
+        )
         self.weights = weights
         self._keys: dict[str, _Key] = {}
         self._texts: dict[str, _Text] = {}
@@ -302,6 +298,58 @@ class _Scorer:
             ),
         )
 
+    def match(
+        self,
+        expected: Sequence[ExpectedCard],
+        generated: Sequence[GeneratedCard],
+        threshold: float,
+        strategy: Strategy,
+        case_id: str = "",
+        has_output: bool = True,
+    ) -> CaseResult:
+        """One case matched (see :func:`match_cards`, which checks the arguments first)."""
+        cards, made = tuple(expected), tuple(generated)
+        self.new_case()
+        grid = self.grid(cards, made)
+        chosen: list[tuple[int, int]] = []
+        if strategy == "greedy":
+            used = [False] * len(made)
+            for i, row in enumerate(grid):
+                best_j, best = -1, 0.0  # a 0-similarity pair is never a match
+                for j, score in enumerate(row):
+                    if not used[j] and score > best:
+                        best_j, best = j, score
+                if best_j >= 0 and best >= threshold:
+                    used[best_j] = True
+                    chosen.append((i, best_j))
+        elif grid and made:
+            from scipy.optimize import linear_sum_assignment
+
+            gains = [[score if score >= threshold else 0.0 for score in row] for row in grid]
+            rows, cols = linear_sum_assignment(gains, maximize=True)
+            chosen = [
+                (int(i), int(j))
+                for i, j in zip(rows, cols, strict=True)
+                if grid[i][j] >= threshold and grid[i][j] > 0.0
+            ]
+        pairs = []
+        for i, j in sorted(chosen):
+            detail = self.pair(cards[i], made[j])
+            pairs.append(
+                MatchedPair(
+                    expected_index=i,
+                    generated_index=j,
+                    score=grid[i][j],
+                    front_similarity=detail.front_similarity,
+                    back_similarity=detail.back_similarity,
+                    card_type_match=detail.card_type_match,
+                    missing_front=detail.missing_front,
+                    missing_back=detail.missing_back,
+                )
+            )
+        best_scores = tuple(max(row, default=0.0) for row in grid)
+        return CaseResult(case_id, cards, made, tuple(pairs), best_scores, has_output)
+
 
 def keyword_similarity(
     keywords: Sequence[str], text: str, *, normalizer: NormalizerArg = "default"
@@ -313,11 +361,10 @@ def keyword_similarity(
     """
     if isinstance(keywords, str):
         raise TypeError("keywords must be a list of strings, not a string")
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a string, got {type(text).__name__}")
+    check_text(text, "text")
     if not keywords:
         return 0.0
-    found = _Scorer(resolve_normalizer(normalizer), DEFAULT_WEIGHTS).found(keywords, text)
+    found = CardScorer(normalizer).found(keywords, text)
     return sum(found) / len(found)
 
 
@@ -336,7 +383,7 @@ def score_pair(
     >>> score_pair(exp, GeneratedCard("Newton's first", "Inertia: inertia"), normalizer=None)
     0.75
     """
-    return _Scorer(resolve_normalizer(normalizer), weights).pair(expected, generated).score
+    return CardScorer(normalizer, weights).pair(expected, generated).score
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,7 +440,7 @@ class CaseResult:
 
     @property
     def f1(self) -> float:
-        return _f1(self.precision, self.recall)
+        return f1_score(self.precision, self.recall)
 
     @property
     def avg_similarity(self) -> float:
@@ -418,7 +465,12 @@ class CaseResult:
         return tuple(self.generated[j] for j in self.extra_generated_indices)
 
 
-def _f1(precision: float, recall: float) -> float:
+def f1_score(precision: float, recall: float) -> float:
+    """The harmonic mean of ``precision`` and ``recall`` (0.0 when both are 0).
+
+    >>> f1_score(1.0, 0.5), f1_score(0.0, 0.0)
+    (0.6666666666666666, 0.0)
+    """
     total = precision + recall
     return 2 * precision * recall / total if total > 0 else 0.0
 
@@ -456,58 +508,6 @@ def match_cards(
         raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be 'greedy' or 'optimal', got {strategy!r}")
-    scorer = _Scorer(resolve_normalizer(normalizer), weights)
-    return _match(
-        scorer, tuple(expected), tuple(generated), threshold, strategy, case_id, has_output
+    return CardScorer(normalizer, weights).match(
+        expected, generated, threshold, strategy, case_id, has_output
     )
-
-
-def _match(
-    scorer: _Scorer,
-    expected: tuple[ExpectedCard, ...],
-    generated: tuple[GeneratedCard, ...],
-    threshold: float,
-    strategy: str,
-    case_id: str,
-    has_output: bool,
-) -> CaseResult:
-    scorer.new_case()
-    grid = scorer.grid(expected, generated)
-    chosen: list[tuple[int, int]] = []
-    if strategy == "greedy":
-        used = [False] * len(generated)
-        for i, row in enumerate(grid):
-            best_j, best = -1, 0.0  # a 0-similarity pair is never a match
-            for j, score in enumerate(row):
-                if not used[j] and score > best:
-                    best_j, best = j, score
-            if best_j >= 0 and best >= threshold:
-                used[best_j] = True
-                chosen.append((i, best_j))
-    elif grid and generated:
-        from scipy.optimize import linear_sum_assignment
-
-        gains = [[score if score >= threshold else 0.0 for score in row] for row in grid]
-        rows, cols = linear_sum_assignment(gains, maximize=True)
-        chosen = [
-            (int(i), int(j))
-            for i, j in zip(rows, cols, strict=True)
-            if grid[i][j] >= threshold and grid[i][j] > 0.0
-        ]
-    pairs = []
-    for i, j in sorted(chosen):
-        detail = scorer.pair(expected[i], generated[j])
-        pairs.append(
-            MatchedPair(
-                expected_index=i,
-                generated_index=j,
-                score=grid[i][j],
-                front_similarity=detail.front_similarity,
-                back_similarity=detail.back_similarity,
-                card_type_match=detail.card_type_match,
-                missing_front=detail.missing_front,
-                missing_back=detail.missing_back,
-            )
-        )
-    best_scores = tuple(max(row, default=0.0) for row in grid)
-    return CaseResult(case_id, expected, generated, tuple(pairs), best_scores, has_output)

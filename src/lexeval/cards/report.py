@@ -19,18 +19,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lexeval._version import __version__
-from lexeval.cards.dataset import DatasetError, EvalCase, EvalDataset, GeneratedCard
+from lexeval.cards.dataset import DatasetError, EvalCase, EvalDataset, GeneratedCard, Outputs
 from lexeval.cards.matching import (
     DEFAULT_WEIGHTS,
     STRATEGIES,
+    CardScorer,
     CaseResult,
     NormalizerArg,
     ScoreWeights,
     Strategy,
-    _f1,
-    _match,
-    _Scorer,
-    resolve_normalizer,
+    f1_score,
 )
 from lexeval.io import write_text_atomic
 from lexeval.text.signature import Signature
@@ -121,7 +119,7 @@ class TypeBreakdown:
 
     @property
     def f1(self) -> float:
-        return _f1(self.precision, self.recall)
+        return f1_score(self.precision, self.recall)
 
     def to_dict(self) -> dict[str, float | int | None]:
         """Counts and rates; a rate without a denominator is None."""
@@ -160,7 +158,7 @@ class RunResult:
         recall = n_match / n_exp if n_exp else 0.0
         precision = n_match / n_gen if n_gen else 0.0
         sim = sum(scores) / len(scores) if scores else 0.0
-        return Scores(recall, precision, _f1(precision, recall), sim, n_exp, n_gen, n_match)
+        return Scores(recall, precision, f1_score(precision, recall), sim, n_exp, n_gen, n_match)
 
     @property
     def macro(self) -> Scores:
@@ -336,12 +334,13 @@ def _case_dict(case: CaseResult) -> dict[str, Any]:
 # ---------------------------------------------------------------- running
 
 
-Outputs = Mapping[str, Sequence[GeneratedCard]] | Callable[[EvalCase], Iterable[GeneratedCard]]
+#: How :func:`evaluate` gets a case's generated cards: ``generate(case)``.
+Generate = Callable[[EvalCase], Iterable[GeneratedCard]]
 
 
 def evaluate(
     dataset: EvalDataset,
-    outputs: Outputs,
+    outputs: Outputs | Generate,
     *,
     threshold: float = 0.3,
     strategy: Strategy = "greedy",
@@ -363,7 +362,8 @@ def evaluate(
         raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be 'greedy' or 'optimal', got {strategy!r}")
-    resolved = resolve_normalizer(normalizer)
+    scorer = CardScorer(normalizer, weights)
+    resolved = scorer.normalizer
     settings = RunSettings(
         float(threshold), strategy, weights, resolved.signature if resolved else "plain"
     )
@@ -379,7 +379,6 @@ def evaluate(
                 None,
                 f"output for case ids the dataset {dataset.name!r} does not have: {shown}{more}",
             )
-    scorer = _Scorer(resolved, weights)
     cases = dataset.cases
     if workers != 1:
         from lexeval.parallel import map_chunks, resolve_workers
@@ -408,7 +407,7 @@ def evaluate(
     for case in iterable:
         generated, found = _generated(outputs, case)
         results.append(
-            _match(scorer, case.expected_cards, generated, threshold, strategy, case.id, found)
+            scorer.match(case.expected_cards, generated, threshold, strategy, case.id, found)
         )
     return RunResult(dataset.name, dataset.version, settings, tuple(results), dataset.path)
 
@@ -416,7 +415,9 @@ def evaluate(
 _MIN_CASES = 20  # the smallest chunk of cases sent to a worker process
 
 
-def _generated(outputs: Outputs, case: EvalCase) -> tuple[tuple[GeneratedCard, ...], bool]:
+def _generated(
+    outputs: Outputs | Generate, case: EvalCase
+) -> tuple[tuple[GeneratedCard, ...], bool]:
     """The cards generated for ``case`` and whether there was output for it."""
     if isinstance(outputs, Mapping):
         found = case.id in outputs
@@ -432,7 +433,7 @@ class _CaseMatcher:
     """Matches chunks of cases in a worker process: the scorer (pickled as its normalizer's
     configuration and the weights) and the run's settings."""
 
-    def __init__(self, scorer: _Scorer, threshold: float, strategy: Strategy) -> None:
+    def __init__(self, scorer: CardScorer, threshold: float, strategy: Strategy) -> None:
         self.scorer = scorer
         self.threshold = threshold
         self.strategy = strategy
@@ -445,7 +446,7 @@ class _CaseMatcher:
         found: Sequence[bool],
     ) -> list[CaseResult]:
         return [
-            _match(self.scorer, e, g, self.threshold, self.strategy, i, f)
+            self.scorer.match(e, g, self.threshold, self.strategy, i, f)
             for e, g, i, f in zip(expected, generated, ids, found, strict=True)
         ]
 

@@ -19,8 +19,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from lexeval.checks import check_references, check_text
 from lexeval.judge.backend import Completion, Message, OpenAICompatible, Usage
-from lexeval.metrics.base import BaseMetric, MetricResult, check_references, check_text
+from lexeval.metrics.base import BaseMetric, MetricResult
 
 __all__ = [
     "Exchange",

@@ -21,11 +21,11 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from lexeval.checks import check_text
 from lexeval.judge.backend import Completion, Message, OpenAICompatible, Usage
 from lexeval.judge.base import JudgeMetric, ParseError, ask
 from lexeval.judge.parsing import choice_probability, extract_json
 from lexeval.judge.rubric import Criterion
-from lexeval.metrics.base import check_text
 
 if TYPE_CHECKING:
     from lexeval.meta import PositionConsistency

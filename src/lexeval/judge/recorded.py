@@ -27,9 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lexeval.checks import check_references, check_text
 from lexeval.judge.base import question_items, verdict_result
 from lexeval.judge.errors import JudgeError
-from lexeval.metrics.base import BaseMetric, MetricResult, check_references, check_text
+from lexeval.metrics.base import BaseMetric, MetricResult
 
 __all__ = ["MissingVerdictError", "RecordedJudge", "RecordedVerdict"]
 

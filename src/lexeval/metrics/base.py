@@ -26,14 +26,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
+from lexeval.checks import check_references, check_text
 from lexeval.collector import paused_gc
 from lexeval.metrics.overlap import fmeasure
-from lexeval.text.base import TextProcessor
-
-if TYPE_CHECKING:
-    from lexeval.normalize import Normalizer
 
 __all__ = [
     "BaseMetric",
@@ -200,29 +197,6 @@ def measure_many_with_questions(
     return metric.measure_many(references, outputs, **options)
 
 
-def check_text(value: object, name: str) -> str:
-    """``value`` if it is a ``str``; otherwise a TypeError naming the argument."""
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be str, not {type(value).__name__}")
-    return value
-
-
-def check_references(value: object, name: str = "input") -> list[str]:
-    """One reference or a non-empty list of them, as a list; TypeError/ValueError otherwise."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, (list, tuple)):
-        if not value:
-            raise ValueError(f"{name} must hold at least one reference")
-        for item in value:
-            if not isinstance(item, str):
-                raise TypeError(
-                    f"{name} must be str or a list of str, found {type(item).__name__} in it"
-                )
-        return list(value)
-    raise TypeError(f"{name} must be str or a list of str, not {type(value).__name__}")
-
-
 def check_scale(scale: object) -> float:
     """A positive finite ``scale``."""
     if isinstance(scale, bool) or not isinstance(scale, (int, float)):
@@ -246,29 +220,6 @@ def check_threshold(threshold: object, scale: float = 1.0) -> float | None:
     if not (math.isfinite(value) and 0.0 <= value <= scale):
         raise ValueError(f"threshold must be between 0 and the scale {scale:g}, not {threshold!r}")
     return value
-
-
-def resolve_normalizer(
-    normalizer: Normalizer | TextProcessor | str | None, default: str
-) -> TextProcessor:
-    """The text processor a metric tokenizes with: a :class:`~lexeval.normalize.Normalizer`
-    of a preset name (``default`` for None), or any :class:`~lexeval.text.TextProcessor` as
-    given (a Normalizer, a peer's processor, your own).
-
-    >>> from lexeval.text import SquadProcessor
-    >>> resolve_normalizer(SquadProcessor(), "default").signature
-    'norm:squad-v1.1'
-    """
-    if normalizer is None or isinstance(normalizer, str):
-        from lexeval.normalize import Normalizer
-
-        return Normalizer(preset=default if normalizer is None else normalizer)
-    if isinstance(normalizer, TextProcessor):
-        return normalizer
-    raise TypeError(
-        "normalizer must be a Normalizer (or another text processor), a preset name or None, "
-        f"not {type(normalizer).__name__}"
-    )
 
 
 class BaseMetric(ABC):

@@ -39,13 +39,8 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from lexeval.metrics.base import (
-    BaseMetric,
-    MetricResult,
-    check_references,
-    check_text,
-    register_metric,
-)
+from lexeval.checks import check_references, check_text
+from lexeval.metrics.base import BaseMetric, MetricResult, register_metric
 from lexeval.metrics.keyword import KeywordCoverageMetric
 from lexeval.metrics.rouge import RougeMetric
 

@@ -54,18 +54,12 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from rapidfuzz.distance import Indel, Prefix
 from rapidfuzz.process import extractOne
 
-from lexeval.metrics.base import (
-    BaseMetric,
-    MetricResult,
-    check_references,
-    check_scale,
-    check_text,
-    register_metric,
-    resolve_normalizer,
-)
+from lexeval.checks import check_references, check_text
+from lexeval.metrics.base import BaseMetric, MetricResult, check_scale, register_metric
 from lexeval.metrics.overlap import fmeasure
 from lexeval.metrics.substring import LONG_TEXT, SubstringIndex, find_all
 from lexeval.metrics.weights import KeywordWeights
+from lexeval.normalize import resolve_normalizer
 from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, processor_language
 from lexeval.text.lenient import (
     DASHES,

@@ -27,15 +27,8 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
-from lexeval.metrics.base import (
-    BaseMetric,
-    MetricResult,
-    check_references,
-    check_text,
-    paused_gc,
-    register_metric,
-    resolve_normalizer,
-)
+from lexeval.checks import check_references, check_text
+from lexeval.metrics.base import BaseMetric, MetricResult, paused_gc, register_metric
 from lexeval.metrics.evidence import (
     EVIDENCE_LIMIT,
     check_evidence_limit,
@@ -55,6 +48,7 @@ from lexeval.metrics.overlap import (
     summary_lcs_hits,
     unigram_bigram_overlap,
 )
+from lexeval.normalize import resolve_normalizer
 from lexeval.text.base import TextProcessor
 from lexeval.text.peers import RougeScoreProcessor
 from lexeval.text.signature import Signature

@@ -23,9 +23,10 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, Literal
 
 from lexeval.compat import squad_exact_match
-from lexeval.metrics.base import BaseMetric, register_metric, resolve_normalizer
+from lexeval.metrics.base import BaseMetric, register_metric
 from lexeval.metrics.evidence import EVIDENCE_LIMIT, check_evidence_limit, overlap_evidence
 from lexeval.metrics.overlap import fmeasure, ngram_overlap
+from lexeval.normalize import resolve_normalizer
 from lexeval.text.base import TextProcessor
 from lexeval.text.peers import SquadProcessor, WhitespaceProcessor
 from lexeval.text.signature import Signature

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
 
+from lexeval.checks import check_text, check_texts
 from lexeval.compat import (
     mastra_keywords,
     rouge_score_sentences,
@@ -35,12 +36,6 @@ __all__ = [
     "clear_caches",
     "peer_processor",
 ]
-
-
-def _check(text: object) -> str:
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, not {type(text).__name__}")
-    return text
 
 
 class _PeerProcessor:
@@ -61,12 +56,11 @@ class _PeerProcessor:
 
     def sentences(self, text: str) -> list[str]:
         """Non-empty lines, stripped (rouge-score's convention for rougeLsum)."""
-        return [line.strip() for line in _check(text).splitlines() if line.strip()]
+        return [line.strip() for line in check_text(text).splitlines() if line.strip()]
 
     def prefetch(self, texts: Iterable[str]) -> None:
         """Nothing to prepare: the peers' functions are cached per process."""
-        if isinstance(texts, str):
-            raise TypeError("texts must be an iterable of str, not a str")
+        check_texts(texts)
 
     @property
     def signature(self) -> Signature:
@@ -78,7 +72,7 @@ class MastraProcessor(_PeerProcessor):
     """``@mastra/evals``' keyword extractor (keyword-extractor 0.0.28), exactly."""
 
     def tokens(self, text: str) -> list[str]:
-        return mastra_keywords(_check(text))
+        return mastra_keywords(check_text(text))
 
     @property
     def signature(self) -> Signature:
@@ -90,7 +84,7 @@ class SquadProcessor(_PeerProcessor):
     """The SQuAD v1.1 script's answer normalization, split on white space."""
 
     def tokens(self, text: str) -> list[str]:
-        return squad_normalize_answer(_check(text)).split()
+        return squad_normalize_answer(check_text(text)).split()
 
     @property
     def signature(self) -> Signature:
@@ -121,7 +115,7 @@ class RougeScoreProcessor(_PeerProcessor):
     stemmer: bool = False
 
     def tokens(self, text: str) -> list[str]:
-        return list(_rouge_tokens(_check(text), self.stemmer))
+        return list(_rouge_tokens(check_text(text), self.stemmer))
 
     def token_tuple(self, text: str) -> tuple[str, ...]:
         """:meth:`tokens` as the cached tuple (no copy; ``text`` must be a str)."""
@@ -133,7 +127,7 @@ class RougeScoreProcessor(_PeerProcessor):
 
     def sentences(self, text: str) -> list[str]:
         """rouge-score's sentences: the lines, empty ones dropped (not stripped)."""
-        return rouge_score_sentences(_check(text))
+        return rouge_score_sentences(check_text(text))
 
     @property
     def signature(self) -> Signature:
@@ -147,7 +141,7 @@ class WhitespaceProcessor(_PeerProcessor):
     lowercase: bool = True
 
     def tokens(self, text: str) -> list[str]:
-        text = _check(text)
+        text = check_text(text)
         return (text.lower() if self.lowercase else text).split()
 
     @property

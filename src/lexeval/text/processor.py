@@ -21,6 +21,7 @@ from importlib import resources
 from typing import Any
 
 from lexeval._version import __version__
+from lexeval.checks import check_text, check_texts
 from lexeval.text.base import KeywordAnalysis
 from lexeval.text.config import NormalizerConfig
 from lexeval.text.resources import (
@@ -55,16 +56,10 @@ from lexeval.text.steps import (
     word_pieces,
 )
 
-__all__ = ["Explanation", "StepProcessor", "check_text"]
+__all__ = ["Explanation", "StepProcessor"]
 
 Pair = tuple[str, bool]
 _DROPPED: Pair = ("", True)  # memo marker for a token that is dropped (punctuation)
-
-
-def check_text(value: object, name: str) -> None:
-    """``TypeError`` naming the argument unless ``value`` is a str."""
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
 
 
 def _no_merge(pairs: list[Pair]) -> list[Pair]:
@@ -275,8 +270,7 @@ class StepProcessor:
         """Analyze the white-space chunks of many texts that are not cached yet, in one
         tokenizer call and one memory zone per group (about twice as fast as text by text on
         texts not seen before; nearly free on texts seen before)."""
-        if isinstance(texts, str):
-            raise TypeError("texts must be an iterable of str, not a str")
+        texts = check_texts(texts)
         if self._whitespace or self.config.pipeline is not None:
             return
         if self._steps is None:
@@ -286,8 +280,7 @@ class StepProcessor:
         prepare = self._unicode
         limit = max(1, min(self.cache_size // 2, 20_000))
         missing: dict[str, None] = {}
-        for i, text in enumerate(texts):
-            check_text(text, f"texts[{i}]")
+        for text in texts:
             if text in done:
                 continue
             if len(done) >= self.cache_size:
