@@ -104,7 +104,7 @@ def scorers() -> dict[str, Scorer]:
 
         return run
 
-    squad = TokenF1Metric(variant="squad")
+    squad = TokenF1Metric(compat="squad")
 
     def squad_recall(items: list[QAItem]) -> list[float]:
         return [
@@ -115,7 +115,7 @@ def scorers() -> dict[str, Scorer]:
         "keyword coverage (default)": batch(KeywordCoverageMetric()),
         "keyword coverage (compat=mastra)": batch(KeywordCoverageMetric(compat="mastra")),
         "token F1 (default)": batch(TokenF1Metric()),
-        "token F1 (variant=squad)": batch(squad),
+        "token F1 (compat=squad)": batch(squad),
         "token recall (SQuAD normalization)": squad_recall,
         "ROUGE-1 F (default)": batch(RougeMetric("rouge1")),
         "ROUGE-L F (default)": batch(RougeMetric("rougeL")),

@@ -67,7 +67,7 @@ def lexical_metric(name: str, question_weight: float | None) -> BaseMetric:
         if question_weight is None:
             return KeywordCoverageMetric()
         return KeywordCoverageMetric(question_weight=question_weight)
-    return TokenF1Metric(variant="squad")
+    return TokenF1Metric(compat="squad")
 
 
 def scored(metric: BaseMetric, items: list[QAItem]) -> list[MetricResult]:

@@ -32,7 +32,7 @@ METRICS: dict[str, Callable[[int], BaseMetric]] = {
         "rougeLsum", compat="rouge-score", evidence_limit=limit
     ),
     "token_f1": lambda limit: TokenF1Metric(evidence_limit=limit),
-    "token_f1, squad": lambda limit: TokenF1Metric(variant="squad", evidence_limit=limit),
+    "token_f1, squad": lambda limit: TokenF1Metric(compat="squad", evidence_limit=limit),
 }
 
 

@@ -1,5 +1,5 @@
 """Token-F1 (SQuAD v1.1) speed: a plain Counter implementation of the official formula vs
-lexeval's ``TokenF1Metric(variant="squad")``, same process, same answers.
+lexeval's ``TokenF1Metric(compat="squad")``, same process, same answers.
 
 SQuAD v1.1 dev with the five prediction files (52,850 predictions, max over gold answers).
 lexeval's normalization caches are emptied before every run (cold); best of three runs. The
@@ -75,7 +75,7 @@ def main() -> None:
             (max(plain_f1(p, g) for g in gs), max(plain_em(p, g) for g in gs)) for gs, p in pairs
         ]
 
-    metric = TokenF1Metric(variant="squad")
+    metric = TokenF1Metric(compat="squad")
 
     def ours() -> list[tuple[float, float]]:
         out = []

@@ -124,8 +124,8 @@ metrics = {
     "keyword coverage, mastra": KeywordCoverageMetric(compat="mastra"),
     "keyword coverage, mastra-scorer": KeywordCoverageMetric(compat="mastra-scorer"),
     "token F1": TokenF1Metric(),
-    "token F1, squad": TokenF1Metric(variant="squad"),
-    "token F1, set": TokenF1Metric(variant="set"),
+    "token F1, squad": TokenF1Metric(compat="squad"),
+    "token F1, set": TokenF1Metric(compat="set"),
     "rouge1": RougeMetric("rouge1"),
     "rouge1, rouge-score": RougeMetric("rouge1", compat="rouge-score", use_stemmer=True),
     "rouge2": RougeMetric("rouge2"),
@@ -370,7 +370,7 @@ answers = [a for _, a, _ in items]
 labels = np.array([y for _, _, y in items])
 print(f"{len(items)} judged answers, {labels.mean():.1%} correct")
 
-squad = TokenF1Metric(variant="squad")
+squad = TokenF1Metric(compat="squad")
 t = time.perf_counter()
 qa_scores = {
     "token F1 (SQuAD)": [squad.measure(g, a).score for g, a in zip(golds, answers, strict=True)],
@@ -721,7 +721,7 @@ multi-reference rule).""",
     ),
     (
         "code",
-        """squad = TokenF1Metric(variant="squad")
+        """squad = TokenF1Metric(compat="squad")
 METRICS = {
     "keyword coverage (default)": KeywordCoverageMetric(),
     "keyword coverage (mastra)": KeywordCoverageMetric(compat="mastra"),

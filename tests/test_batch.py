@@ -90,7 +90,7 @@ def test_errors_name_file_line_and_field() -> None:
 def test_several_references_in_json() -> None:
     records = parse_records("f.jsonl", '{"id": 7, "references": ["x y", "a"], "output": "a"}\n')
     assert records[0].reference == ["x y", "a"] and records[0].id == 7
-    results = score_records({"f1": TokenF1Metric(variant="set")}, records)
+    results = score_records({"f1": TokenF1Metric(compat="set")}, records)
     assert results["f1"][0].score == 1.0 and results["f1"][0].info["reference_index"] == 1
 
 

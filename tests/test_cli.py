@@ -176,19 +176,17 @@ def test_score_single_and_batch(tmp_path: Path) -> None:
         "--output",
         "the dog sat",
         "--option",
-        "variant=set",
+        "compat=set",
     )
     assert proc.returncode == 0, proc.stderr
-    # set variant: {the, cat, ran} vs {the, dog, sat}: 1 shared -> P = R = F = 1/3
+    # compat=set: {the, cat, ran} vs {the, dog, sat}: 1 shared -> P = R = F = 1/3
     assert json.loads(proc.stdout)["score"] == pytest.approx(1 / 3)
     pairs = tmp_path / "pairs.jsonl"
     pairs.write_text(
         '{"input": "a b", "output": "a b"}\n\n{"input": ["x y", "a"], "output": "a"}\n',
         encoding="utf-8",
     )
-    proc = lexeval(
-        "score", "--metric", "token_f1", "--option", "variant=set", "--jsonl", str(pairs)
-    )
+    proc = lexeval("score", "--metric", "token_f1", "--option", "compat=set", "--jsonl", str(pairs))
     assert proc.returncode == 0, proc.stderr
     scores = [json.loads(line)["score"] for line in proc.stdout.splitlines()]
     assert scores == [1.0, 1.0]  # the second takes the best of its two references

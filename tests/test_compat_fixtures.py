@@ -47,7 +47,7 @@ def test_squad_fixture() -> None:
     rows = _rows("squad_parity.jsonl")
     assert len(rows) >= 300
     assert any(0 < row["f1"] < 1 for row in rows)
-    metric = TokenF1Metric(variant="squad")
+    metric = TokenF1Metric(compat="squad")
     mismatches = []
     for row in rows:
         result = metric.measure(row["golds"], row["prediction"])

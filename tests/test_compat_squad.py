@@ -41,7 +41,7 @@ def test_official_em_f1_per_question(system: str) -> None:
     golds = _golds()
     with open(SQUAD / "predictions" / f"{system}.json", encoding="utf-8") as fh:
         preds = json.load(fh)
-    metric = TokenF1Metric(variant="squad")
+    metric = TokenF1Metric(compat="squad")
     n = 0
     worst = 0.0
     em_wrong = 0

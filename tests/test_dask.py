@@ -50,7 +50,7 @@ def _metrics() -> dict[str, Any]:
         "keyword_coverage": KeywordCoverageMetric(),
         "rougeLsum": RougeMetric("rougeLsum", compat="rouge-score", use_stemmer=True),
         "rouge2": RougeMetric("rouge2"),
-        "token_f1": TokenF1Metric(variant="squad", threshold=0.5),
+        "token_f1": TokenF1Metric(compat="squad", threshold=0.5),
     }
 
 

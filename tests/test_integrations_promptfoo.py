@@ -49,11 +49,11 @@ def test_config_metric_options_threshold_and_reference_var() -> None:
             "metric": "token_f1",
             "threshold": 0.9,
             "reference_var": "gold",
-            "options": {"variant": "squad"},
+            "options": {"compat": "squad"},
         },
     }
     result = get_assert("the Broncos", context)
-    squad = get_metric("token_f1", variant="squad")
+    squad = get_metric("token_f1", compat="squad")
     assert result["score"] == squad.measure(["Denver Broncos", "Broncos"], "the Broncos").score
     assert result["pass"] is True and "token_f1 1.000 >= threshold 0.900" in result["reason"]
 

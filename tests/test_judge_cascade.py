@@ -68,7 +68,7 @@ def test_band_is_the_best_window_within_the_budget(
 
 
 def test_routing_follows_the_band_and_any_metric_can_judge() -> None:
-    lexical = TokenF1Metric(variant="squad")
+    lexical = TokenF1Metric(compat="squad")
     judge = KeywordCoverageMetric(threshold=0.5)  # any metric with a verdict
     cascade = Cascade(lexical=lexical, judge=judge, band=(0.3, 0.8))
     refs = ["Denver Broncos", "the river Thames in London", "Paris", "1969"]
@@ -94,7 +94,7 @@ def test_routing_follows_the_band_and_any_metric_can_judge() -> None:
 
 def test_the_question_reaches_the_lexical_tier_and_its_calibration() -> None:
     coverage = KeywordCoverageMetric()
-    judge = TokenF1Metric(variant="squad", threshold=0.5)  # a judge that takes no question
+    judge = TokenF1Metric(compat="squad", threshold=0.5)  # a judge that takes no question
     asked = "Which river flows through Baghdad?"
     refs = ["Tigris River", "Tigris River", "Tigris River", "Paris"]
     outs = ["the Euphrates River", "the Tigris", "Tigris River", "Paris, France"]
@@ -151,7 +151,7 @@ def load_nq301() -> tuple[list[list[str]], list[str], list[str], list[bool]]:
 
 @pytest.mark.skipif(not QA.is_dir(), reason="../shared/data/qa_human is absent")
 def test_cascade_on_nq301_with_recorded_gpt4_verdicts() -> None:
-    lexical = TokenF1Metric(variant="squad")
+    lexical = TokenF1Metric(compat="squad")
     judge = RecordedJudge.from_openqa_eval(QA / "openqa_eval" / "NQ301_gpt-4.tsv")
     golds, answers, _, human = load_evouna_nq(400)
     tuning = (golds, answers, human)

@@ -157,7 +157,7 @@ def test_pairwise_asks_both_orders(server: LocalServer) -> None:
 def test_cascade_sends_only_the_band_to_the_local_judge(server: LocalServer) -> None:
     backend = client_for(server, False)
     judge = CorrectnessJudge(backend, mode="logprobs")
-    cascade = Cascade(lexical=TokenF1Metric(variant="squad"), judge=judge, band=(0.2, 0.9))
+    cascade = Cascade(lexical=TokenF1Metric(compat="squad"), judge=judge, band=(0.2, 0.9))
     outputs = ["Paris", "Shakespeare wrote it", "five"]  # token F1 1.0, 0.4, 0.0
     results = cascade.measure_many(
         ["Paris", "William Shakespeare", "4"], outputs, questions=QUESTIONS

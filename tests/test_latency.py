@@ -29,7 +29,7 @@ def test_compat_modes_score_without_spacy_or_nltk() -> None:
 from lexeval.metrics import KeywordCoverageMetric, RougeMetric, TokenF1Metric
 KeywordCoverageMetric(compat="mastra").measure("the cat sat", "a cat")
 RougeMetric("rougeLsum", compat="rouge-score").measure("the cat sat", "a cat")
-TokenF1Metric(variant="squad").measure("the cat sat", "a cat")
+TokenF1Metric(compat="squad").measure("the cat sat", "a cat")
 """
     assert _loaded_after(code) == set()
 

@@ -8,7 +8,7 @@ from lexeval.metrics import MetricResult, TokenF1Metric, aggregate
 
 
 def _results() -> list[MetricResult]:
-    m = TokenF1Metric(variant="set")
+    m = TokenF1Metric(compat="set")
     pairs = [("a b c d", "a b"), ("a b", "a b x y z z"), ("p q", "r")]
     return [m.measure(r, o) for r, o in pairs]
 
@@ -74,7 +74,7 @@ def test_plain_scores_and_booleans() -> None:
 
 
 def test_pass_rate_of_results_with_a_threshold() -> None:
-    metric = TokenF1Metric(variant="set", threshold=0.6)
+    metric = TokenF1Metric(compat="set", threshold=0.6)
     pairs = [("a b c d", "a b c"), ("a b", "a b x y z z"), ("p q", "r"), ("p q", "p q")]
     results = metric.measure_many([r for r, _ in pairs], [o for _, o in pairs])
     agg = aggregate(results)

@@ -20,8 +20,8 @@ from lexeval.metrics import (
 ALL_COMPAT = [
     lambda: KeywordCoverageMetric(compat="mastra"),
     lambda: KeywordCoverageMetric(compat="mastra-scorer"),
-    lambda: TokenF1Metric(variant="squad"),
-    lambda: TokenF1Metric(variant="set"),
+    lambda: TokenF1Metric(compat="squad"),
+    lambda: TokenF1Metric(compat="set"),
     lambda: RougeMetric("rouge1", compat="rouge-score"),
     lambda: RougeMetric("rougeLsum", compat="rouge-score", use_stemmer=True),
 ]
@@ -60,7 +60,7 @@ ALL_METRICS = [
 ]
 ALL_COMPAT_KW = [
     lambda **kw: KeywordCoverageMetric(compat="mastra", **kw),
-    lambda **kw: TokenF1Metric(variant="squad", **kw),
+    lambda **kw: TokenF1Metric(compat="squad", **kw),
     lambda **kw: RougeMetric("rouge1", compat="rouge-score", **kw),
     *ALL_METRICS[len(ALL_COMPAT) :],
 ]
@@ -94,11 +94,11 @@ def test_threshold_is_checked_and_follows_the_scale() -> None:
     for bad in (-0.1, 1.5, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="threshold"):
             TokenF1Metric(threshold=bad)
-    scaled = TokenF1Metric(variant="set", scale=100, threshold=50)
+    scaled = TokenF1Metric(compat="set", scale=100, threshold=50)
     result = scaled.measure("the cat ran", "the dog sat")  # F1 1/3 -> 33.3
     assert result.score == pytest.approx(100 / 3) and result.passed is False
     assert (
-        TokenF1Metric(variant="set", scale=100, threshold=30)
+        TokenF1Metric(compat="set", scale=100, threshold=30)
         .measure("the cat ran", "the dog sat")
         .passed
     )
@@ -142,7 +142,7 @@ def test_registry_round_trip() -> None:
         get_metric("rougeN")  # n is required, and the message says how to give it
     with pytest.raises(ValueError, match="positive"):
         get_metric("rougeN", n=0)
-    assert get_metric("token-f1", variant="set").name == "token_f1"
+    assert get_metric("token-f1", compat="set").name == "token_f1"
     with pytest.raises(ValueError, match="unknown metric"):
         get_metric("bleu")
     with pytest.raises(TypeError):
@@ -150,8 +150,8 @@ def test_registry_round_trip() -> None:
 
 
 def test_scale_multiplies_the_score_only() -> None:
-    plain = TokenF1Metric(variant="set").measure("the cat ran", "the dog sat")
-    scaled = TokenF1Metric(variant="set", scale=10).measure("the cat ran", "the dog sat")
+    plain = TokenF1Metric(compat="set").measure("the cat ran", "the dog sat")
+    scaled = TokenF1Metric(compat="set", scale=10).measure("the cat ran", "the dog sat")
     assert scaled.score == pytest.approx(plain.score * 10)
     assert scaled.info == plain.info
     with pytest.raises(ValueError):
@@ -161,7 +161,7 @@ def test_scale_multiplies_the_score_only() -> None:
 
 
 def test_several_references_keep_the_best() -> None:
-    metric = TokenF1Metric(variant="set")
+    metric = TokenF1Metric(compat="set")
     refs = ["dog", "the cat sat", "cat"]
     best = metric.measure(refs, "the cat sat")
     assert best.score == 1.0
@@ -190,7 +190,7 @@ def test_compat_metrics_do_not_import_spacy() -> None:
         "import sys, lexeval.metrics as m\n"
         "m.get_metric('rouge1', compat='rouge-score').measure('a b', 'a')\n"
         "m.get_metric('keyword_coverage', compat='mastra').measure('a b', 'a')\n"
-        "m.get_metric('token_f1', variant='squad').measure('a b', 'a')\n"
+        "m.get_metric('token_f1', compat='squad').measure('a b', 'a')\n"
         "print('spacy' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -78,15 +78,15 @@ def test_rouge_set_variant_lists_distinct_ngrams() -> None:
 
 
 def test_token_f1_evidence_is_the_multiset_intersection() -> None:
-    for variant in ("default", "squad"):
-        metric = TokenF1Metric(variant=variant, evidence_limit=1000)  # type: ignore[arg-type]
+    for compat in (None, "squad"):
+        metric = TokenF1Metric(compat=compat, evidence_limit=1000)  # type: ignore[arg-type]
         for ref, out in _pairs():
             info = metric.measure(ref, out).info
             ref_tokens, out_tokens = metric._tokens(ref), metric._tokens(out)
             assert Counter(info["matched"]) == Counter(ref_tokens) & Counter(out_tokens)
             assert Counter(info["matched"]) + Counter(info["missing"]) == Counter(ref_tokens)
             assert len(info["matched"]) == info["counts"]["overlap"]
-    info = TokenF1Metric(variant="set").measure("a a b c", "a x").info
+    info = TokenF1Metric(compat="set").measure("a a b c", "a x").info
     assert info["matched"] == ["a"] and info["missing"] == ["b", "c"]
 
 

@@ -10,24 +10,24 @@ from lexeval.compat import squad_exact_match, squad_f1
 from lexeval.metrics import TokenF1Metric
 
 
-def test_set_variant_issue_example() -> None:
-    r = TokenF1Metric(variant="set").measure("the cat ran", "the dog sat")
+def test_set_mode_issue_example() -> None:
+    r = TokenF1Metric(compat="set").measure("the cat ran", "the dog sat")
     assert r.score == pytest.approx(1 / 3)
     assert r.info["counts"] == {"overlap": 1, "reference": 3, "output": 3}
 
 
-def test_set_variant_ignores_repeats_and_case() -> None:
-    assert TokenF1Metric(variant="set").measure("The the THE", "the").score == 1.0
-    assert TokenF1Metric(variant="set").measure("", "").score == 0.0
-    assert TokenF1Metric(variant="set").measure("a", "").score == 0.0
+def test_set_mode_ignores_repeats_and_case() -> None:
+    assert TokenF1Metric(compat="set").measure("The the THE", "the").score == 1.0
+    assert TokenF1Metric(compat="set").measure("", "").score == 0.0
+    assert TokenF1Metric(compat="set").measure("a", "").score == 0.0
 
 
-def test_squad_variant_exact_match_is_max_over_golds() -> None:
+def test_squad_mode_exact_match_is_max_over_golds() -> None:
     # gold "cat sat" and "sat cat" both give F1 = 1; exact match only for the second
-    r = TokenF1Metric(variant="squad").measure(["cat sat", "sat cat"], "Sat, cat!")
+    r = TokenF1Metric(compat="squad").measure(["cat sat", "sat cat"], "Sat, cat!")
     assert r.score == 1.0
     assert r.info["exact_match"] == 1.0
-    r2 = TokenF1Metric(variant="squad").measure("the cat sat down", "cat sat")
+    r2 = TokenF1Metric(compat="squad").measure("the cat sat down", "cat sat")
     # P = 2/2, R = 2/3 -> F = 0.8
     assert r2.score == pytest.approx(0.8)
     assert r2.info["exact_match"] == 0.0
@@ -38,8 +38,8 @@ def test_squad_variant_exact_match_is_max_over_golds() -> None:
     st.lists(st.text(alphabet="ab c.,", max_size=12), min_size=1, max_size=3),
     st.text(alphabet="ab c.,", max_size=12),
 )
-def test_squad_variant_equals_compat_functions(golds: list[str], pred: str) -> None:
-    r = TokenF1Metric(variant="squad").measure(golds, pred)
+def test_squad_mode_equals_compat_functions(golds: list[str], pred: str) -> None:
+    r = TokenF1Metric(compat="squad").measure(golds, pred)
     assert r.score == squad_f1(pred, golds)
     assert r.info["exact_match"] == squad_exact_match(pred, golds)
 
@@ -58,9 +58,30 @@ def test_default_empty_rules() -> None:
 
 
 def test_bad_options() -> None:
-    with pytest.raises(ValueError, match="variant"):
-        TokenF1Metric(variant="bag")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="compat must be None, 'squad' or 'set'"):
+        TokenF1Metric(compat="bag")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="normalizer"):
-        TokenF1Metric(variant="squad", normalizer="default")
+        TokenF1Metric(compat="squad", normalizer="default")
     with pytest.raises(TypeError, match="normalizer"):
         TokenF1Metric(normalizer=3)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("variant", "compat"), [("squad", "squad"), ("set", "set"), ("default", None)]
+)
+def test_variant_is_a_deprecated_alias_of_compat(variant: str, compat: str | None) -> None:
+    with pytest.warns(DeprecationWarning, match="variant=.* is deprecated.*use compat=") as seen:
+        old = TokenF1Metric(variant=variant)
+    assert seen[0].filename == __file__  # the warning names the caller's line
+    new = TokenF1Metric(compat=compat)  # type: ignore[arg-type]
+    assert old.compat == compat and old.signature == new.signature
+    pair = (["Denver Broncos", "the Broncos"], "The Broncos won")
+    assert old.measure(*pair) == new.measure(*pair)
+
+
+def test_variant_and_compat_must_agree() -> None:
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="contradicts"):
+        TokenF1Metric(variant="set", compat="squad")
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="variant must be"):
+        TokenF1Metric(variant="bag")
+    assert TokenF1Metric(compat="squad").signature.startswith("token_f1|mode:squad|")

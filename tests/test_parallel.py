@@ -106,10 +106,10 @@ def test_workers_argument() -> None:
 def test_build_once_caches_by_configuration() -> None:
     import pickle
 
-    blob = pickle.dumps(TokenF1Metric(variant="set"))
+    blob = pickle.dumps(TokenF1Metric(compat="set"))
     a = build_once(configuration_key(blob), blob)
     assert a is build_once(configuration_key(blob), blob)
-    assert a.measure("a b", "a").score == TokenF1Metric(variant="set").measure("a b", "a").score
+    assert a.measure("a b", "a").score == TokenF1Metric(compat="set").measure("a b", "a").score
 
 
 def test_cli_score_workers_prints_the_serial_lines(tmp_path: Any, capsys: Any) -> None:

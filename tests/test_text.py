@@ -73,8 +73,8 @@ def test_one_signature_per_peer_tokenization() -> None:
     """A metric's compat mode names its tokenization with the peer processor's signature."""
     rouge = RougeMetric("rouge1", compat="rouge-score", use_stemmer=True).signature
     assert rouge.endswith("|" + peer_processor("rouge-score", stemmer=True).signature)
-    assert TokenF1Metric(variant="squad").signature.endswith("|" + SquadProcessor().signature)
-    assert TokenF1Metric(variant="set").signature.endswith("|" + WhitespaceProcessor().signature)
+    assert TokenF1Metric(compat="squad").signature.endswith("|" + SquadProcessor().signature)
+    assert TokenF1Metric(compat="set").signature.endswith("|" + WhitespaceProcessor().signature)
     mastra = KeywordCoverageMetric(compat="mastra").signature
     assert mastra.endswith("|" + MastraProcessor().signature)
     for preset in ("mastra", "squad", "rouge-score"):
@@ -141,7 +141,7 @@ def test_metrics_take_any_text_processor() -> None:
     squad = TokenF1Metric(normalizer=SquadProcessor())
     assert (
         squad.measure("The Denver Broncos", "Broncos").score
-        == TokenF1Metric(variant="squad").measure("The Denver Broncos", "Broncos").score
+        == TokenF1Metric(compat="squad").measure("The Denver Broncos", "Broncos").score
     )
     rouge = RougeMetric("rouge1", normalizer=RougeScoreProcessor()).measure("a b c", "A b d")
     peer = RougeMetric("rouge1", compat="rouge-score").measure("a b c", "A b d")
@@ -190,9 +190,9 @@ def test_signature_names_the_differing_field() -> None:
     assert a.differences(a) == [] and a.describe_difference(a) == "identical"
     (line,) = a.differences(b)
     assert line.startswith("lemma table differs: lookups") and line.endswith(" vs no")
-    metric = TokenF1Metric(variant="squad").signature
+    metric = TokenF1Metric(compat="squad").signature
     assert isinstance(metric, Signature)
-    assert metric.fields["variant"] == "squad"
+    assert metric.fields["mode"] == "squad"
     assert Signature("x|v:1").differences("x|v:1|stem:porter") == [
         "stemmer only in the other: porter"
     ]

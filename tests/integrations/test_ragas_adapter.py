@@ -56,7 +56,7 @@ def test_a_class_based_ragas_metric_that_scores_like_lexeval() -> None:
 
 
 def test_batch_scores_and_several_references() -> None:
-    metric = LexicalMetric("token_f1", variant="squad")
+    metric = LexicalMetric("token_f1", compat="squad")
     results = metric.batch_score(
         [
             {"reference": ["Denver Broncos", "Broncos"], "response": "the Broncos"},

@@ -29,7 +29,7 @@ OPTION_HELP = (
     "metric option KEY=VALUE for every metric, or METRIC.KEY=VALUE for one; VALUE is parsed "
     "as JSON when possible. keyword_coverage: compat (mastra, mastra-scorer), match (lenient, "
     "exact), fuzzy, fuzzy_threshold, fuzzy_min_length, keywords, normalizer, scale, "
-    "threshold; token_f1: variant (default, squad, set), normalizer, scale, threshold, "
+    "threshold; token_f1: compat (squad, set), normalizer, scale, threshold, "
     "evidence_limit; rouge<n>/rougeL/rougeLsum: compat (rouge-score), use_stemmer, variant "
     "(default, set), score (fmeasure, precision, recall), normalizer, scale, threshold, "
     "evidence_limit; rougeN: n; lexical_correctness: scale, threshold"

@@ -17,7 +17,7 @@ agrees best with people there, by 5-fold cross-validation grouped by reference.
 >>> from lexeval.judge.recorded import RecordedJudge
 >>> from lexeval.metrics import TokenF1Metric
 >>> judge = RecordedJudge({"the capital is Lyon": False, "Paris, of course": True})
->>> cascade = Cascade(lexical=TokenF1Metric(variant="squad"), judge=judge, band=(0.2, 0.6))
+>>> cascade = Cascade(lexical=TokenF1Metric(compat="squad"), judge=judge, band=(0.2, 0.6))
 >>> results = cascade.measure_many(["Paris"] * 3, ["Paris", "Paris, of course", "Berlin"])
 >>> [(r.info["tier"], r.passed) for r in results]
 [('lexical', True), ('judge', True), ('lexical', False)]

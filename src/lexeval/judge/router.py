@@ -76,7 +76,7 @@ def router_features(
             f"{len(references)} references, {len(outputs)} outputs and "
             f"{len(lexical_scores)} lexical scores"
         )
-    squad = TokenF1Metric(variant="squad")
+    squad = TokenF1Metric(compat="squad")
     rows: list[list[float]] = []
     for reference, output, score in zip(references, outputs, lexical_scores, strict=True):
         golds = _golds(reference)

@@ -12,7 +12,7 @@ from lexeval.metrics.aggregate import AggregateResult, aggregate
 from lexeval.metrics.base import BaseMetric, Metric, MetricResult, get_metric, list_metrics
 from lexeval.metrics.correctness import LexicalCorrectnessMetric
 from lexeval.metrics.keyword import KeywordCoverageMetric
-from lexeval.metrics.rouge import RougeMetric
+from lexeval.metrics.rouge import RougeMetric, RougeScorer
 from lexeval.metrics.token_f1 import TokenF1Metric
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "Metric",
     "MetricResult",
     "RougeMetric",
+    "RougeScorer",
     "TokenF1Metric",
     "aggregate",
     "get_metric",

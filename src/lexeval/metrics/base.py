@@ -58,9 +58,9 @@ class MetricResult:
     :func:`lexeval.metrics.aggregate` pools into micro precision, recall and F.
 
     >>> from lexeval.metrics import TokenF1Metric
-    >>> r = TokenF1Metric(variant="set", threshold=0.5).measure("the cat sat", "the cat")
+    >>> r = TokenF1Metric(compat="set", threshold=0.5).measure("the cat sat", "the cat")
     >>> r.score, r.passed, r.signature
-    (0.8, True, 'token_f1|variant:set|norm:lower-split')
+    (0.8, True, 'token_f1|mode:set|norm:lower-split')
     >>> MetricResult(1.0).info
     {}
     """
@@ -257,7 +257,7 @@ class BaseMetric(ABC):
         signature.
 
         >>> from lexeval.metrics import TokenF1Metric
-        >>> TokenF1Metric(variant="set", scale=10, threshold=6).make_result(0.5, {}).passed
+        >>> TokenF1Metric(compat="set", scale=10, threshold=6).make_result(0.5, {}).passed
         False
         """
         if self.scale != 1.0:
@@ -509,7 +509,7 @@ def get_metric(name: str, **options: Any) -> BaseMetric:
 
     >>> get_metric("rouge2", compat="rouge-score").name
     'rouge2'
-    >>> get_metric("token_f1", variant="squad").measure("Denver Broncos", "the Broncos").score
+    >>> get_metric("token_f1", compat="squad").measure("Denver Broncos", "the Broncos").score
     0.6666666666666666
     """
     if not isinstance(name, str):

@@ -1,24 +1,30 @@
 """Token-level F1 between a reference and an output.
 
-* ``variant="squad"``: the SQuAD v1.1 script exactly (its answer normalization, multiset
-  overlap, the maximum over gold answers) with exact match in ``info["exact_match"]``;
-* ``variant="set"``: lower case, white-space tokens, set overlap;
-* default: the lexeval normalizer's tokens (preset ``"tokens"``), multiset overlap;
-  ``normalizer=`` takes a preset name or any :class:`~lexeval.text.TextProcessor`.
+Three modes, chosen with ``compat=`` (the word every lexeval metric uses for its mode):
 
-Each variant tokenizes with a text processor (:class:`~lexeval.text.SquadProcessor`,
+* default (``compat=None``): the lexeval normalizer's tokens (preset ``"tokens"``), multiset
+  overlap; ``normalizer=`` takes a preset name or any :class:`~lexeval.text.TextProcessor`;
+* ``compat="squad"``: the SQuAD v1.1 script exactly (its answer normalization, multiset
+  overlap, the maximum over gold answers) with exact match in ``info["exact_match"]``;
+* ``compat="set"``: lower case, white-space tokens, set overlap (the common "bag of words"
+  F1 of QA scripts).
+
+Each mode tokenizes with a text processor (:class:`~lexeval.text.SquadProcessor`,
 :class:`~lexeval.text.WhitespaceProcessor`, the normalizer) whose signature the metric's
 includes; the metric keeps only the scoring rules (SQuAD's exact match and empty inputs).
+``variant=`` is the deprecated name of ``compat=`` (a ``DeprecationWarning``; removed in the
+next release).
 
->>> TokenF1Metric(variant="set").measure("the cat ran", "the dog sat").score
+>>> TokenF1Metric(compat="set").measure("the cat ran", "the dog sat").score
 0.3333333333333333
->>> r = TokenF1Metric(variant="squad").measure(["Denver Broncos", "Broncos"], "The Broncos")
+>>> r = TokenF1Metric(compat="squad").measure(["Denver Broncos", "Broncos"], "The Broncos")
 >>> r.score, r.info["exact_match"]
 (1.0, 1.0)
 """
 
 from __future__ import annotations
 
+import warnings
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -36,7 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = ["TokenF1Metric"]
 
-Variant = Literal["default", "squad", "set"]
+Compat = Literal["squad", "set"]
 
 
 class TokenF1Metric(BaseMetric):
@@ -49,9 +55,9 @@ class TokenF1Metric(BaseMetric):
     empty); ``set`` gives 0.0 when either side is empty; the default mode gives 1.0 when both
     sides have no tokens and 0.0 when only one has none.
 
-    >>> TokenF1Metric(variant="squad").measure("", "").score
+    >>> TokenF1Metric(compat="squad").measure("", "").score
     0.0
-    >>> r = TokenF1Metric(variant="squad").measure("The Denver Broncos", "Broncos of Denver")
+    >>> r = TokenF1Metric(compat="squad").measure("The Denver Broncos", "Broncos of Denver")
     >>> r.info["matched"], r.info["missing"]
     (['denver', 'broncos'], [])
     """
@@ -61,30 +67,33 @@ class TokenF1Metric(BaseMetric):
     def __init__(
         self,
         *,
-        variant: Variant = "default",
+        compat: Compat | None = None,
         normalizer: Normalizer | TextProcessor | str | None = None,
         scale: float = 1.0,
         threshold: float | None = None,
         evidence_limit: int = EVIDENCE_LIMIT,
+        variant: str | None = None,
     ) -> None:
         super().__init__(scale=scale, threshold=threshold)
         self.evidence_limit = check_evidence_limit(evidence_limit)
-        if variant not in ("default", "squad", "set"):
-            raise ValueError(f"variant must be 'default', 'squad' or 'set', not {variant!r}")
-        self.variant: Variant = variant
-        #: the normalizer given (or the default one); None in the peers' variants
+        if variant is not None:
+            compat = _compat_of_variant(variant, compat)
+        if compat not in (None, "squad", "set"):
+            raise ValueError(f"compat must be None, 'squad' or 'set', not {compat!r}")
+        self.compat: Compat | None = compat
+        #: the normalizer given (or the default one); None in the peers' modes
         self.normalizer: TextProcessor | None = None
         self.processor: TextProcessor
-        if variant == "default":
+        if compat is None:
             self.processor = self.normalizer = resolve_normalizer(normalizer, "tokens")
         elif normalizer is not None:
-            raise ValueError(f"normalizer cannot be combined with variant={variant!r}")
+            raise ValueError(f"normalizer cannot be combined with compat={compat!r}")
         else:
-            self.processor = SquadProcessor() if variant == "squad" else WhitespaceProcessor()
+            self.processor = SquadProcessor() if compat == "squad" else WhitespaceProcessor()
 
     @property
     def signature(self) -> str:
-        parts = [self.name, f"variant:{self.variant}"]
+        parts = [self.name, f"mode:{self.compat or 'default'}"]
         if self.scale != 1.0:
             parts.append(f"scale:{self.scale:g}")
         parts.append(self.processor.signature)
@@ -94,9 +103,9 @@ class TokenF1Metric(BaseMetric):
         return self.processor.tokens(text)
 
     def _counts(self, text: str) -> tuple[Counter[str] | frozenset[str], int, list[str]]:
-        """The text's token counts (a set for ``variant="set"``), their number and the tokens."""
+        """The text's token counts (a set for ``compat="set"``), their number and the tokens."""
         tokens = self._tokens(text)
-        if self.variant == "set":
+        if self.compat == "set":
             s = frozenset(tokens)
             return s, len(s), tokens
         return Counter(tokens), len(tokens), tokens
@@ -112,7 +121,7 @@ class TokenF1Metric(BaseMetric):
             overlap = len(ref_c & out_c)  # type: ignore[operator]
         else:
             overlap = ngram_overlap(ref_c, out_c)  # type: ignore[arg-type]
-        if n_ref == 0 and n_out == 0 and self.variant == "default":
+        if n_ref == 0 and n_out == 0 and self.compat is None:
             precision = recall = f = 1.0
         elif overlap == 0:
             precision = recall = f = 0.0
@@ -141,8 +150,25 @@ class TokenF1Metric(BaseMetric):
         return self._score(self._counts(reference), prepared_output)
 
     def _finish_references(self, info: dict[str, Any], references: list[str], output: str) -> None:
-        if self.variant == "squad":
+        if self.compat == "squad":
             info["exact_match"] = squad_exact_match(output, references)
+
+
+def _compat_of_variant(variant: str, compat: Compat | None) -> Compat | None:
+    """``compat`` for the deprecated ``variant=`` (``"default"`` is None), with a
+    ``DeprecationWarning``; a ``ValueError`` when both are given and differ."""
+    warnings.warn(
+        "TokenF1Metric(variant=...) is deprecated and will be removed in the next release: "
+        f"use compat={None if variant == 'default' else variant!r}",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    if variant not in ("default", "squad", "set"):
+        raise ValueError(f"variant must be 'default', 'squad' or 'set', not {variant!r}")
+    given: Compat | None = None if variant == "default" else variant  # type: ignore[assignment]
+    if compat is not None and compat != given:
+        raise ValueError(f"variant={variant!r} contradicts compat={compat!r}; use compat alone")
+    return given
 
 
 def _make(**options: Any) -> TokenF1Metric:

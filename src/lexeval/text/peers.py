@@ -136,7 +136,7 @@ class RougeScoreProcessor(_PeerProcessor):
 
 @dataclass(frozen=True)
 class WhitespaceProcessor(_PeerProcessor):
-    """``str.split()``, lower-cased when ``lowercase`` (token-F1's ``set`` variant)."""
+    """``str.split()``, lower-cased when ``lowercase`` (token-F1's ``compat="set"``)."""
 
     lowercase: bool = True
 

@@ -55,8 +55,8 @@ class Signature(str):
     def of(cls, parts: list[str] | tuple[str, ...]) -> Signature:
         """The signature made of ``parts`` (each ``field:value``, a name, or a signature).
 
-        >>> Signature.of(["token_f1", "variant:squad", Signature("norm:squad-v1.1")])
-        'token_f1|variant:squad|norm:squad-v1.1'
+        >>> Signature.of(["token_f1", "mode:squad", Signature("norm:squad-v1.1")])
+        'token_f1|mode:squad|norm:squad-v1.1'
         """
         return cls("|".join(parts))
 

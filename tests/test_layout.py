@@ -1,0 +1,106 @@
+"""The code's layout rules that a reader relies on: public names where users look for them,
+one definition of each shared helper, no private names imported across modules, snake_case
+evidence keys in lexeval's own modes."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import lexeval
+import lexeval.metrics
+import lexeval.metrics.rouge
+from lexeval.metrics import get_metric
+
+SRC = Path(lexeval.__file__).resolve().parent
+
+
+def _modules() -> list[tuple[str, ast.Module]]:
+    out = []
+    for path in sorted(SRC.rglob("*.py")):
+        parts = path.relative_to(SRC.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out.append((name, ast.parse(path.read_text(encoding="utf-8"))))
+    return out
+
+
+def test_rouge_scorer_is_exported_where_rouge_score_users_look() -> None:
+    assert lexeval.RougeScorer is lexeval.metrics.RougeScorer is lexeval.metrics.rouge.RougeScorer
+    assert "RougeScorer" in lexeval.__all__ and "RougeScorer" in lexeval.metrics.__all__
+
+
+# The registry's lazy import of the judges, which the run layer's registry change (issue 26,
+# item 1: metrics never import judge) removes; drop this entry when that lands.
+KNOWN_PRIVATE_IMPORTS = {"lexeval.metrics.base: from lexeval.metrics import _load_all"}
+
+
+def test_no_module_imports_a_private_name_of_another() -> None:
+    found = []
+    for name, tree in _modules():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("lexeval"):
+                if node.module == "lexeval._version":  # the package's version module
+                    continue
+                found += [
+                    f"{name}: from {node.module} import {alias.name}"
+                    for alias in node.names
+                    if alias.name.startswith("_") and node.module != name
+                ]
+    assert set(found) - KNOWN_PRIVATE_IMPORTS == set()
+
+
+@pytest.mark.parametrize(
+    "helper", ["check_text", "check_references", "check_texts", "resolve_normalizer"]
+)
+def test_each_shared_helper_is_defined_once(helper: str) -> None:
+    where = {
+        name
+        for name, tree in _modules()
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.name == helper
+    }
+    assert len(where) == 1, where
+
+
+def test_one_outputs_alias() -> None:
+    assigned: Counter[str] = Counter()
+    for _, tree in _modules():
+        for node in tree.body:
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            assigned.update(t.id for t in targets if isinstance(t, ast.Name))
+    assert assigned["Outputs"] == 1
+
+
+def _keys(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        return [str(k) for k in value] + [k for v in value.values() for k in _keys(v)]
+    if isinstance(value, list):
+        return [k for v in value for k in _keys(v)]
+    return []
+
+
+# keyword_coverage's own keys are renamed on the branch that reshapes its internals
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("token_f1", {}),
+        ("token_f1", {"compat": "squad"}),
+        ("token_f1", {"compat": "set"}),
+        ("rouge1", {}),
+        ("rougeL", {}),
+        ("rougeLsum", {"compat": "rouge-score"}),
+        ("lexical_correctness", {}),
+    ],
+)
+def test_info_keys_are_snake_case(name: str, options: dict[str, Any]) -> None:
+    metric = get_metric(name, **options)
+    info = metric.measure(["The Eiffel Tower", "Eiffel"], "It is the Eiffel tower in Paris.").info
+    keys = _keys(info)
+    # snake_case; a ROUGE type's own name (``rougeL``) may start a key, as in rouge-score
+    snake = re.compile(r"(?:rouge(?:[0-9]+|L|Lsum))?[a-z0-9_]*")
+    assert keys and all(snake.fullmatch(k) for k in keys), keys
