@@ -128,13 +128,17 @@ def console(*, stderr: bool = False) -> Console:
 
 
 def output_target(option: str, path: str | None, inputs: dict[str, str]) -> str | None:
-    """Check a report option's target before any work: None (not asked), ``-`` (stdout), or a
-    path that :func:`lexeval.io.check_output_path` accepts (refused: empty names, devices,
-    FIFOs, directories, missing directories and the run's own ``inputs``)."""
-    from lexeval.io import check_output_path
+    """Check a report option's target before any work: None (not asked), ``-`` (stdout; also
+    for ``/dev/stdout``, so the table goes to stderr), or a path that
+    :func:`lexeval.io.check_output_path` accepts (refused: empty names, devices, FIFOs,
+    directories, missing directories and the run's own ``inputs``; a stream such as
+    ``/dev/fd/3`` is written where it stands)."""
+    from lexeval.io import check_output_path, stream_fd
 
     if path is None or path == "-":
         return path
+    if stream_fd(path) == 1:
+        path = "-"
     try:
         check_output_path(path, inputs)
     except ValueError as exc:
