@@ -222,7 +222,13 @@ def test_correctness_reader_accepts_json_or_a_verdict_line() -> None:
     )
     assert _read_justified(Completion("It names Paris.\nVerdict: correct"))[0] is True
     assert _read_justified(Completion('{"verdict": "correct", "confidence": 0.1}'))[1] == 0.5
-    for bad in ('{"verdict": "maybe"}', "I think so", '{"verdict": "correct", "confidence": "x"}'):
+    for bad in (
+        '{"verdict": "maybe"}',
+        "I think so",
+        '{"verdict": "correct", "confidence": "x"}',
+        '{"verdict": "correct", "confidence": true}',
+        '{"verdict": "correct", "confidence": null}',
+    ):
         with pytest.raises(ParseError):
             _read_justified(Completion(bad))
 

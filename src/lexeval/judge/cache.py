@@ -94,17 +94,26 @@ class JudgmentCache:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 connection = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0)
                 self._connection = connection
+                tables = {
+                    row[0]
+                    for row in connection.execute("SELECT name FROM sqlite_master")
+                    if not str(row[0]).startswith("sqlite_")
+                }
+                columns = [row[1] for row in connection.execute("PRAGMA table_info(judgments)")]
+            except (sqlite3.Error, OSError) as error:
+                self._fail(error)
+            if tables and (tables != {"judgments"} or columns[:2] != ["key", "value"]):
+                # someone else's database: never written to
+                self._fail(sqlite3.DatabaseError("it holds tables that are not lexeval's"))
+            try:
                 connection.execute("PRAGMA journal_mode=WAL")
                 connection.execute(
                     "CREATE TABLE IF NOT EXISTS judgments "
                     "(key TEXT PRIMARY KEY, value TEXT NOT NULL)"
                 )
                 connection.commit()
-                columns = [row[1] for row in connection.execute("PRAGMA table_info(judgments)")]
-            except (sqlite3.Error, OSError) as error:
+            except sqlite3.Error as error:
                 self._fail(error)
-            if columns[:2] != ["key", "value"]:
-                self._fail(sqlite3.DatabaseError("its judgments table is not lexeval's"))
         return self._connection
 
     def get(self, key: str) -> dict[str, Any] | None:
