@@ -10,6 +10,8 @@ injection is out of scope (docs/judge.md says why); a parser that is fooled is n
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import logging
 import math
@@ -23,6 +25,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -146,7 +149,22 @@ def fixed(reply: Reply) -> Callable[[Request], Reply]:
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    full = {**os.environ, "PYTHONPATH": str(ROOT / "src"), **(env or {})}
+    """``lexeval ARGS`` in this process (the fake server answers from its thread)."""
+    from lexeval.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with (
+        mock.patch.dict(os.environ, env or {}),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
+        code = main(list(args))
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
+def run_process(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m lexeval ARGS`` in a child process."""
+    full = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     full.pop("OPENAI_BASE_URL", None)
     return subprocess.run(
         [sys.executable, "-m", "lexeval", *args],
@@ -416,7 +434,7 @@ def test_a_reply_that_is_not_a_chat_completion_is_a_backend_error(
 
 def test_the_cli_reports_an_html_reply_in_one_line(serve: Callable[..., FakeServer]) -> None:
     server = serve(fixed((200, "text/html", b"<html>\n<body>Login required</body>\n</html>")))
-    proc = run_cli(
+    proc = run_process(
         "score",
         "--metric",
         "judge:correctness",
