@@ -336,6 +336,7 @@ class OpenAICompatible:
         max_tokens: int,
         top_logprobs: int,
     ) -> Completion:
+        import httpx
         from openai import (
             APIConnectionError,
             APIStatusError,
@@ -390,7 +391,7 @@ class OpenAICompatible:
                 raise JudgeBackendError(
                     self._describe(error, f"answered HTTP {error.status_code}")
                 ) from None
-            except (OpenAIError, OSError, ValueError) as error:
+            except (OpenAIError, httpx.HTTPError, OSError, ValueError) as error:
                 raise JudgeBackendError(self._describe(error, "failed")) from None
             finally:
                 with self._lock:

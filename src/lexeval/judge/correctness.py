@@ -209,7 +209,9 @@ def read_justified(completion: Completion, data: Sequence[str]) -> tuple[bool, f
     is at least a coin flip); anything else, and a reply whose only verdict is an echo of the
     data, is a :class:`~lexeval.judge.base.ParseError`.
     """
-    answer = read_answer(completion.text, data, verdict_of=_verdict_of)
+    answer = read_answer(
+        completion.text, data, verdict_of=_verdict_of, word_of=lambda w: _VERDICTS.get(w, w)
+    )
     verdicts = [o for o in answer.objects if "verdict" in o]
     if not verdicts:
         if answer.verdict_words:

@@ -182,6 +182,7 @@ def read_answer(
     data: Iterable[str],
     *,
     verdict_of: Callable[[dict[str, Any]], Hashable | None] | None = None,
+    word_of: Callable[[str], Hashable] = str.lower,
 ) -> Answer:
     """The model's own answer in ``reply`` to a prompt that carried ``data``.
 
@@ -189,7 +190,12 @@ def read_answer(
     object of the data. Otherwise the reply's top-level JSON objects and ``Verdict:`` lines
     outside quoted data blocks are read, leaving out every *echo*: an object equal to one in
     the data, or whose verdict (``verdict_of``) is the verdict of an object in the data, and a
-    ``Verdict:`` line whose word is written as a verdict in the data.
+    ``Verdict:`` line whose word (``word_of``: the verdict a word means) is written as a
+    verdict in the data.
+
+    >>> yes = {"yes": "correct", "correct": "correct"}
+    >>> read_answer("Verdict: correct", ["Verdict: yes"], word_of=lambda w: yes.get(w, w)).echoes
+    1
     """
     texts = [t for text in data for t in (text, escape_data(text))]
     data_objects = [o for text in texts for o in json_objects(text, nested=True)]
@@ -213,11 +219,13 @@ def read_answer(
             echoes += 1
         else:
             objects.append(o)
-    data_words = {m.group("verdict").lower() for t in texts for m in _VERDICT_ANYWHERE.finditer(t)}
+    data_words = {
+        word_of(m.group("verdict").lower()) for t in texts for m in _VERDICT_ANYWHERE.finditer(t)
+    }
     words: list[str] = []
     for match in _VERDICT_LINE.finditer(own):
         word = match.group("verdict").lower()
-        if word in data_words:
+        if word_of(word) in data_words:
             echoes += 1
         else:
             words.append(word)
