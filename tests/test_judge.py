@@ -69,7 +69,7 @@ def test_the_key_is_never_in_the_signature_nor_in_errors(
     with pytest.raises(JudgeBackendError) as caught:
         judge.measure("Paris", "Paris")
     assert "unreachable" in str(caught.value) and SECRET not in str(caught.value)
-    assert backend._scrub(f"bad key {SECRET}") == "bad key ***"
+    assert backend.scrub(f"bad key {SECRET}") == "bad key ***"
     assert not (tmp_path / "c").exists() or SECRET not in (tmp_path / "c").read_bytes().decode(
         "utf-8", "replace"
     )
@@ -130,7 +130,8 @@ def test_cli_exits_2_with_one_line_when_the_server_is_down(tmp_path: Path) -> No
         )
         assert proc.returncode == 2, proc.stderr
         lines = proc.stderr.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("lexeval: error: judge server at"), lines
+        assert len(lines) == 1 and lines[0].startswith("lexeval: error: judge:"), lines
+        assert "judge server at" in lines[0]
         assert SECRET not in proc.stderr + proc.stdout
 
 
@@ -201,16 +202,19 @@ def test_rubric_reply_reader_checks_every_criterion() -> None:
     good = Completion(
         '{"accuracy": {"evidence": "e", "justification": "j", "score": 4}, "fluency": 5}'
     )
-    found = judge._read(good)
+    found = judge.read(good)
     assert found["accuracy"]["score"] == 4 and found["fluency"]["score"] == 5
     assert judge.total({k: v["score"] for k, v in found.items()}) == (3 * 0.75 + 1.0) / 4
     for bad in ('{"accuracy": {"score": 4}}', '{"accuracy": 9, "fluency": 1}', "nope"):
         with pytest.raises(ParseError):
-            judge._read(Completion(bad))
+            judge.read(Completion(bad))
 
 
 def test_correctness_reader_accepts_json_or_a_verdict_line() -> None:
-    from lexeval.judge.correctness import _read_justified
+    from lexeval.judge.correctness import read_justified
+
+    def _read_justified(completion: Completion) -> tuple[bool, float, str]:
+        return read_justified(completion, [])
 
     assert _read_justified(Completion('{"verdict": "Incorrect", "confidence": 0.9}'))[:2] == (
         False,
@@ -218,7 +222,13 @@ def test_correctness_reader_accepts_json_or_a_verdict_line() -> None:
     )
     assert _read_justified(Completion("It names Paris.\nVerdict: correct"))[0] is True
     assert _read_justified(Completion('{"verdict": "correct", "confidence": 0.1}'))[1] == 0.5
-    for bad in ('{"verdict": "maybe"}', "I think so", '{"verdict": "correct", "confidence": "x"}'):
+    for bad in (
+        '{"verdict": "maybe"}',
+        "I think so",
+        '{"verdict": "correct", "confidence": "x"}',
+        '{"verdict": "correct", "confidence": true}',
+        '{"verdict": "correct", "confidence": null}',
+    ):
         with pytest.raises(ParseError):
             _read_justified(Completion(bad))
 
@@ -261,7 +271,7 @@ def test_pairwise_metric_reads_a_win_rate() -> None:
     backend = OpenAICompatible("m", base_url="http://127.0.0.1:8080/v1", cache=False)
     judge = PairwiseJudge(backend, mode="logprobs")
     messages = judge.messages("p", "first", "second")
-    assert "Response 1:\nfirst" in messages[1]["content"]
+    assert "<response_1>\nfirst\n</response_1>" in messages[1]["content"]
     assert "one character: 1 or 2" in messages[1]["content"]
     assert "do not favour the first or the second" in messages[0]["content"]
 

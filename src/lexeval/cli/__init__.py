@@ -87,6 +87,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Terminated as exc:
         print_error(f"terminated by {exc}")
         return 128 + exc.signum
+    except Exception as exc:
+        # Any judge error (backend, cache, configuration) is one line and exit 2. The judge
+        # tier is only looked up when it was imported: the command line does not load it.
+        errors = sys.modules.get("lexeval.judge.errors")
+        if errors is None or not isinstance(exc, errors.JudgeError):
+            raise
+        print_error(str(exc))
     return 2
 
 

@@ -7,9 +7,13 @@ with exponential backoff on 408/409/429/5xx and connection errors (the client's 
 loop), limits the number of requests in flight, sums token usage per run, and keeps every
 judgment in an on-disk cache (:class:`~lexeval.judge.cache.JudgmentCache`).
 
-The API key is read from the environment only (``api_key_env``); it is never part of the
-signature, the cache, a result or an error message. A remote URL without a key is refused
-before any work:
+The API key is read from the environment (``api_key_env``) or from the URL (user information
+``https://user:KEY@host/v1`` or a query parameter such as ``?api-key=KEY``); a key found in the
+URL is taken out of it and sent in a header (``Authorization: Bearer``, and the query
+parameter's name as a header), never in the URL, where proxies and HTTP logs record it. No
+credential is ever part of the signature, the cache, a result, a log or an error message,
+whatever its length: every text from the server is scrubbed. A remote URL without a key is
+refused before any work:
 
 >>> import os
 >>> os.environ.pop("LEXEVAL_DOCTEST_KEY", None)
@@ -20,6 +24,8 @@ lexeval.judge.errors.JudgeConfigError: no API key for the judge at the OpenAI AP
 >>> local = OpenAICompatible("qwen", base_url="http://127.0.0.1:8080/v1", cache=False)
 >>> local.signature
 'openai-compatible:model=qwen,url=http://127.0.0.1:8080/v1,temperature=0,seed=0'
+>>> OpenAICompatible("m", base_url="http://u:pw@127.0.0.1:8080/v1/?key=k", cache=False).signature
+'openai-compatible:model=m,url=http://127.0.0.1:8080/v1,temperature=0,seed=0'
 """
 
 from __future__ import annotations
@@ -35,7 +41,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from lexeval.judge.cache import JudgmentCache, cache_key
+from lexeval.judge.endpoint import Endpoint, split_url
 from lexeval.judge.errors import JudgeBackendError, JudgeConfigError
+from lexeval.judge.response import BadResponse, read_completion
 
 if TYPE_CHECKING:
     from openai import OpenAI
@@ -103,13 +111,26 @@ class Completion:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], *, cached: bool = False) -> Completion:
-        """Rebuild a completion from :meth:`to_dict`'s output."""
+        """Rebuild a completion from :meth:`to_dict`'s output (a ``ValueError`` when a field
+        has the wrong type)."""
+        text = data.get("text")
+        finish = data.get("finish_reason", "")
+        counts = [data.get("prompt_tokens", 0), data.get("completion_tokens", 0)]
+        logprobs = data.get("top_logprobs", {})
+        if not isinstance(text, str) or not isinstance(finish, str):
+            raise ValueError("text and finish_reason must be strings")
+        if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in counts):
+            raise ValueError("token counts must be integers >= 0")
+        if not isinstance(logprobs, dict) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in logprobs.values()
+        ):
+            raise ValueError("top_logprobs must map tokens to numbers")
         return cls(
-            text=str(data.get("text", "")),
-            prompt_tokens=int(data.get("prompt_tokens", 0)),
-            completion_tokens=int(data.get("completion_tokens", 0)),
-            top_logprobs={str(k): float(v) for k, v in dict(data.get("top_logprobs", {})).items()},
-            finish_reason=str(data.get("finish_reason", "")),
+            text=text,
+            prompt_tokens=counts[0],
+            completion_tokens=counts[1],
+            top_logprobs={str(k): float(v) for k, v in logprobs.items()},
+            finish_reason=finish,
             cached=cached,
         )
 
@@ -187,41 +208,68 @@ class OpenAICompatible:
         """The endpoint (None: the ``openai`` client's default)."""
         return self._base_url
 
-    def _display_url(self) -> str:
+    def _endpoint(self) -> Endpoint:
         url = self.base_url
         if url is None:
-            url = os.environ.get("OPENAI_BASE_URL")
-        return url if url else "the OpenAI API"
+            url = os.environ.get("OPENAI_BASE_URL") or None
+        return split_url(url)
+
+    def _display_url(self) -> str:
+        return self._endpoint().url or "the OpenAI API"
+
+    @property
+    def server(self) -> str:
+        """The server's public address (no credentials): part of every cache key.
+
+        >>> OpenAICompatible("m", base_url="http://k@LOCALHOST:80/v1/", cache=False).server
+        'http://localhost/v1'
+        """
+        return self._endpoint().url or "https://api.openai.com/v1"
 
     def _api_key(self) -> str:
+        endpoint = self._endpoint()
+        if endpoint.key:
+            return endpoint.key
         key = os.environ.get(self.api_key_env, "")
         if key:
             return key
-        url = self.base_url if self.base_url is not None else os.environ.get("OPENAI_BASE_URL")
-        if url is not None and is_local_url(url):
+        if endpoint.url is not None and is_local_url(endpoint.url):
             return "no-key"  # a local server ignores it; the client needs a value
         raise JudgeConfigError(
             f"no API key for the judge at {self._display_url()}: "
             f"set the environment variable {self.api_key_env}"
         )
 
+    def _secrets(self) -> list[str]:
+        endpoint = self._endpoint()
+        return [*endpoint.secrets, endpoint.key or "", os.environ.get(self.api_key_env, "")]
+
+    def scrub(self, text: str) -> str:
+        """``text`` with every credential of this backend replaced by ``***``, whatever its
+        length (the environment's key, the URL's user information and query credentials)."""
+        return self._endpoint().scrub(text, *self._secrets())
+
     @property
     def signature(self) -> str:
-        """Model, endpoint and sampling settings (never the key)."""
-        url = self.base_url if self.base_url is not None else "default"
+        """Model, endpoint (public address) and sampling settings (never a credential)."""
+        url = split_url(self.base_url).url or "default"
         return f"openai-compatible:model={self.model},url={url},temperature=0,seed={self.seed}"
 
     def client(self) -> OpenAI:
-        """The ``openai`` client, created on first use."""
+        """The ``openai`` client, created on first use (on the URL without credentials)."""
         with self._lock:
             if self._client is None:
                 from openai import OpenAI
 
+                endpoint = self._endpoint()
+                key = self._api_key()
+                headers = {endpoint.header: key} if endpoint.header else None
                 self._client = OpenAI(
-                    api_key=self._api_key(),
-                    base_url=self.base_url,
+                    api_key=key,
+                    base_url=endpoint.url,
                     timeout=self.timeout,
                     max_retries=self.max_retries,
+                    default_headers=headers,
                 )
             return self._client
 
@@ -242,15 +290,19 @@ class OpenAICompatible:
         schema: dict[str, Any] | None = None,
         max_tokens: int = 512,
         top_logprobs: int = 0,
+        keep: Callable[[Completion], bool] | None = None,
     ) -> Completion:
         """One chat completion at temperature 0 (from the cache when it holds the same request).
 
         ``schema`` asks for JSON matching it (structured output, see the class); ``top_logprobs``
-        > 0 returns that many alternatives of the first generated token. Raises
-        :class:`~lexeval.judge.errors.JudgeBackendError` when the server gives no answer.
+        > 0 returns that many alternatives of the first generated token. A new answer is cached
+        only when ``keep(completion)`` is true (a judge keeps only the replies it can read).
+        Raises :class:`~lexeval.judge.errors.JudgeBackendError` when the server gives no
+        answer, :class:`~lexeval.judge.errors.JudgeCacheError` when the cache is unusable.
         """
         key = cache_key(
             {
+                "server": self.server,
                 "model": self.model,
                 "template_version": template_version,
                 "messages": list(messages),
@@ -265,11 +317,15 @@ class OpenAICompatible:
         if self.cache is not None:
             stored = self.cache.get(key)
             if stored is not None:
+                try:
+                    completion = Completion.from_dict(stored, cached=True)
+                except (TypeError, ValueError) as error:
+                    raise self.cache.damaged(f"the entry {key[:12]}... {error}") from None
                 with self._lock:
                     self.usage.cache_hits += 1
-                return Completion.from_dict(stored, cached=True)
+                return completion
         completion = self._request(messages, schema, max_tokens, top_logprobs)
-        if self.cache is not None:
+        if self.cache is not None and (keep is None or keep(completion)):
             self.cache.put(key, completion.to_dict())
         return completion
 
@@ -280,7 +336,14 @@ class OpenAICompatible:
         max_tokens: int,
         top_logprobs: int,
     ) -> Completion:
-        from openai import APIConnectionError, APIStatusError, APITimeoutError, BadRequestError
+        import httpx
+        from openai import (
+            APIConnectionError,
+            APIStatusError,
+            APITimeoutError,
+            BadRequestError,
+            OpenAIError,
+        )
 
         client = self.client()
         while True:
@@ -302,13 +365,14 @@ class OpenAICompatible:
                 self._in_flight += 1
                 self.max_in_flight = max(self.max_in_flight, self._in_flight)
             try:
-                response = client.chat.completions.create(
+                raw = client.chat.completions.with_raw_response.create(
                     model=self.model,
                     messages=list(messages),  # type: ignore[arg-type]
                     temperature=0.0,
                     max_tokens=max_tokens,
                     **options,
                 )
+                body = raw.http_response.text
             except BadRequestError as error:
                 if "response_format" in options and self._step_down(mode):
                     continue  # the server refused this format: ask again with the next one
@@ -321,37 +385,37 @@ class OpenAICompatible:
             except APIConnectionError as error:
                 raise JudgeBackendError(
                     f"judge server at {self._display_url()} unreachable after "
-                    f"{self.max_retries} retries ({self._scrub(str(error.__cause__ or error))})"
+                    f"{self.max_retries} retries ({self._detail(error.__cause__ or error)})"
                 ) from None
             except APIStatusError as error:
                 raise JudgeBackendError(
                     self._describe(error, f"answered HTTP {error.status_code}")
                 ) from None
+            except (OpenAIError, httpx.HTTPError, OSError, ValueError) as error:
+                raise JudgeBackendError(self._describe(error, "failed")) from None
             finally:
                 with self._lock:
                     self._in_flight -= 1
             break
-        choice = response.choices[0] if response.choices else None
-        if choice is None:
-            raise JudgeBackendError(f"judge server at {self._display_url()} returned no choice")
-        usage = response.usage
-        prompt_tokens = usage.prompt_tokens if usage else 0
-        completion_tokens = usage.completion_tokens if usage else 0
-        alternatives: dict[str, float] = {}
-        content = choice.logprobs.content if choice.logprobs is not None else None
-        if content:
-            for alternative in content[0].top_logprobs:
-                alternatives.setdefault(alternative.token, alternative.logprob)
+        try:
+            text, prompt_tokens, completion_tokens, alternatives, finish = read_completion(body)
+        except BadResponse as error:
+            status = raw.http_response.status_code
+            kind = raw.http_response.headers.get("content-type", "no content type")
+            raise JudgeBackendError(
+                f"judge server at {self._display_url()} answered HTTP {status} ({kind}) with "
+                f"something that is not a chat completion: {self._detail(error)}"
+            ) from None
         with self._lock:
             self.usage.requests += 1
             self.usage.prompt_tokens += prompt_tokens
             self.usage.completion_tokens += completion_tokens
         return Completion(
-            text=choice.message.content or "",
+            text=self.scrub(text),
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
-            top_logprobs=alternatives,
-            finish_reason=str(choice.finish_reason or ""),
+            top_logprobs={self.scrub(k): v for k, v in alternatives.items()},
+            finish_reason=self.scrub(finish),
         )
 
     def _step_down(self, mode: StructuredOutput) -> bool:
@@ -363,13 +427,14 @@ class OpenAICompatible:
                 self.structured_output = _STRUCTURED_STEPS[index + 1]
         return True
 
-    def _scrub(self, text: str) -> str:
-        key = os.environ.get(self.api_key_env, "")
-        return text.replace(key, "***") if len(key) >= 4 else text
+    def _detail(self, error: BaseException | str) -> str:
+        """One scrubbed line of at most 300 characters."""
+        text = " ".join(self.scrub(str(error)).split())
+        return text if len(text) <= 300 else text[:297] + "..."
 
     def _describe(self, error: Exception, what: str) -> str:
-        message = getattr(error, "message", None) or str(error)
-        return f"judge server at {self._display_url()} {what}: {self._scrub(str(message))[:300]}"
+        message = getattr(error, "message", None) or str(error) or type(error).__name__
+        return f"judge server at {self._display_url()} {what}: {self._detail(message)}"
 
     def run_many(self, calls: Sequence[Callable[[], T]]) -> list[T]:
         """Run ``calls`` with at most :attr:`concurrency` in flight; results in order.
@@ -403,7 +468,7 @@ class OpenAICompatible:
                 if time.monotonic() > deadline:
                     raise JudgeBackendError(
                         f"judge server at {self._display_url()} not ready after {timeout:g} s "
-                        f"({self._scrub(str(error))[:200]})"
+                        f"({self._detail(error)})"
                     ) from None
                 time.sleep(0.5)
 

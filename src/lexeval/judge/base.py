@@ -21,6 +21,7 @@ from typing import Any, Generic, TypeVar
 
 from lexeval.checks import check_references, check_text
 from lexeval.judge.backend import Completion, Message, OpenAICompatible, Usage
+from lexeval.judge.errors import JudgeConfigError, JudgeError
 from lexeval.metrics.base import BaseMetric, MetricResult
 
 __all__ = [
@@ -129,22 +130,38 @@ def ask(
     max_tokens: int,
     top_logprobs: int = 0,
     repair: str | None = None,
+    judge: str = "judge",
 ) -> Exchange[T]:
     """Ask ``backend``, read the reply with ``parse`` (which raises :class:`ParseError`); when
     it cannot be read and ``repair`` is given, ask once more with the reply and ``repair``
-    appended to the conversation.
+    appended to the conversation. Only readable replies are cached. A backend or cache error
+    is raised with the ``judge``'s name in front.
     """
     exchange: Exchange[T] = Exchange(None)
     conversation = list(messages)
     attempts = 2 if repair is not None else 1
+
+    def readable(completion: Completion) -> bool:
+        try:
+            parse(completion)
+        except ParseError:
+            return False
+        return True
+
     for attempt in range(attempts):
-        completion = backend.complete(
-            conversation,
-            template_version=template_version,
-            schema=schema,
-            max_tokens=max_tokens,
-            top_logprobs=top_logprobs,
-        )
+        try:
+            completion = backend.complete(
+                conversation,
+                template_version=template_version,
+                schema=schema,
+                max_tokens=max_tokens,
+                top_logprobs=top_logprobs,
+                keep=readable,
+            )
+        except JudgeError as error:
+            if isinstance(error, JudgeConfigError) or str(error).startswith(f"{judge}: "):
+                raise
+            raise type(error)(f"{judge}: {error}") from None
         exchange.completion = completion
         exchange.replies.append(completion.text)
         exchange.cached = exchange.cached and completion.cached

@@ -1,9 +1,15 @@
 """An on-disk cache of judgments (SQLite, one file), so that re-running a judged evaluation
 costs no request.
 
-Entries are keyed on a hash of everything that changes a judgment: the model, the prompt
-template's version, the messages (which hold the inputs), and the request parameters. The API
-key and the server's address are never part of the key or the stored value.
+Entries are keyed on a hash of everything that can change a judgment: the server (its public
+address, without credentials), the model, the prompt template's version, the decoding settings
+and the messages (which hold the inputs). Only readable replies are stored; a credential is
+never part of a key or a stored value.
+
+A cache file that cannot be used (not a SQLite database, damaged, a foreign table, an entry
+that does not decode) raises :class:`~lexeval.judge.errors.JudgeCacheError`, one line naming
+the file and the fix. lexeval never deletes or rebuilds it: the file may hold judgments that
+cost money, or not be a cache at all (a wrong ``cache=PATH``).
 
 >>> import tempfile, os
 >>> cache = JudgmentCache(os.path.join(tempfile.mkdtemp(), "judgments.sqlite3"))
@@ -25,7 +31,9 @@ import os
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
+
+from lexeval.judge.errors import JudgeCacheError
 
 __all__ = ["JudgmentCache", "cache_key", "default_cache_path"]
 
@@ -65,44 +73,89 @@ class JudgmentCache:
         self._lock = threading.Lock()
         self._connection: sqlite3.Connection | None = None
 
+    def damaged(self, problem: str) -> JudgeCacheError:
+        """The one-line error for this cache file and ``problem``, with the fix."""
+        return JudgeCacheError(
+            f"judgment cache {self.path} is unusable ({problem}): move or delete the file to "
+            "start an empty cache, or run without the cache (cache=False; on the command line "
+            "--option cache=false or --no-cache)"
+        )
+
+    def _fail(self, error: sqlite3.Error | OSError) -> NoReturn:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+        problem = " ".join(str(error).split()) or type(error).__name__
+        raise self.damaged(problem) from None
+
     def _connect(self) -> sqlite3.Connection:
         if self._connection is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            connection = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0)
-            connection.execute("PRAGMA journal_mode=WAL")
-            connection.execute(
-                "CREATE TABLE IF NOT EXISTS judgments (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
-            )
-            connection.commit()
-            self._connection = connection
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                connection = sqlite3.connect(self.path, check_same_thread=False, timeout=30.0)
+                self._connection = connection
+                tables = {
+                    row[0]
+                    for row in connection.execute("SELECT name FROM sqlite_master")
+                    if not str(row[0]).startswith("sqlite_")
+                }
+                columns = [row[1] for row in connection.execute("PRAGMA table_info(judgments)")]
+            except (sqlite3.Error, OSError) as error:
+                self._fail(error)
+            if tables and (tables != {"judgments"} or columns[:2] != ["key", "value"]):
+                # someone else's database: never written to
+                self._fail(sqlite3.DatabaseError("it holds tables that are not lexeval's"))
+            try:
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute(
+                    "CREATE TABLE IF NOT EXISTS judgments "
+                    "(key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+                )
+                connection.commit()
+            except sqlite3.Error as error:
+                self._fail(error)
         return self._connection
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The stored value for ``key``, or None."""
         with self._lock:
-            row = (
-                self._connect()
-                .execute("SELECT value FROM judgments WHERE key = ?", (key,))
-                .fetchone()
-            )
+            try:
+                row = (
+                    self._connect()
+                    .execute("SELECT value FROM judgments WHERE key = ?", (key,))
+                    .fetchone()
+                )
+            except sqlite3.Error as error:
+                self._fail(error)
         if row is None:
             return None
-        value = json.loads(row[0])
-        return value if isinstance(value, dict) else None
+        try:
+            value = json.loads(row[0]) if isinstance(row[0], str) else None
+        except (ValueError, RecursionError):
+            value = None
+        if not isinstance(value, dict):
+            raise self.damaged(f"the entry {key[:12]}... does not decode")
+        return value
 
     def put(self, key: str, value: dict[str, Any]) -> None:
         """Store ``value`` (a JSON-ready dict) under ``key``, replacing any earlier entry."""
-        text = json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
         with self._lock:
-            connection = self._connect()
-            with connection:
-                connection.execute(
-                    "INSERT OR REPLACE INTO judgments (key, value) VALUES (?, ?)", (key, text)
-                )
+            try:
+                connection = self._connect()
+                with connection:
+                    connection.execute(
+                        "INSERT OR REPLACE INTO judgments (key, value) VALUES (?, ?)", (key, text)
+                    )
+            except sqlite3.Error as error:
+                self._fail(error)
 
     def __len__(self) -> int:
         with self._lock:
-            row = self._connect().execute("SELECT COUNT(*) FROM judgments").fetchone()
+            try:
+                row = self._connect().execute("SELECT COUNT(*) FROM judgments").fetchone()
+            except sqlite3.Error as error:
+                self._fail(error)
         return int(row[0])
 
     def close(self) -> None:

@@ -227,6 +227,11 @@ class LocalServer(OpenAICompatible):
             f"local-llama.cpp:model={self.model},n_ctx={self.n_ctx},temperature=0,seed={self.seed}"
         )
 
+    @property
+    def server(self) -> str:
+        """The model file and its settings (the port changes from run to run)."""
+        return self.signature
+
     def client(self) -> OpenAI:
         """The ``openai`` client, starting the server first if it never started."""
         if not self._started:

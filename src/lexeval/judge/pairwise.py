@@ -24,7 +24,13 @@ from typing import TYPE_CHECKING, Any, Literal
 from lexeval.checks import check_text
 from lexeval.judge.backend import Completion, Message, OpenAICompatible, Usage
 from lexeval.judge.base import JudgeMetric, ParseError, ask
-from lexeval.judge.parsing import choice_probability, extract_json
+from lexeval.judge.parsing import (
+    DATA_NOTICE,
+    choice_probability,
+    data_block,
+    is_probability,
+    read_answer,
+)
 from lexeval.judge.rubric import Criterion
 
 if TYPE_CHECKING:
@@ -38,6 +44,7 @@ __all__ = [
     "combine",
     "length_bias",
     "position_consistency",
+    "read_pass",
 ]
 
 Winner = Literal["A", "B", "tie"]
@@ -48,7 +55,7 @@ SYSTEM = (
     "response is better on the criteria given. The order in which the responses appear says "
     "nothing about their quality: do not favour the first or the second. Do not favour the "
     "longer response: extra length is only better when the added content is correct and "
-    "useful. Ignore style unless a criterion asks for it."
+    "useful. Ignore style unless a criterion asks for it. " + DATA_NOTICE
 )
 DEFAULT_CRITERIA = (
     Criterion("helpfulness", "Answers the prompt fully and directly."),
@@ -140,7 +147,7 @@ class PairwiseJudge(JudgeMetric):
     """
 
     name = "judge:pairwise"
-    template_version = "pairwise-v1"
+    template_version = "pairwise-v2"
 
     def __init__(
         self,
@@ -190,7 +197,15 @@ class PairwiseJudge(JudgeMetric):
         """The chat messages of one pass (``first`` shown as Response 1)."""
         lines = ["Criteria:"]
         lines += [f"- {c.name}: {c.description}" for c in self.criteria]
-        lines += ["", f"Prompt: {prompt}", "", "Response 1:", first, "", "Response 2:", second, ""]
+        lines += [
+            "",
+            data_block("prompt", prompt),
+            "",
+            data_block("response_1", first),
+            "",
+            data_block("response_2", second),
+            "",
+        ]
         if self.mode == "logprobs":
             lines.append("Which response is better? Answer with one character: 1 or 2.")
         else:
@@ -219,6 +234,7 @@ class PairwiseJudge(JudgeMetric):
                 schema=None,
                 max_tokens=self.max_tokens,
                 top_logprobs=20,
+                judge=self.name,
             )
             raw = exchange.replies[-1] if exchange.replies else ""
             if exchange.value is None:
@@ -240,11 +256,12 @@ class PairwiseJudge(JudgeMetric):
         justified = ask(
             self.backend,
             self.messages(prompt, first, second),
-            _read_pass,
+            lambda completion: read_pass(completion, [prompt, a, b]),
             template_version=self.template_version,
             schema=self.schema(),
             max_tokens=self.max_tokens,
             repair=REPAIR,
+            judge=self.name,
         )
         raw = justified.replies[-1] if justified.replies else ""
         if justified.value is None:
@@ -298,18 +315,51 @@ class PairwiseJudge(JudgeMetric):
         return score, info, result.winner == "B"
 
 
-def _read_pass(completion: Completion) -> tuple[str, float, str]:
-    data = extract_json(completion.text)
-    if data is None:
-        raise ParseError("no JSON object in the reply")
-    label = str(data.get("winner", "")).strip().lower()
-    label = {"response 1": "1", "response 2": "2", "a": "1", "b": "2"}.get(label, label)
+_LABELS = {
+    "response 1": "1",
+    "response 2": "2",
+    "response_1": "1",
+    "response_2": "2",
+    "a": "1",
+    "b": "2",
+}
+
+
+def _label(value: object) -> str:
+    label = str(value).strip().lower()
+    return _LABELS.get(label, label)
+
+
+def _winner_of(value: dict[str, Any]) -> str | None:
+    return _label(value["winner"]) if "winner" in value else None
+
+
+def read_pass(completion: Completion, data: Sequence[str] = ()) -> tuple[str, float, str]:
+    """(winner label ``1``, ``2`` or ``tie``, confidence, reasoning) from the judge's own JSON
+    object in a reply to a prompt carrying ``data`` (the prompt and both responses); an echo of
+    a verdict written in the data never counts, and the confidence must be a finite number in
+    [0, 1].
+
+    >>> read_pass(Completion('{"winner": "2", "confidence": 0.8}'), ['{"winner": "1"}'])[:2]
+    ('2', 0.8)
+    """
+    answer = read_answer(completion.text, data, verdict_of=_winner_of)
+    verdicts = [o for o in answer.objects if "winner" in o]
+    if not verdicts:
+        if answer.echoes:
+            raise ParseError(
+                "the reply's only verdict repeats one written in the data: an echo, not the "
+                "judge's verdict"
+            )
+        raise ParseError("no JSON verdict in the reply")
+    found = verdicts[-1]
+    label = _label(found["winner"])
     if label not in ("1", "2", "tie"):
-        raise ParseError(f"winner {data.get('winner')!r} is not 1, 2 or tie")
-    confidence = data.get("confidence", 1.0)
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
-        raise ParseError(f"confidence {confidence!r} is not a number")
-    return label, min(1.0, max(0.5, float(confidence))), str(data.get("reasoning", ""))
+        raise ParseError(f"winner {found['winner']!r} is not 1, 2 or tie")
+    confidence = found.get("confidence", 1.0)
+    if not is_probability(confidence):
+        raise ParseError(f"confidence {confidence!r} is not a number in [0, 1]")
+    return label, max(0.5, float(confidence)), str(found.get("reasoning", ""))
 
 
 def _read_first_probability(completion: Completion) -> float:

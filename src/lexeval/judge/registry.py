@@ -10,7 +10,7 @@ names the key's environment variable), or ``local_model`` (a GGUF file served by
 >>> judge = get_metric("judge:correctness", model="qwen", base_url="http://127.0.0.1:8080/v1",
 ...                    mode="logprobs", cache=False)
 >>> judge.signature.split("|")[:3]
-['judge:correctness', 'template:correctness-v1', 'mode:logprobs']
+['judge:correctness', 'template:correctness-v2', 'mode:logprobs']
 >>> get_metric("judge:correctness")
 Traceback (most recent call last):
 ...

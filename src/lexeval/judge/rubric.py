@@ -16,13 +16,14 @@ weighted total normalized to 0..1.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from lexeval.judge.backend import Completion, Message, OpenAICompatible
 from lexeval.judge.base import JudgeMetric, ParseError, ask
-from lexeval.judge.parsing import extract_json
+from lexeval.judge.parsing import DATA_NOTICE, data_block, read_answer
 
 __all__ = ["Criterion", "RubricJudge", "Strictness"]
 
@@ -73,7 +74,7 @@ class RubricJudge(JudgeMetric):
     """
 
     name = "judge:rubric"
-    template_version = "rubric-v1"
+    template_version = "rubric-v2"
 
     def __init__(
         self,
@@ -150,7 +151,7 @@ class RubricJudge(JudgeMetric):
             f"integer scale from {low} (worst) to {high} (best). For each criterion, first "
             "quote or point to the evidence in the output, then justify, then give the score. "
             "Judge the content against the criterion only: do not let the output's length or "
-            f"style sway you. {_STRICTNESS[self.strictness]}"
+            f"style sway you. {_STRICTNESS[self.strictness]} {DATA_NOTICE}"
         )
         lines = ["Criteria:"]
         for c in self.criteria:
@@ -159,10 +160,9 @@ class RubricJudge(JudgeMetric):
             for level in sorted(levels):
                 lines.append(f"  {level}: {levels[level]}")
         if question is not None:
-            lines += ["", f"Task: {question}"]
-        lines += ["", "Reference:"]
-        lines += [f"{ref}" for ref in references]
-        lines += ["", "Output to evaluate:", output, ""]
+            lines += ["", data_block("task", question)]
+        lines += ["", *(data_block("reference", ref) for ref in references)]
+        lines += ["", "The output to evaluate:", data_block("output", output), ""]
         lines.append(
             "Reply with JSON only: an object with one entry per criterion, each "
             '{"evidence": "...", "justification": "...", "score": <integer>}.'
@@ -179,11 +179,14 @@ class RubricJudge(JudgeMetric):
         exchange = ask(
             self.backend,
             self.messages(references, output, question),
-            self._read,
+            lambda completion: self.read(
+                completion, [output, *references, *([question] if question else [])]
+            ),
             template_version=self.template_version,
             schema=self.schema(),
             max_tokens=self.max_tokens,
             repair=REPAIR,
+            judge=self.name,
         )
         info = exchange.info()
         if exchange.value is None:
@@ -195,22 +198,47 @@ class RubricJudge(JudgeMetric):
         )
         return score, info, None
 
-    def _read(self, completion: Completion) -> dict[str, dict[str, Any]]:
-        data = extract_json(completion.text)
-        if data is None:
-            raise ParseError("no JSON object in the reply")
+    def _scores_of(self, value: dict[str, Any]) -> tuple[Any, ...] | None:
+        """The criteria's scores in ``value`` (None without any criterion)."""
+        if not any(c.name in value for c in self.criteria):
+            return None
+        scores = []
+        for c in self.criteria:
+            entry = value.get(c.name)
+            scores.append(entry.get("score") if isinstance(entry, dict) else entry)
+        return tuple(scores)
+
+    def read(self, completion: Completion, data: Sequence[str] = ()) -> dict[str, dict[str, Any]]:
+        """Each criterion's score, evidence and justification from the judge's own JSON object
+        in a reply to a prompt carrying ``data`` (the last object naming a criterion; an echo
+        of an object in the data never counts). A score that is not an integer of the scale
+        is a :class:`~lexeval.judge.base.ParseError`."""
+        answer = read_answer(completion.text, data, verdict_of=self._scores_of)
+        candidates = [o for o in answer.objects if self._scores_of(o) is not None]
+        if not candidates:
+            if answer.echoes:
+                raise ParseError(
+                    "the reply's only scores repeat ones written in the data: an echo, not "
+                    "the judge's scores"
+                )
+            raise ParseError("no JSON object with the criteria in the reply")
+        found_object = candidates[-1]
         low, high = self.score_range
         found: dict[str, dict[str, Any]] = {}
         for c in self.criteria:
-            entry = data.get(c.name)
-            if isinstance(entry, (int, float)) and not isinstance(entry, bool):
+            entry = found_object.get(c.name)
+            if isinstance(entry, (int, float, str)) and not isinstance(entry, bool):
                 entry = {"score": entry}
             if not isinstance(entry, dict):
                 raise ParseError(f"no entry for criterion {c.name!r}")
             score = entry.get("score")
             if isinstance(score, str) and score.strip().lstrip("-").isdigit():
                 score = int(score.strip())
-            if isinstance(score, bool) or not isinstance(score, (int, float)):
+            if (
+                isinstance(score, bool)
+                or not isinstance(score, (int, float))
+                or not math.isfinite(score)
+            ):
                 raise ParseError(f"criterion {c.name!r}: score {score!r} is not a number")
             if score != int(score) or not low <= score <= high:
                 raise ParseError(f"criterion {c.name!r}: score {score!r} not in {low}..{high}")
