@@ -105,6 +105,10 @@ def mastra_elements(text: str) -> list[str]:
         core = _EDGES.sub("", word)
         if core in _NEGATED:
             elements.extend(_NEGATED[core])
+        elif core == "let's":
+            elements.extend(("let", "us"))
+        elif core.endswith(("'re", "'m")) and core[: core.index("'")].isalpha():
+            elements.extend((*_NON_ALNUM.sub(" ", core).split(), "be"))
         elif core in _BE:
             elements.append("be")
         elif core in ("does", "did"):

@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from operator import add
 from typing import TYPE_CHECKING, Any, Literal
 
 from lexeval.metrics.base import BaseMetric, register_metric, resolve_normalizer
@@ -45,13 +46,11 @@ __all__ = [
 
 
 def _overlap(first: Counter[str], second: Counter[str]) -> int:
-    if len(second) < len(first):
-        first, second = second, first
-    return sum(min(n, second[b]) for b, n in first.items() if b in second)
+    return (first & second).total()
 
 
 def _bigrams(units: str) -> Counter[str]:
-    return Counter(units[i : i + 2] for i in range(len(units) - 1))
+    return Counter(map(add, units, units[1:]))
 
 
 def compare_two_strings(first: str, second: str) -> float:
