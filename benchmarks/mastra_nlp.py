@@ -44,7 +44,8 @@ NAMES = ["completeness", "content_similarity", "textual_difference", "tone_consi
 
 
 def _metrics(name: str) -> dict[str, BaseMetric]:
-    return {"compat": get_metric(name, compat="mastra"), "default": get_metric(name)}
+    """The compat mode and lexeval's mode (``compat=None``; completeness's default is compat)."""
+    return {"compat": get_metric(name, compat="mastra"), "default": get_metric(name, compat=None)}
 
 
 def _qa_scores(metric: BaseMetric, items: list[QAItem]) -> list[float]:
@@ -68,7 +69,7 @@ def _summeval_scores(metric: BaseMetric, rows: list[dict[str, Any]]) -> list[flo
     return scores
 
 
-def quality(resamples: int) -> None:
+def quality(resamples: int, names: list[str]) -> None:
     nq301 = load_nq301()
     tq = load_evouna("TQ")
     summeval = load_summeval()
@@ -78,7 +79,7 @@ def quality(resamples: int) -> None:
     print(f"NQ301 {len(nq301)} answers, EVOUNA TQ {len(tq)}, SummEval {len(summeval.rows)}")
     header = f"{'metric':20s} {'mode':8s} {'NQ301 AUC [95%]':>24s} {'TQ AUC':>7s}"
     print(header + f" {'SummEval rel. tau [95%]':>26s}")
-    for name in NAMES:
+    for name in names:
         scores: dict[str, dict[str, list[float]]] = {}
         for mode, metric in _metrics(name).items():
             t0 = time.process_time()
@@ -201,12 +202,13 @@ def main() -> None:
     parser.add_argument("--quality", action="store_true")
     parser.add_argument("--speed", action="store_true")
     parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument("--metrics", default=",".join(NAMES), help="comma list (quality)")
     parser.add_argument("--batches", type=int, default=6)
     parser.add_argument("--size", type=int, default=100)
     args = parser.parse_args()
     both = not (args.quality or args.speed)
     if args.quality or both:
-        quality(args.resamples)
+        quality(args.resamples, args.metrics.split(","))
     if args.speed or both:
         speed(args.batches, args.size)
 

@@ -6,8 +6,7 @@
   space deleted, bigrams of UTF-16 code units, multiset overlap; 1 for equal strings, 0 when
   either has fewer than two units).
 * default: the same coefficient over the words of lexeval's normalizer (lemmas, Unicode
-  folding; preset ``"tokens"``), each word's bigrams taken with a space at either end, so
-  that words never join and one-letter words count.
+  folding, punctuation dropped; preset ``"tokens"``), joined.
 
 >>> ContentSimilarityMetric(compat="mastra").measure("Hello World", "hello  world").score
 1.0
@@ -111,29 +110,21 @@ class MastraSimilarity:
 
 
 class NormalizedSimilarity:
-    """The default mode: Dice over the bigrams of the normalizer's words (`` w ``)."""
+    """The default mode: string-similarity's coefficient over the normalizer's words (lemmas,
+    Unicode folding), joined."""
 
     def __init__(self, processor: TextProcessor) -> None:
         self.processor = processor
 
     @property
     def signature(self) -> str:
-        return f"bigrams:word-padded|{self.processor.signature}"
-
-    def _bigrams(self, text: str) -> Counter[str]:
-        grams: Counter[str] = Counter()
-        for word in self.processor.tokens(text):
-            padded = f" {word} "
-            grams.update(padded[i : i + 2] for i in range(len(padded) - 1))
-        return grams
+        return f"bigrams:joined-words|{self.processor.signature}"
 
     def score(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
-        ref, out = self._bigrams(reference), self._bigrams(output)
-        n_ref, n_out = ref.total(), out.total()
-        overlap = _overlap(ref, out)
-        value = 1.0 if n_ref == 0 and n_out == 0 else 2.0 * overlap / (n_ref + n_out)
-        counts = {"overlap": overlap, "reference": n_ref, "output": n_out}
-        return value, {"similarity": value, "counts": counts}
+        ref = " ".join(self.processor.tokens(reference))
+        out = " ".join(self.processor.tokens(output))
+        value = compare_two_strings(ref, out)
+        return value, {"similarity": value}
 
 
 class ContentSimilarityMetric(BaseMetric):
