@@ -17,12 +17,16 @@ from lexeval._version import __version__
 if TYPE_CHECKING:
     from lexeval.frame import score_frame
     from lexeval.metrics import (
+        CompletenessMetric,
+        ContentSimilarityMetric,
         KeywordCoverageMetric,
         LexicalCorrectnessMetric,
         MetricResult,
         RougeMetric,
         RougeScorer,
+        TextualDifferenceMetric,
         TokenF1Metric,
+        ToneConsistencyMetric,
         get_metric,
         list_metrics,
     )
@@ -30,13 +34,17 @@ if TYPE_CHECKING:
     from lexeval.normalize import Normalizer
 
 __all__ = [
+    "CompletenessMetric",
+    "ContentSimilarityMetric",
     "KeywordCoverageMetric",
     "LexicalCorrectnessMetric",
     "MetricResult",
     "Normalizer",
     "RougeMetric",
     "RougeScorer",
+    "TextualDifferenceMetric",
     "TokenF1Metric",
+    "ToneConsistencyMetric",
     "__version__",
     "aggregate",
     "get_metric",
@@ -46,12 +54,16 @@ __all__ = [
 
 _LAZY = {
     "Normalizer": "lexeval.normalize",
+    "CompletenessMetric": "lexeval.metrics",
+    "ContentSimilarityMetric": "lexeval.metrics",
     "KeywordCoverageMetric": "lexeval.metrics",
     "LexicalCorrectnessMetric": "lexeval.metrics",
     "MetricResult": "lexeval.metrics",
     "RougeMetric": "lexeval.metrics",
     "RougeScorer": "lexeval.metrics",
+    "TextualDifferenceMetric": "lexeval.metrics",
     "TokenF1Metric": "lexeval.metrics",
+    "ToneConsistencyMetric": "lexeval.metrics",
     "aggregate": "lexeval.metrics",
     "get_metric": "lexeval.metrics",
     "list_metrics": "lexeval.metrics",

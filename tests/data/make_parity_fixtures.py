@@ -4,6 +4,9 @@
 
 - ``mastra_parity.jsonl``: every 2nd case of ``oracles/mastra/cases.jsonl`` and every docs example,
   each with the real @mastra/evals outputs recorded in the oracle;
+- ``mastra_nlp_parity.jsonl``: every 4th case of ``oracles/mastra/cases.jsonl`` with the real
+  @mastra/evals 0.14.4 NLP metrics' outputs recorded in ``oracles/mastra_nlp`` (completeness
+  without its element lists: score and counts);
 - ``squad_parity.jsonl``: every 100th question of each recorded system, with the prediction, the
   gold answers of ``dev-v1.1.json`` and the official script's EM and F1 from the oracle;
 - ``rouge_parity.jsonl``: 40 SummEval summaries (every 40th) against their first 3 references, half
@@ -48,6 +51,21 @@ def mastra() -> None:
             assert case["id"] == exp["id"]
             rows.append({**case, **{k: v for k, v in exp.items() if k != "id"}})
     _write("mastra_parity.jsonl", rows)
+
+
+def mastra_nlp() -> None:
+    cases = _jsonl(SHARED / "oracles" / "mastra" / "cases.jsonl")
+    expected = _jsonl(SHARED / "oracles" / "mastra_nlp" / "expected.jsonl")
+    rows = []
+    for case, exp in list(zip(cases, expected, strict=True))[::4]:
+        assert case["id"] == exp["id"]
+        completeness = exp["completeness"]
+        exp["completeness"] = {
+            "score": completeness["score"],
+            "elementCounts": completeness["metrics"]["elementCounts"],
+        }
+        rows.append({**case, **{k: v for k, v in exp.items() if k != "id"}})
+    _write("mastra_nlp_parity.jsonl", rows)
 
 
 def squad() -> None:
@@ -107,5 +125,6 @@ def rouge() -> None:
 
 if __name__ == "__main__":
     mastra()
+    mastra_nlp()
     squad()
     rouge()

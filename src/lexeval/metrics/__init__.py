@@ -1,6 +1,6 @@
 """lexeval's metrics: keyword coverage, token F1 and ROUGE, with exact compatibility modes.
 
->>> sorted(list_metrics())[3:5]
+>>> sorted(list_metrics())[5:7]
 ['keyword_coverage', 'lexical_correctness']
 >>> get_metric("keyword_coverage", compat="mastra").measure("React hooks", "react").score
 0.5
@@ -13,18 +13,29 @@ from lexeval.metrics.base import BaseMetric, Metric, MetricResult, get_metric, l
 from lexeval.metrics.correctness import LexicalCorrectnessMetric
 from lexeval.metrics.keyword import KeywordCoverageMetric
 from lexeval.metrics.rouge import RougeMetric, RougeScorer
+from lexeval.metrics.nlp import (
+    CompletenessMetric,
+    ContentSimilarityMetric,
+    TextualDifferenceMetric,
+    ToneConsistencyMetric,
+)
+from lexeval.metrics.rouge import RougeMetric
 from lexeval.metrics.token_f1 import TokenF1Metric
 
 __all__ = [
     "AggregateResult",
     "BaseMetric",
+    "CompletenessMetric",
+    "ContentSimilarityMetric",
     "KeywordCoverageMetric",
     "LexicalCorrectnessMetric",
     "Metric",
     "MetricResult",
     "RougeMetric",
     "RougeScorer",
+    "TextualDifferenceMetric",
     "TokenF1Metric",
+    "ToneConsistencyMetric",
     "aggregate",
     "get_metric",
     "list_metrics",

@@ -1,0 +1,256 @@
+"""Completeness: the share of the input's elements (words, verbs as infinitives) the output
+covers.
+
+* ``compat="mastra"``: ``@mastra/evals`` 0.14.4 ``CompletenessMetric``, as far as it goes
+  without compromise's tagger. Mastra takes compromise's nouns, verbs turned to infinitives
+  (which rewrites the document), topics and terms, folds them (NFD, combining marks dropped,
+  lower case), splits them on anything but ``a-z0-9`` and keeps each element once; an input
+  element is covered by an output element that is equal (elements of ≤ 3 characters) or that
+  contains it, or is contained in it, at more than 60% of the longer one's length. The score
+  is covered / input elements (1 when both sides have none, 0 when only the input has none).
+  This mode reproduces the folding, splitting and coverage exactly and approximates the
+  tagger: every word is an element, except that forms of *be* become ``be``, *does*/*did*
+  ``do``, negated contractions (*don't*, *isn't*, *can't*...) the verb and ``not``, a word in
+  *-ing* after a form of *be* and a word in *-ed* their lemma (see ``docs/metrics.md`` for
+  the measured agreement and the remaining differences).
+* ``compat=None``: the same coverage rule on the lexeval normalizer's keywords (preset
+  ``"default"``: lemmas, Unicode folding, stopwords dropped, negation kept). It does not agree
+  with people better than the compat mode, so ``compat="mastra"`` is this metric's default.
+
+>>> m = CompletenessMetric(compat="mastra")
+>>> r = m.measure("The quick brown fox jumped", "a quick brown fox jumped")
+>>> r.score, r.info["missingElements"]
+(0.8, ['the'])
+>>> CompletenessMetric(compat=None).measure("The cats were sleeping", "a cat sleeps").score
+1.0
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal
+
+from lexeval.metrics.base import BaseMetric, register_metric, resolve_normalizer
+from lexeval.metrics.nlp.jsstring import JS_WHITESPACE, check_size, js_trim
+from lexeval.text.base import TextProcessor
+from lexeval.text.signature import Signature
+
+if TYPE_CHECKING:
+    from lexeval.normalize import Normalizer
+
+__all__ = [
+    "CompletenessMetric",
+    "MastraCompleteness",
+    "NormalizedCompleteness",
+    "covered",
+    "mastra_elements",
+]
+
+_MARKS = re.compile("[\u0300-\u036f]")
+_NON_ALNUM = re.compile("[^a-z0-9]+")
+_EDGES = re.compile(r"^[^a-z0-9']+|[^a-z0-9']+$")
+_ED = re.compile("[a-z]{3,}ed")
+_SPACE = re.compile("[" + re.escape(JS_WHITESPACE) + "]+")
+_BE = frozenset({"is", "are", "was", "were", "am"})
+_PROGRESSIVE = _BE | {"be", "been"}
+_NEGATED = {
+    "don't": ("do", "not"),
+    "doesn't": ("do", "not"),
+    "didn't": ("do", "not"),
+    "isn't": ("be", "not"),
+    "aren't": ("be", "not"),
+    "wasn't": ("be", "not"),
+    "weren't": ("be", "not"),
+    "can't": ("can", "not"),
+    "cannot": ("can", "not"),
+    "won't": ("will", "not"),
+}
+
+
+def _fold(text: str) -> str:
+    """Mastra's ``normalizeString``: NFD, combining marks U+0300-U+036F dropped, lower case."""
+    return _MARKS.sub("", unicodedata.normalize("NFD", text)).lower()
+
+
+@cache
+def _lemmatizer() -> TextProcessor:
+    from lexeval.normalize import Normalizer
+
+    return Normalizer("tokens")
+
+
+def _lemma(word: str) -> str:
+    tokens = _lemmatizer().tokens(word)
+    return tokens[0] if len(tokens) == 1 else word
+
+
+def _verb_form(previous: str, core: str) -> bool:
+    """A word in *-ing* after a form of *be*, or in *-ed* after any word."""
+    if previous in _PROGRESSIVE and core.endswith("ing"):
+        return True
+    return bool(previous) and _ED.fullmatch(core) is not None
+
+
+def mastra_elements(text: str) -> list[str]:
+    """The elements of ``text`` (see the module), each once, in order.
+
+    >>> mastra_elements("She isn't running; it's Zoë's café")
+    ['she', 'be', 'not', 'running', 'it', 's', 'zoe', 'cafe']
+    """
+    words = _SPACE.split(_fold(js_trim(text)).replace("\u2019", "'"))
+    elements: list[str] = []
+    previous = ""
+    for word in words:
+        core = _EDGES.sub("", word)
+        if core in _NEGATED:
+            elements.extend(_NEGATED[core])
+        elif core == "let's":
+            elements.extend(("let", "us"))
+        elif core.endswith(("'re", "'m")) and core[: core.index("'")].isalpha():
+            elements.extend((*_NON_ALNUM.sub(" ", core).split(), "be"))
+        elif core in _BE:
+            elements.append("be")
+        elif core in ("does", "did"):
+            elements.append("do")
+        elif (previous in _PROGRESSIVE and core.endswith("ing")) or (
+            previous and _ED.fullmatch(core)
+        ):
+            elements.append(_lemma(core))
+        else:
+            elements.extend(_NON_ALNUM.sub(" ", word).split())
+        previous = core
+    return list(dict.fromkeys(elements))
+
+
+def _covers(element: str, candidate: str) -> bool:
+    if len(element) <= 3:
+        return element == candidate
+    longer, shorter = (
+        (element, candidate) if len(element) > len(candidate) else (candidate, element)
+    )
+    return shorter in longer and len(shorter) / len(longer) > 0.6
+
+
+def covered(reference: list[str], output: list[str]) -> list[bool]:
+    """Whether each reference element is covered by some output element (Mastra's rule).
+
+    >>> covered(["jump", "the", "lazy"], ["jumps", "a", "lazily"])
+    [True, False, False]
+    """
+    outputs = set(output)
+    return [e in outputs or any(_covers(e, o) for o in output) for e in reference]
+
+
+def _coverage(reference: list[str], output: list[str]) -> tuple[float, list[str]]:
+    if not reference:
+        return (1.0 if not output else 0.0), []
+    hits = covered(reference, output)
+    missing = [e for e, hit in zip(reference, hits, strict=True) if not hit]
+    return (len(reference) - len(missing)) / len(reference), missing
+
+
+class MastraCompleteness:
+    """The ``compat="mastra"`` mode; ``info`` is Mastra's (camelCase)."""
+
+    signature = "compat:mastra|tagger:lexeval-rules"
+
+    def score(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
+        ref, out = mastra_elements(reference), mastra_elements(output)
+        score, _ = _coverage(ref, out)
+        outputs = set(out)
+        info = {
+            "inputElements": ref,
+            "outputElements": out,
+            "missingElements": [e for e in ref if e not in outputs],
+            "elementCounts": {"input": len(ref), "output": len(out)},
+        }
+        return score, info
+
+
+class NormalizedCompleteness:
+    """The default mode: Mastra's coverage rule on the normalizer's keywords."""
+
+    def __init__(self, processor: TextProcessor) -> None:
+        self.processor = processor
+
+    @property
+    def signature(self) -> str:
+        return f"match:mastra-substring|{self.processor.signature}"
+
+    def score(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
+        ref = self.processor.keywords(reference)
+        out = self.processor.keywords(output)
+        score, missing = _coverage(ref, out)
+        info = {
+            "input_elements": ref,
+            "output_elements": out,
+            "missing_elements": missing,
+            "counts": {
+                "overlap": len(ref) - len(missing),
+                "reference": len(ref),
+                "output": len(out),
+            },
+        }
+        return score, info
+
+
+class CompletenessMetric(BaseMetric):
+    """Share of the reference's elements the output covers (see the module).
+
+    ``compat="mastra"`` is this metric's default: lexeval's mode (``compat=None``) does not
+    agree with people better (``docs/metrics.md``), so it is there on request only.
+
+    >>> CompletenessMetric().measure("", "").score
+    1.0
+    >>> CompletenessMetric().compat, CompletenessMetric(compat=None).compat
+    ('mastra', None)
+    """
+
+    name = "completeness"
+
+    def __init__(
+        self,
+        *,
+        compat: Literal["mastra"] | None = "mastra",
+        normalizer: Normalizer | TextProcessor | str | None = None,
+        scale: float = 1.0,
+        threshold: float | None = None,
+    ) -> None:
+        super().__init__(scale=scale, threshold=threshold)
+        if compat not in (None, "mastra"):
+            raise ValueError(f"compat must be None or 'mastra', not {compat!r}")
+        self.compat = compat
+        self.normalizer: TextProcessor | None = None
+        self.mode: MastraCompleteness | NormalizedCompleteness
+        if compat == "mastra":
+            if normalizer is not None:
+                raise ValueError(
+                    "normalizer cannot be combined with compat='mastra' (the default of "
+                    "completeness); give compat=None for lexeval's mode"
+                )
+            self.mode = MastraCompleteness()
+        else:
+            self.normalizer = resolve_normalizer(normalizer, "default")
+            self.mode = NormalizedCompleteness(self.normalizer)
+
+    @property
+    def signature(self) -> str:
+        parts = [self.name, f"mode:{self.compat or 'default'}"]
+        if self.scale != 1.0:
+            parts.append(f"scale:{self.scale:g}")
+        parts.append(self.mode.signature)
+        return Signature.of(parts)
+
+    def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
+        check_size(reference, "input")
+        check_size(output, "output")
+        return self.mode.score(reference, output)
+
+
+def _make(**options: Any) -> CompletenessMetric:
+    return CompletenessMetric(**options)
+
+
+register_metric("completeness", _make)
