@@ -196,7 +196,8 @@ svg text{font-size:9px;fill:#666}
 #cases td.id{font-family:ui-monospace,monospace;word-break:break-all;max-width:16em}
 .pass{color:#16701f}.fail{color:#b3261e;font-weight:600}.none{color:#777}
 .neg{color:#b3261e}.pos{color:#16701f}
-details>summary{cursor:pointer;color:#345}
+details>summary{cursor:pointer;color:#345}#cases td.detail{min-width:32em}
+.scroll{overflow-x:auto}
 .pair{display:grid;grid-template-columns:1fr 1fr;gap:1em;margin:.4em 0}
 .pair>div{border:1px solid #e3e3e3;padding:.4em;white-space:pre-wrap;word-break:break-word}
 .pair h4{margin:0 0 .3em;font-size:.9em;color:#555}
@@ -284,7 +285,7 @@ def _row_html(row: Row, columns: Sequence[Column]) -> str:
         cells.append(
             f'<td class="{esc(verdict.cls)}" title="{esc(verdict.label)}">{esc(verdict.text)}</td>'
         )
-    cells.append(f"<td><details><summary>show</summary>{row.detail}</details></td>")
+    cells.append(f'<td class="detail"><details><summary>show</summary>{row.detail}</details></td>')
     return f"<tr {' '.join(attributes)}>{''.join(cells)}</tr>"
 
 
@@ -338,6 +339,7 @@ def render_page(page: Page) -> str:
         f'<label>sort by <select id="sort">{"".join(sort_options)}</select></label>'
         f'<label>show <select id="filter">{"".join(filter_options)}</select></label>'
         f"{highlight}</div>"
-        f'<table id="cases"><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>'
+        f'<div class="scroll"><table id="cases"><thead><tr>{header}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
         f"<script>{_SCRIPT}</script></body></html>\n"
     )

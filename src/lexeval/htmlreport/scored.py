@@ -195,7 +195,7 @@ def render_scored_comparison(comparison: ScoredComparison, *, title: str | None 
     charts = []
     columns: list[Column] = []
     for name in names:
-        columns += [Column(f"{name} A"), Column(f"{name} B"), Column(f"{name} Δ", signed=True)]
+        columns.append(Column(f"{name} Δ", signed=True))
         deltas = [by_key[a.key].results[name].score - a.results[name].score for a in base.cases]
         charts.append(
             histogram(deltas, low=-1.0, high=1.0, bins=20, label=f"{name}: B − A", marker=0.0)
@@ -209,7 +209,7 @@ def render_scored_comparison(comparison: ScoredComparison, *, title: str | None 
         for i, name in enumerate(names):
             ra, rb = a.results[name], b.results[name]
             delta = rb.score - ra.score
-            values += [ra.score, rb.score, delta]
+            values.append(delta)
             change = _change(ra, rb)
             cls = (
                 "fail" if change == "pass → fail" else "pass" if change == "fail → pass" else "none"
@@ -222,6 +222,7 @@ def render_scored_comparison(comparison: ScoredComparison, *, title: str | None 
             elif math.isfinite(delta) and delta > 0:
                 tokens.append(f"m{i}:rose")
         output_a, reference = _texts(a, names, title=f"output A ({base.label})")
+        reference = reference.replace("<h4>reference</h4>", "<h4>reference (marks of A)</h4>", 1)
         output_b, _ = _texts(b, names, title=f"output B ({candidate.label})")
         detail = (
             _question(a)
