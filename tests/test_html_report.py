@@ -148,14 +148,24 @@ def test_cards_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         json.dumps({"case_id": "<i>c1</i>", "front": "Capital of France?", "back": HOSTILE}) + "\n",
         encoding="utf-8",
     )
-    page = tmp_path / "cards.html"
-    code = main(["cards", str(dataset), str(outputs), "--quiet", "--html", str(page)])
+    page, report = tmp_path / "cards.html", tmp_path / "cards.json"
+    code = main(
+        ["cards", str(dataset), str(outputs), "--quiet", "--html", str(page), "--json", str(report)]
+    )
     capsys.readouterr()
     assert code == 0
     text = page.read_text(encoding="utf-8")
     assert text.count('<tr data-id="') == 1 and "&lt;i&gt;c1&lt;/i&gt;" in text
     assert {name for name, _ in _tags(text)} <= ALLOWED_TAGS
     assert "<script>window" not in text and 'class="chip missing">Seine<' in text
+    assert main(["cards", str(dataset), str(outputs), "--quiet", "--html", str(dataset)]) == 2
+    assert "DATASET" in capsys.readouterr().err
+    # two card reports compared, with the HTML page of the comparison
+    compared = tmp_path / "compare.html"
+    assert main(["compare", str(report), str(report), "--html", str(compared)]) == 0
+    capsys.readouterr()
+    text = compared.read_text(encoding="utf-8")
+    assert text.count('<tr data-id="') == 1 and "mean per-case F1 delta +0.000" in text
 
 
 # ---------------------------------------------------------------- in the browser
