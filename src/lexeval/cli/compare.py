@@ -20,10 +20,11 @@ def register(sub: Any) -> None:
     compare = sub.add_parser(
         "compare",
         help="compare two JSON reports (baseline, candidate): card runs or scored files",
-        description="Two 'lexeval cards --json' reports: per-metric deltas, regressed and "
+        description="Two JSON reports of 'lexeval cards': per-metric deltas, regressed and "
         "improved cases, and a paired bootstrap interval and p-value on per-case F1; exit 1 "
         "when a gated metric (micro recall, precision, F1, macro F1) drops by more than "
-        "--max-drop. Two 'lexeval score --format json' files of the same records (paired by "
+        "--max-drop. Two JSON documents of 'lexeval score' (its json format) of the same records "
+        "(paired by "
         "id): each metric's mean delta with a paired bootstrap interval and p-value, and the "
         "records whose verdict changed; exit 1 when a metric's mean drops by more than "
         "--max-drop. Different records or settings: exit 2.",
