@@ -292,11 +292,27 @@ def test_browser_renders_sorts_and_filters(scored: tuple[Path, Path, Path], open
     assert page.visible_ids() == [r["id"] for r in by_kw if r["token_f1"]["passed"]]
     page.page.select_option("#filter", "")
     assert len(page.visible_ids()) == len(RECORDS)
-    # matched and missing keywords are marked for the chosen metric
-    assert page.page.locator("span.kw.match").count() > 0
-    assert page.page.locator("span.kw.missing").count() > 0
+    # matched and missing keywords are marked for the chosen metric, and only for it
+    colours = """() => Array.from(document.querySelectorAll("span.kw")).map(
+        s => [s.dataset.match || "", s.dataset.missing || "",
+              getComputedStyle(s).backgroundColor])"""
+    green, red, none = "rgb(205, 236, 207)", "rgb(246, 205, 202)", "rgba(0, 0, 0, 0)"
+
+    def marked(metric: str) -> set[tuple[str, str]]:
+        found = set()
+        for match, missing, colour in page.page.evaluate(colours):
+            expected = (
+                green if metric in match.split() else red if metric in missing.split() else none
+            )
+            assert colour == expected, (match, missing, colour, metric)
+            found.add((colour, metric))
+        return found
+
+    assert {(green, "0"), (red, "0")} <= marked("0")  # keyword_coverage, chosen at first
+    page.page.select_option("#highlight", "1")
+    assert {(green, "1"), (red, "1")} <= marked("1")
     page.page.select_option("#highlight", "")
-    assert page.page.locator("span.kw.match").count() == 0
+    assert marked("none") == {(none, "none")}
     assert page.errors == [] and page.dialogs == []
     assert page.requests == [page.url]
 

@@ -240,25 +240,20 @@ _SCRIPT = r"""
         return x === y ? 0 : (x < y ? -direction : direction);
       });
     }
-    var token = filterBox.value, shown = 0;
+    var token = filterBox.value, shown = 0, fragment = document.createDocumentFragment();
     ordered.forEach(function (row) {
       var tokens = (row.getAttribute("data-f") || "").split(" ");
       var visible = token === "" || tokens.indexOf(token) >= 0;
       row.hidden = !visible;
       shown += visible ? 1 : 0;
-      body.appendChild(row);
+      fragment.appendChild(row);
     });
+    body.appendChild(fragment);
     counter.textContent = String(shown);
   }
   function mark() {
-    var chosen = markBox ? markBox.value : "";
-    var spans = document.querySelectorAll("span.kw");
-    Array.prototype.forEach.call(spans, function (span) {
-      var hit = (span.getAttribute("data-match") || "").split(" ").indexOf(chosen) >= 0;
-      var miss = (span.getAttribute("data-missing") || "").split(" ").indexOf(chosen) >= 0;
-      span.classList.toggle("match", chosen !== "" && hit);
-      span.classList.toggle("missing", chosen !== "" && miss && !hit);
-    });
+    // the marks are CSS rules on the table's data-mark (one attribute change, any size)
+    document.getElementById("cases").setAttribute("data-mark", markBox ? markBox.value : "");
   }
   sortBox.addEventListener("change", apply);
   filterBox.addEventListener("change", apply);
@@ -268,7 +263,18 @@ _SCRIPT = r"""
 }());
 """
 
-_MARK_CSS = ".kw.match{background:#cdeccf}.kw.missing{background:#f6cdca}"
+
+def _mark_css(n_metrics: int) -> str:
+    """The rules that colour the words of metric ``i``'s matched and missing keywords when the
+    case table's ``data-mark`` is ``i``."""
+    rules = []
+    for i in range(n_metrics):
+        on = f'#cases[data-mark="{i}"]'
+        rules.append(f'{on} .kw[data-match~="{i}"]{{background:#cdeccf}}')
+        rules.append(
+            f'{on} .kw[data-missing~="{i}"]:not([data-match~="{i}"]){{background:#f6cdca}}'
+        )
+    return "".join(rules)
 
 
 def _row_html(row: Row, columns: Sequence[Column]) -> str:
@@ -329,7 +335,8 @@ def render_page(page: Page) -> str:
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{esc(page.title)}</title><style>{_CSS}{_MARK_CSS}</style></head><body>"
+        f"<title>{esc(page.title)}</title><style>{_CSS}{_mark_css(len(page.highlight))}</style>"
+        "</head><body>"
         f"<h1>{esc(page.title)}</h1>{notes}"
         f"<h2>Summary</h2>{page.summary}"
         f'<h2>Distributions</h2><div class="charts">{page.charts}</div>'
@@ -339,7 +346,8 @@ def render_page(page: Page) -> str:
         f'<label>sort by <select id="sort">{"".join(sort_options)}</select></label>'
         f'<label>show <select id="filter">{"".join(filter_options)}</select></label>'
         f"{highlight}</div>"
-        f'<div class="scroll"><table id="cases"><thead><tr>{header}</tr></thead>'
+        f'<div class="scroll"><table id="cases" data-mark="{0 if page.highlight else ""}">'
+        f"<thead><tr>{header}</tr></thead>"
         f"<tbody>{body}</tbody></table></div>"
         f"<script>{_SCRIPT}</script></body></html>\n"
     )
