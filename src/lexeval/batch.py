@@ -53,12 +53,14 @@ __all__ = [
     "REFERENCE_FIELDS",
     "Record",
     "detect_format",
+    "evidence_text",
     "flatten_result",
     "parse_records",
     "read_records",
     "resolve_field",
     "score_records",
     "takes_questions",
+    "tidy_result",
 ]
 
 REFERENCE_FIELDS: tuple[str, ...] = (
@@ -287,21 +289,62 @@ def read_records(
 
 
 def score_records(
-    metrics: Mapping[str, BaseMetric], records: Sequence[Record], *, workers: int | str = 1
+    metrics: Mapping[str, BaseMetric],
+    records: Sequence[Record],
+    *,
+    workers: int | str = 1,
+    progress: bool = False,
 ) -> dict[str, list[MetricResult]]:
     """Every metric's results over ``records``, in order (each metric's batch path, on
     ``workers`` processes: see :mod:`lexeval.parallel`). Metrics whose ``measure_many`` takes
     ``questions=`` (keyword coverage, lexical correctness, the LLM judges) get the records'
-    questions."""
+    questions. ``progress=True`` shows a progress bar per metric on standard error (the
+    records then go to the metric in chunks: the same results)."""
     references = [r.reference for r in records]
     outputs = [r.output for r in records]
     questions = [r.question for r in records]
     results: dict[str, list[MetricResult]] = {}
-    for name, metric in metrics.items():
-        results[name] = measure_many_with_questions(
-            metric, references, outputs, questions, workers=workers
-        )
+    if not progress:
+        for name, metric in metrics.items():
+            results[name] = measure_many_with_questions(
+                metric, references, outputs, questions, workers=workers
+            )
+        return results
+    from rich.console import Console
+    from rich.progress import Progress
+
+    size = _chunk_size(len(records), workers)
+    with Progress(console=Console(stderr=True), transient=False) as bar:
+        for name, metric in metrics.items():
+            task = bar.add_task(name, total=len(records))
+            column: list[MetricResult] = []
+            for start in range(0, len(records), size):
+                end = start + size
+                column += measure_many_with_questions(
+                    metric,
+                    references[start:end],
+                    outputs[start:end],
+                    questions[start:end],
+                    workers=workers,
+                )
+                bar.advance(task, len(references[start:end]))
+            results[name] = column
     return results
+
+
+def _chunk_size(n: int, workers: int | str) -> int:
+    """Records per progress step: about 1% of them, and enough for every worker process to get
+    its share (:data:`lexeval.parallel.MIN_CHUNK` each) when there are several.
+
+    >>> _chunk_size(1000, 1), _chunk_size(100_000, 1), _chunk_size(100_000, 4)
+    (64, 1000, 2000)
+    """
+    size = max(64, n // 100)
+    if workers != 1:
+        from lexeval.parallel import MIN_CHUNK, resolve_workers
+
+        size = max(size, 2 * MIN_CHUNK * resolve_workers(workers))
+    return size
 
 
 def flatten_result(name: str, result: MetricResult) -> dict[str, Any]:
@@ -321,3 +364,44 @@ def flatten_result(name: str, result: MetricResult) -> dict[str, Any]:
         else:
             row[f"{name}_{key}"] = value
     return row
+
+
+def evidence_text(result: MetricResult) -> str:
+    """A result's evidence as one short text: the matched and missing keywords (words,
+    n-grams), else a judge's reason or the reason its reply was unreadable.
+
+    >>> from lexeval.metrics import MetricResult
+    >>> evidence_text(MetricResult(0.5, {"matched": ["cat"], "missing": ["sat", "mat"]}))
+    'matched: cat; missing: sat, mat'
+    >>> evidence_text(MetricResult(0.5, {"precision": 1.0}))
+    ''
+    """
+    info = result.info
+    parts = []
+    for key in ("matched", "missing"):
+        value = info.get(key)
+        if isinstance(value, list):
+            parts.append(f"{key}: {', '.join(str(v) for v in value)}")
+    if parts:
+        return "; ".join(parts)
+    for key, label in (("parse_error", "unreadable reply: "), ("reason", "")):
+        value = info.get(key)
+        if isinstance(value, str) and value:
+            return label + " ".join(value.split())
+    return ""
+
+
+def tidy_result(name: str, result: MetricResult) -> dict[str, Any]:
+    """One result as three flat columns: the score as ``name``, ``name_passed`` and
+    ``name_evidence`` (:func:`evidence_text`): what ``lexeval score --format csv`` writes, a
+    fixed set of columns whatever the keywords (the JSON forms keep the full ``info``).
+
+    >>> from lexeval.metrics import MetricResult
+    >>> tidy_result("kw", MetricResult(0.5, {"matched": ["a"], "missing": [], "weights": {"a": 1}}))
+    {'kw': 0.5, 'kw_passed': None, 'kw_evidence': 'matched: a; missing: '}
+    """
+    return {
+        name: result.score,
+        f"{name}_passed": result.passed,
+        f"{name}_evidence": evidence_text(result),
+    }

@@ -17,9 +17,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lexeval.batch import OUTPUT_FIELDS, REFERENCE_FIELDS, flatten_result, resolve_field
+from lexeval.batch import (
+    OUTPUT_FIELDS,
+    QUESTION_FIELDS,
+    REFERENCE_FIELDS,
+    flatten_result,
+    resolve_field,
+)
 from lexeval.checks import check_references, check_text
-from lexeval.metrics.base import BaseMetric, get_metric
+from lexeval.metrics.base import BaseMetric, get_metric, measure_many_with_questions
 
 __all__ = ["score_frame"]
 
@@ -58,6 +64,7 @@ def score_frame(
     *,
     reference: str | None = None,
     output: str | None = None,
+    question: str | None = None,
     thresholds: Mapping[str, float] | None = None,
 ) -> Any:
     """A DataFrame with, for each metric, its score as a column named after it, ``<name>_passed``
@@ -66,8 +73,18 @@ def score_frame(
 
     ``metrics``: a name, a metric, a list of either, or a dict of named metrics. ``reference``
     and ``output`` name the columns (found among the usual names of :mod:`lexeval.batch` when
-    omitted); a reference cell may be a list of references. ``thresholds`` maps metric names
-    given as strings to a pass threshold.
+    omitted); a reference cell may be a list of references. ``question`` names the column of
+    questions (default: ``question`` when there is one), passed to the metrics that read them
+    (keyword coverage, lexical_correctness, the LLM judges); an empty or missing cell is no
+    question. ``thresholds`` maps metric names given as strings to a pass threshold.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"question": ["Which river flows through Baghdad?"],
+    ...                    "reference": ["Tigris River"], "output": ["Euphrates River"]})
+    >>> round(float(score_frame(df, "keyword_coverage").loc[0, "keyword_coverage"]), 2)
+    0.12
+    >>> round(float(score_frame(df.drop(columns="question"), "keyword_coverage").iloc[0, 0]), 2)
+    0.35
     """
     try:
         import pandas as pd
@@ -81,6 +98,9 @@ def score_frame(
         columns, reference, REFERENCE_FIELDS, "reference", "DataFrame", how="reference="
     )
     out_col = resolve_field(columns, output, OUTPUT_FIELDS, "output", "DataFrame", how="output=")
+    q_col = resolve_field(
+        columns, question, QUESTION_FIELDS, "question", "DataFrame", how="question="
+    )
     if ref_col is None or out_col is None:
         missing = "reference" if ref_col is None else "output"
         raise ValueError(f"no {missing} column among {', '.join(columns)}; pass {missing}=")
@@ -89,8 +109,22 @@ def score_frame(
     for label, output, reference in zip(df.index, outputs, references, strict=True):
         check_text(output, f"row {label}: {out_col}")
         check_references(reference, f"row {label}: {ref_col}")
+    questions: list[str | None] | None = None
+    if q_col is not None:
+        questions = []
+        for position, value in enumerate(df[q_col].tolist()):
+            if isinstance(value, str):
+                questions.append(value or None)
+            elif value is None or (isinstance(value, float) and value != value):  # NaN: empty
+                questions.append(None)
+            else:
+                label = df.index[position]
+                raise TypeError(
+                    f"row {label}: {q_col} must be str or empty, not {type(value).__name__}"
+                )
     rows: list[dict[str, Any]] = [{} for _ in range(len(df))]
     for name, metric in chosen.items():
-        for row, result in zip(rows, metric.measure_many(references, outputs), strict=True):
+        results = measure_many_with_questions(metric, references, outputs, questions)
+        for row, result in zip(rows, results, strict=True):
             row.update(flatten_result(name, result))
     return pd.DataFrame(rows, index=df.index)

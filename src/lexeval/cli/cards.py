@@ -38,6 +38,11 @@ def register(sub: Any) -> None:
         help="write the JSON report here (atomically; '-': stdout, the table then goes to stderr)",
     )
     cards.add_argument(
+        "--html",
+        metavar="PATH",
+        help="also write a self-contained HTML report here (atomically, never over an input)",
+    )
+    cards.add_argument(
         "--threshold", type=unit_float, default=0.3, help="minimum pair score (default 0.3)"
     )
     cards.add_argument(
@@ -88,6 +93,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("DATASET and OUTPUTS cannot both be '-' (standard input)")
     inputs = {"DATASET": args.dataset, "OUTPUTS": args.outputs}
     report = output_target("--json", args.json, inputs)
+    html = output_target("--html", args.html, inputs)
+    if html == "-":
+        raise UsageError("--html needs a file name ('-' is not accepted)")
     dataset = load_dataset(args.dataset)
     outputs = load_outputs(args.outputs)
     run = evaluate(
@@ -113,4 +121,10 @@ def run(args: argparse.Namespace) -> int:
         run.write_json(report, results, inputs=inputs)
         if not args.quiet:
             out.print(f"report written to {report}", markup=False)
+    if html is not None:
+        from lexeval.htmlreport import render_cards, write_html
+
+        write_html(html, render_cards(run, results), inputs={"dataset": run.dataset_path, **inputs})
+        if not args.quiet:
+            out.print(f"HTML report written to {html}", markup=False)
     return 0 if all(g.passed for g in results) else 1

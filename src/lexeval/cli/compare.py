@@ -1,12 +1,16 @@
-"""``lexeval compare``: compare two JSON card reports (baseline, candidate)."""
+"""``lexeval compare``: compare two JSON reports (baseline, candidate): two card reports
+(``lexeval cards --json``) or two scored files (``lexeval score --format json``)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lexeval.cli.common import UsageError, console, output_target, positive_int, unit_float
+
+if TYPE_CHECKING:
+    from lexeval.scored import ScoredRun
 
 __all__ = ["register", "run"]
 
@@ -15,10 +19,15 @@ def register(sub: Any) -> None:
     """Add the ``compare`` subcommand to ``sub`` (an argparse subparsers action)."""
     compare = sub.add_parser(
         "compare",
-        help="compare two JSON reports (baseline, candidate)",
-        description="Per-metric deltas, regressed and improved cases, and a paired bootstrap "
-        "interval and p-value on per-case F1. Exit 1 when a gated metric (micro recall, "
-        "precision, F1, macro F1) drops by more than --max-drop.",
+        help="compare two JSON reports (baseline, candidate): card runs or scored files",
+        description="Two JSON reports of 'lexeval cards': per-metric deltas, regressed and "
+        "improved cases, and a paired bootstrap interval and p-value on per-case F1; exit 1 "
+        "when a gated metric (micro recall, precision, F1, macro F1) drops by more than "
+        "--max-drop. Two JSON documents of 'lexeval score' (its json format) of the same records "
+        "(paired by "
+        "id): each metric's mean delta with a paired bootstrap interval and p-value, and the "
+        "records whose verdict changed; exit 1 when a metric's mean drops by more than "
+        "--max-drop. Different records or settings: exit 2.",
     )
     compare.add_argument("base", metavar="BASE.json")
     compare.add_argument("candidate", metavar="CANDIDATE.json")
@@ -29,6 +38,11 @@ def register(sub: Any) -> None:
         "--markdown",
         metavar="FILE",
         help="write a Markdown summary here ('-': stdout, the table then goes to stderr)",
+    )
+    compare.add_argument(
+        "--html",
+        metavar="PATH",
+        help="also write a self-contained HTML report here (atomically, never over an input)",
     )
     compare.add_argument("--seed", type=int, default=12345, help="bootstrap seed (12345)")
     compare.add_argument(
@@ -53,14 +67,81 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``lexeval compare``; returns the exit code."""
-    from lexeval.cards import compare_runs, load_report
     from lexeval.cards.compare import MAX_RESAMPLES, MIN_RESAMPLES
-    from lexeval.io import write_text_atomic
 
     if not MIN_RESAMPLES <= args.resamples <= MAX_RESAMPLES:
         raise UsageError(f"--resamples must be in [{MIN_RESAMPLES}, {MAX_RESAMPLES}]")
     inputs = {"BASE": args.base, "CANDIDATE": args.candidate}
     markdown = output_target("--markdown", args.markdown, inputs)
+    html = output_target("--html", args.html, inputs)
+    if html == "-":
+        raise UsageError("--html needs a file name ('-' is not accepted)")
+    scored = _scored_runs(args.base, args.candidate)
+    if scored is not None:
+        return _run_scored(args, scored, markdown, html, inputs)
+    return _run_cards(args, markdown, html, inputs)
+
+
+def _scored_runs(base: str, candidate: str) -> tuple[ScoredRun, ScoredRun] | None:
+    """Both runs when BASE is a ``score --format json`` document, None for card reports."""
+    from lexeval.io import parse_json, read_text
+    from lexeval.scored import MAX_SCORED_BYTES, is_scored_document, parse_scored
+
+    documents = []
+    for label, path in (("BASE", base), ("CANDIDATE", candidate)):
+        name, text = read_text(path, MAX_SCORED_BYTES)
+        documents.append((label, name, parse_json(name, text)))
+    kinds = [is_scored_document(data) for _, _, data in documents]
+    if not any(kinds):
+        return None
+    if not all(kinds):
+        scored_label = documents[kinds.index(True)][0]
+        other = documents[kinds.index(False)]
+        raise UsageError(
+            f"{scored_label} is a 'lexeval score --format json' file but {other[0]} "
+            f"({other[1]}) is not: compare two of the same kind"
+        )
+    return parse_scored(documents[0][1], documents[0][2]), parse_scored(
+        documents[1][1], documents[1][2]
+    )
+
+
+def _run_scored(
+    args: argparse.Namespace,
+    runs: tuple[ScoredRun, ScoredRun],
+    markdown: str | None,
+    html: str | None,
+    inputs: dict[str, str],
+) -> int:
+    from lexeval.io import write_text_atomic
+    from lexeval.scored import compare_scored
+
+    result = compare_scored(
+        *runs,
+        max_drop=args.max_drop,
+        seed=args.seed,
+        n_resamples=args.resamples,
+        alpha=args.alpha,
+        allow_signature_mismatch=args.allow_signature_mismatch,
+    )
+    result.render(console(stderr=markdown == "-"))
+    if markdown == "-":
+        sys.stdout.write(result.to_markdown())
+    elif markdown is not None:
+        write_text_atomic(markdown, result.to_markdown(), inputs=inputs)
+    if html is not None:
+        from lexeval.htmlreport import render_scored_comparison, write_html
+
+        write_html(html, render_scored_comparison(result), inputs=inputs)
+    return 0 if result.passed else 1
+
+
+def _run_cards(
+    args: argparse.Namespace, markdown: str | None, html: str | None, inputs: dict[str, str]
+) -> int:
+    from lexeval.cards import compare_runs, load_report
+    from lexeval.io import write_text_atomic
+
     base = load_report(args.base)
     candidate = load_report(args.candidate)
     result = compare_runs(
@@ -77,4 +158,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(result.to_markdown())
     elif markdown is not None:
         write_text_atomic(markdown, result.to_markdown(), inputs=inputs)
+    if html is not None:
+        from lexeval.htmlreport import render_card_comparison, write_html
+
+        write_html(html, render_card_comparison(result), inputs=inputs)
     return 0 if result.passed else 1

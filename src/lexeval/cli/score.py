@@ -11,12 +11,17 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from lexeval.cli.common import UsageError, parse_options, strict_json, workers_count
+from lexeval.cli.common import (
+    UsageError,
+    output_target,
+    parse_options,
+    strict_json,
+    workers_count,
+)
 from lexeval.cli.judge import add_backend_arguments, backend_options
 
 if TYPE_CHECKING:
@@ -107,7 +112,20 @@ def register(sub: Any) -> None:
         choices=("jsonl", "csv", "json"),
         default="jsonl",
         help="what stdout gets: one JSON line per record (default), one CSV row per record "
-        "(flat columns), or one JSON document with the summary",
+        "(per metric: score, passed, evidence), or one JSON document with the summary, the "
+        "texts and every result (what 'lexeval compare' reads)",
+    )
+    score.add_argument(
+        "--html",
+        metavar="PATH",
+        help="also write a self-contained HTML report here (every record: scores, verdicts, "
+        "output and reference with matched and missing keywords marked; atomically, never "
+        "over FILE)",
+    )
+    score.add_argument(
+        "--progress",
+        action="store_true",
+        help="show a progress bar on stderr (automatic when stderr is a terminal)",
     )
     score.add_argument(
         "--fail-under",
@@ -121,7 +139,8 @@ def register(sub: Any) -> None:
         metavar="METRIC=VALUE",
         action="append",
         default=[],
-        help="gate: exit 1 when the share of records passing METRIC's threshold is below VALUE",
+        help="gate: exit 1 when the share of records passing METRIC's threshold is below VALUE "
+        "(without --threshold, the metric's recommended threshold, said on stderr)",
     )
     score.add_argument(
         "--workers",
@@ -187,12 +206,15 @@ def _per_metric(specs: Sequence[str], names: Sequence[str], flag: str) -> dict[s
     return values
 
 
-def build_metrics(args: argparse.Namespace, names: Sequence[str]) -> dict[str, BaseMetric]:
-    """One configured metric per name; bad names or options are usage errors."""
+def build_metrics(
+    args: argparse.Namespace, names: Sequence[str], defaults: dict[str, float] | None = None
+) -> dict[str, BaseMetric]:
+    """One configured metric per name (``defaults``: thresholds for metrics ``--threshold``
+    leaves without one); bad names or options are usage errors."""
     from lexeval.metrics import get_metric
 
     targeted, common = split_targeted(args.option, names)
-    thresholds = _per_metric(args.threshold, names, "--threshold")
+    thresholds = {**(defaults or {}), **_per_metric(args.threshold, names, "--threshold")}
     backend = backend_options(args)
     metrics: dict[str, BaseMetric] = {}
     for name in names:
@@ -220,24 +242,20 @@ def _line(record: Record, results: dict[str, MetricResult]) -> dict[str, Any]:
 
 
 def _csv(records: Sequence[Record], columns: dict[str, list[MetricResult]]) -> str:
-    from lexeval.batch import flatten_result
+    """One row per record: line, id, then per metric its score, verdict and evidence."""
+    from lexeval.batch import tidy_result
 
-    rows: list[dict[str, Any]] = []
+    header = ["line", "id"] + [
+        key for name in columns for key in (name, f"{name}_passed", f"{name}_evidence")
+    ]
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=header, lineterminator="\n")
+    writer.writeheader()
     for i, record in enumerate(records):
         row: dict[str, Any] = {"line": record.line, "id": record.id}
         for name, results in columns.items():
-            for key, value in flatten_result(name, results[i]).items():
-                row[key] = (
-                    json.dumps(value, ensure_ascii=False) if isinstance(value, list) else value
-                )
-        rows.append(row)
-    header: dict[str, None] = {}
-    for row in rows:
-        header.update(dict.fromkeys(row))
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(header), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
+            row.update(tidy_result(name, results[i]))
+        writer.writerow(row)
     return buffer.getvalue()
 
 
@@ -257,6 +275,25 @@ def _summary_lines(
             )
         lines.append(f"{name:<18} {agg.n:>6} {agg.mean:>7.4f}  {ci:<17} {rate}")
     return lines
+
+
+def _recommended(
+    args: argparse.Namespace, names: Sequence[str], metrics: dict[str, BaseMetric]
+) -> dict[str, float]:
+    """The recommended thresholds of the metrics a ``--min-pass-rate`` gate names without a
+    threshold of their own; a metric without one is a usage error."""
+    chosen: dict[str, float] = {}
+    for metric in _per_metric(args.min_pass_rate, names, "--min-pass-rate"):
+        if metrics[metric].threshold is not None:
+            continue
+        recommended = metrics[metric].recommended_threshold
+        if recommended is None:
+            raise UsageError(
+                f"--min-pass-rate {metric}=...: {metric} has no threshold and no recommended "
+                f"one; give --threshold {metric}=VALUE"
+            )
+        chosen[metric] = recommended
+    return chosen
 
 
 def _gates(
@@ -290,8 +327,23 @@ def run(args: argparse.Namespace) -> int:
     from lexeval.metrics.base import measure_with_question
 
     metrics = build_metrics(args, names)
+    recommended = _recommended(args, names, metrics)
+    if recommended:
+        metrics = build_metrics(args, names, recommended)
+        for metric, level in recommended.items():
+            print(
+                f"--min-pass-rate {metric}: no --threshold given, using {metric}'s recommended "
+                f"threshold {level:g}",
+                file=sys.stderr,
+            )
     gates = _gates(args, names, metrics)
-    if single and len(names) == 1 and not gates:
+    inputs = {"FILE": args.file or args.jsonl}
+    html = output_target("--html", args.html, inputs)
+    if html == "-":
+        raise UsageError("--html needs a file name ('-' is not accepted)")
+    if html is not None and args.jsonl:
+        raise UsageError("--html goes with FILE, not with the older --jsonl form")
+    if single and len(names) == 1 and not gates and html is None:
         result = measure_with_question(metrics[names[0]], args.input, args.output, args.question)
         print(strict_json(result.to_dict()))
         return 0
@@ -300,6 +352,7 @@ def run(args: argparse.Namespace) -> int:
 
     from lexeval.batch import Record, read_records, score_records
     from lexeval.metrics import aggregate
+    from lexeval.scored import ScoredRun, scored_document
 
     if single:
         records = [Record(1, None, args.input, args.output, args.question)]
@@ -312,19 +365,19 @@ def run(args: argparse.Namespace) -> int:
             id_field=args.id_field,
             question_field=args.question_field,
         )
-    columns = score_records(metrics, records, workers=args.workers)
+    progress = args.progress or sys.stderr.isatty()
+    columns = score_records(metrics, records, workers=args.workers, progress=progress)
     summary = {name: aggregate(results) for name, results in columns.items()}
+    run = ScoredRun.from_results(
+        records,
+        columns,
+        {name: metric.signature for name, metric in metrics.items()},
+        label=args.file or "--input/--output",
+    )
     if args.format == "csv":
         sys.stdout.write(_csv(records, columns))
     elif args.format == "json":
-        document = {
-            "metrics": {name: metric.signature for name, metric in metrics.items()},
-            "summary": {name: agg.to_dict() for name, agg in summary.items()},
-            "results": [
-                _line(record, {name: columns[name][i] for name in columns})
-                for i, record in enumerate(records)
-            ],
-        }
+        document = scored_document(run, {name: agg.to_dict() for name, agg in summary.items()})
         sys.stdout.write(strict_json(document, indent=2) + "\n")
     else:
         sys.stdout.write(
@@ -334,6 +387,11 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     sys.stdout.flush()
+    if html is not None:
+        from lexeval.htmlreport import render_scored, write_html
+
+        write_html(html, render_scored(run), inputs=inputs)
+        print(f"HTML report written to {html}", file=sys.stderr)
     for text in _summary_lines(summary, metrics):
         print(text, file=sys.stderr)
     failed = False

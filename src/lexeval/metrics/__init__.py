@@ -19,7 +19,6 @@ from lexeval.metrics.nlp import (
     TextualDifferenceMetric,
     ToneConsistencyMetric,
 )
-from lexeval.metrics.rouge import RougeMetric
 from lexeval.metrics.token_f1 import TokenF1Metric
 
 __all__ = [

@@ -1,0 +1,494 @@
+"""Scored runs (what ``lexeval score --format json`` writes) and their A/B comparison.
+
+A :class:`ScoredRun` holds every record's id, texts and metric results; :func:`load_scored`
+reads one back from its JSON document. :func:`compare_scored` pairs two runs of the same
+records by id (by line when the records have no id), refuses different record sets, metrics
+or settings, and gives each metric's mean delta with a paired bootstrap interval and p-value
+(:mod:`lexeval.stats`, a recorded seed), and the records whose verdict changed. A comparison
+fails when a metric's mean drops by more than ``max_drop`` (and, with ``alpha``, the drop is
+significant).
+
+>>> from lexeval.metrics import MetricResult
+>>> def run(label, scores):
+...     cases = [ScoredCase(f"q{i}", i + 1, "ref", "out", None,
+...                         {"token_f1": MetricResult(s, {}, s >= 0.5, "token_f1|v:1")})
+...              for i, s in enumerate(scores)]
+...     return ScoredRun(label, {"token_f1": "token_f1|v:1"}, tuple(cases))
+>>> result = compare_scored(run("A", [0.2, 0.6, 0.9, 0.4]), run("B", [0.6, 0.6, 0.9, 0.4]),
+...                         n_resamples=1000)
+>>> m = result.metrics[0]
+>>> round(m.delta, 2), m.improved, m.regressed, result.passed
+(0.1, ('q0',), (), True)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from lexeval.io import InputError, parse_json, read_text
+from lexeval.metrics.base import MetricResult
+from lexeval.text.signature import Signature
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from lexeval.batch import Record
+
+__all__ = [
+    "MAX_SCORED_BYTES",
+    "MetricComparison",
+    "ScoredCase",
+    "ScoredComparison",
+    "ScoredRun",
+    "compare_scored",
+    "is_scored_document",
+    "load_scored",
+    "scored_document",
+]
+
+#: Largest ``score --format json`` file read back (its results carry every record's evidence).
+MAX_SCORED_BYTES = 500 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredCase:
+    """One scored record: its id (None without an id field), where it came from, its texts
+    (None when the document did not record them) and each metric's result. Its :attr:`key`
+    pairs it with the same record of another run: the id, else ``line N``."""
+
+    ident: str | int | None
+    line: int | None
+    reference: str | list[str] | None
+    output: str | None
+    question: str | None
+    results: Mapping[str, MetricResult]
+
+    @property
+    def key(self) -> str:
+        return str(self.ident) if self.ident is not None else f"line {self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredRun:
+    """The records of one ``lexeval score`` run with every metric's result; ``metrics`` maps
+    each metric to its signature."""
+
+    label: str
+    metrics: Mapping[str, str]
+    cases: tuple[ScoredCase, ...]
+
+    @classmethod
+    def from_results(
+        cls,
+        records: Sequence[Record],
+        columns: Mapping[str, Sequence[MetricResult]],
+        signatures: Mapping[str, str],
+        label: str = "run",
+    ) -> ScoredRun:
+        """A run from :func:`lexeval.batch.score_records`'s records and results."""
+        cases = tuple(
+            ScoredCase(
+                record.id,
+                record.line,
+                record.reference,
+                record.output,
+                record.question,
+                {name: results[i] for name, results in columns.items()},
+            )
+            for i, record in enumerate(records)
+        )
+        return cls(label, dict(signatures), cases)
+
+    def scores(self, metric: str) -> list[float]:
+        return [case.results[metric].score for case in self.cases]
+
+
+def scored_document(run: ScoredRun, summary: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``score --format json`` document of ``run``: the metrics' signatures, the summary,
+    and one entry per record (line, id, texts, every metric's result)."""
+    results = []
+    for case in run.cases:
+        entry: dict[str, Any] = {"line": case.line}
+        if case.ident is not None:
+            entry["id"] = case.ident
+        entry["reference"] = case.reference
+        entry["output"] = case.output
+        if case.question is not None:
+            entry["question"] = case.question
+        for name, result in case.results.items():
+            entry[name] = result.to_dict()
+        results.append(entry)
+    return {"metrics": dict(run.metrics), "summary": dict(summary), "results": results}
+
+
+def is_scored_document(data: object) -> bool:
+    """Whether parsed JSON looks like a ``score --format json`` document (not a card report)."""
+    return (
+        isinstance(data, dict)
+        and "schema_version" not in data
+        and isinstance(data.get("metrics"), dict)
+        and isinstance(data.get("results"), list)
+    )
+
+
+def load_scored(path: str | os.PathLike[str], *, max_bytes: int = MAX_SCORED_BYTES) -> ScoredRun:
+    """Read a ``lexeval score --format json`` document; errors name the file and field."""
+    name, text = read_text(path, max_bytes)
+    return parse_scored(name, parse_json(name, text))
+
+
+def parse_scored(name: str, data: Any) -> ScoredRun:
+    """Validate a parsed ``score --format json`` document (see :func:`load_scored`)."""
+
+    def fail(where: str | None, message: str) -> InputError:
+        return InputError(name, None, where, message)
+
+    if not is_scored_document(data):
+        raise fail(None, "not a 'lexeval score --format json' document (metrics, results)")
+    metrics = data["metrics"]
+    for metric, signature in metrics.items():
+        if not isinstance(signature, str):
+            raise fail(f"metrics.{metric}", "expected a signature string")
+    cases: list[ScoredCase] = []
+    seen: set[str] = set()
+    for i, entry in enumerate(data["results"]):
+        where = f"results[{i}]"
+        if not isinstance(entry, dict):
+            raise fail(where, "expected an object")
+        line = entry.get("line")
+        if line is not None and (type(line) is not int or line < 0):
+            raise fail(f"{where}.line", "expected a line number")
+        ident = entry.get("id")
+        if ident is not None and (isinstance(ident, bool) or not isinstance(ident, (str, int))):
+            raise fail(f"{where}.id", "expected a string or an integer")
+        key = str(ident) if ident is not None else f"line {line}"
+        if key in seen:
+            raise fail(f"{where}.id", f"duplicate record {key!r}")
+        seen.add(key)
+        results = {m: _result(entry.get(m), f"{where}.{m}", fail) for m in metrics}
+        reference = entry.get("reference")
+        if reference is not None and not (
+            isinstance(reference, str)
+            or (isinstance(reference, list) and all(isinstance(r, str) for r in reference))
+        ):
+            raise fail(f"{where}.reference", "expected a string or a list of strings")
+        texts = {k: entry.get(k) for k in ("output", "question")}
+        for field_name, value in texts.items():
+            if value is not None and not isinstance(value, str):
+                raise fail(f"{where}.{field_name}", "expected a string")
+        cases.append(
+            ScoredCase(ident, line, reference, texts["output"], texts["question"], results)
+        )
+    if not cases:
+        raise fail("results", "no records")
+    return ScoredRun(name, dict(metrics), tuple(cases))
+
+
+def _result(value: Any, where: str, fail: Any) -> MetricResult:
+    if not isinstance(value, dict):
+        raise fail(where, "missing, or not a result object")
+    score = value.get("score")
+    if score is None:  # strict JSON writes an unreadable judge reply's NaN as null
+        score = math.nan
+    if isinstance(score, bool) or not isinstance(score, (int, float)):
+        raise fail(f"{where}.score", "expected a number")
+    passed = value.get("passed")
+    if passed is not None and not isinstance(passed, bool):
+        raise fail(f"{where}.passed", "expected true, false or null")
+    info = value.get("info", {})
+    if not isinstance(info, dict):
+        raise fail(f"{where}.info", "expected an object")
+    signature = value.get("signature")
+    return MetricResult(
+        float(score), info, passed, signature if isinstance(signature, str) else None
+    )
+
+
+# ---------------------------------------------------------------- comparing
+
+
+@dataclass(frozen=True, slots=True)
+class MetricComparison:
+    """One metric of two runs: means over the paired records with a finite score in both,
+    the paired bootstrap interval of the mean delta and its p-value (None below 2 pairs),
+    pass rates, and the records whose verdict changed."""
+
+    name: str
+    n: int
+    base: float
+    candidate: float
+    ci_low: float | None
+    ci_high: float | None
+    p_value: float | None
+    base_pass_rate: float | None
+    candidate_pass_rate: float | None
+    regressed: tuple[str, ...]
+    improved: tuple[str, ...]
+    max_drop: float
+
+    @property
+    def delta(self) -> float:
+        return self.candidate - self.base
+
+    @property
+    def dropped(self) -> bool:
+        """The mean fell by more than ``max_drop``."""
+        return self.delta < -self.max_drop - 1e-12
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "n": self.n,
+            "base": self.base,
+            "candidate": self.candidate,
+            "delta": self.delta,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+            "p_value": self.p_value,
+            "base_pass_rate": self.base_pass_rate,
+            "candidate_pass_rate": self.candidate_pass_rate,
+            "regressed": list(self.regressed),
+            "improved": list(self.improved),
+            "dropped": self.dropped,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredComparison:
+    """The outcome of :func:`compare_scored`; :attr:`passed` is the gate."""
+
+    base: ScoredRun
+    candidate: ScoredRun
+    keys: tuple[str, ...]
+    metrics: tuple[MetricComparison, ...]
+    seed: int
+    n_resamples: int
+    confidence: float
+    max_drop: float
+    alpha: float | None = None
+    warnings: tuple[str, ...] = ()
+
+    def _fails(self, m: MetricComparison) -> bool:
+        significant = self.alpha is None or (m.p_value is not None and m.p_value < self.alpha)
+        return m.dropped and significant
+
+    @property
+    def passed(self) -> bool:
+        return not any(self._fails(m) for m in self.metrics)
+
+    @property
+    def verdict(self) -> str:
+        drops = [m for m in self.metrics if m.dropped]
+        if not drops:
+            return f"no metric's mean dropped by more than {self.max_drop:g}"
+        text = ", ".join(f"{m.name} {m.delta:+.4f}" for m in drops)
+        if self.passed:
+            return f"drops ({text}) are not significant (p >= {self.alpha:g})"
+        return f"regression beyond {self.max_drop:g}: {text}"
+
+    def interval(self, m: MetricComparison) -> str:
+        if m.ci_low is None or m.ci_high is None:
+            return "too few records"
+        return f"[{m.ci_low:+.4f}, {m.ci_high:+.4f}]"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "passed": self.passed,
+            "verdict": self.verdict,
+            "base": {"path": self.base.label, "metrics": dict(self.base.metrics)},
+            "candidate": {"path": self.candidate.label, "metrics": dict(self.candidate.metrics)},
+            "n_records": len(self.keys),
+            "bootstrap": {
+                "confidence": self.confidence,
+                "seed": self.seed,
+                "n_resamples": self.n_resamples,
+            },
+            "metrics": [m.to_dict() for m in self.metrics],
+            "warnings": list(self.warnings),
+        }
+
+    def table_rows(self) -> list[tuple[str, ...]]:
+        """One row per metric under :attr:`HEADER` (terminal, Markdown and HTML alike)."""
+        return [
+            (
+                m.name,
+                f"{m.base:.4f}",
+                f"{m.candidate:.4f}",
+                f"{m.delta:+.4f}",
+                self.interval(m),
+                "-" if m.p_value is None else f"{m.p_value:.3g}",
+                f"{len(m.regressed)} / {len(m.improved)}",
+            )
+            for m in self.metrics
+        ]
+
+    HEADER = ("metric", "baseline", "candidate", "delta", "CI", "p", "pass→fail / fail→pass")
+
+    def describe_bootstrap(self) -> str:
+        return (
+            f"paired bootstrap over {len(self.keys)} records: {self.confidence:.0%} interval "
+            f"of the mean delta, {self.n_resamples} resamples, seed {self.seed}"
+        )
+
+    def to_markdown(self) -> str:
+        """A Markdown block for a pull-request comment."""
+        icon = "✅" if self.passed else "❌"
+        lines = [
+            "### lexeval score: candidate vs baseline",
+            "",
+            f"**{icon} {self.verdict}**",
+            "",
+            "| " + " | ".join(self.HEADER) + " |",
+            "|---|" + "---:|" * (len(self.HEADER) - 1),
+        ]
+        lines += ["| " + " | ".join(row) + " |" for row in self.table_rows()]
+        lines += ["", self.describe_bootstrap()[0].upper() + self.describe_bootstrap()[1:] + "."]
+        lines += [f"⚠️ {w}" for w in self.warnings]
+        return "\n".join(lines) + "\n"
+
+    def render(self, console: Console | None = None) -> None:
+        """Print the comparison with Rich."""
+        from rich.console import Console
+        from rich.table import Table
+
+        console = console or Console()
+        table = Table(title="baseline vs candidate")
+        for i, name in enumerate(self.HEADER):
+            table.add_column(name, justify="left" if i == 0 else "right")
+        for m, row in zip(self.metrics, self.table_rows(), strict=True):
+            style = "bold red" if m.dropped else "green" if m.delta > 0 else "dim"
+            table.add_row(*row[:3], f"[{style}]{row[3]}[/]", *row[4:])
+        console.print(table)
+        console.print(self.describe_bootstrap(), markup=False, highlight=False)
+        for warning in self.warnings:
+            console.print(f"warning: {warning}", markup=False, highlight=False, style="yellow")
+        colour = "green" if self.passed else "bold red"
+        console.print(f"[{colour}]{'PASS' if self.passed else 'FAIL'}[/] ", end="")
+        console.print(self.verdict, markup=False, highlight=False)
+
+
+def _versionless(signature: str) -> tuple[str, tuple[str, ...]]:
+    parts = signature.split("|")
+    return "|".join(p for p in parts if not p.startswith("v:")), tuple(
+        p for p in parts if p.startswith("v:")
+    )
+
+
+def _check_comparable(
+    base: ScoredRun, candidate: ScoredRun, allow_signature_mismatch: bool = False
+) -> list[str]:
+    """Refuse two runs of different metrics, settings or records; the warnings left."""
+    if list(base.metrics) != list(candidate.metrics):
+        raise ValueError(
+            f"the runs score different metrics: {', '.join(base.metrics)} in {base.label} vs "
+            f"{', '.join(candidate.metrics)} in {candidate.label}"
+        )
+    warnings = []
+    for name, signature in base.metrics.items():
+        settings, versions = _versionless(signature)
+        other_settings, other_versions = _versionless(candidate.metrics[name])
+        if settings != other_settings:
+            difference = Signature(settings).describe_difference(other_settings)
+            if not allow_signature_mismatch:
+                raise ValueError(
+                    f"{name}: signatures differ ({difference}); results are not comparable "
+                    "(pass --allow-signature-mismatch to compare anyway)"
+                )
+            warnings.append(f"{name}: signatures differ ({difference})")
+        if versions != other_versions:
+            warnings.append(f"{name}: lexeval versions differ, settings equal")
+    base_keys = {c.key for c in base.cases}
+    cand_keys = {c.key for c in candidate.cases}
+    if base_keys != cand_keys:
+        only_base = sorted(base_keys - cand_keys)
+        only_cand = sorted(cand_keys - base_keys)
+        parts = []
+        if only_base:
+            parts.append(f"{len(only_base)} only in {base.label} (first {only_base[0]!r})")
+        if only_cand:
+            parts.append(f"{len(only_cand)} only in {candidate.label} (first {only_cand[0]!r})")
+        raise ValueError(f"the runs score different records: {'; '.join(parts)}")
+    references = {c.key: c.reference for c in candidate.cases}
+    for case in base.cases:
+        other = references[case.key]
+        if case.reference is not None and other is not None and case.reference != other:
+            raise ValueError(f"record {case.key!r}: the references differ between the runs")
+    return warnings
+
+
+def compare_scored(
+    base: ScoredRun,
+    candidate: ScoredRun,
+    *,
+    max_drop: float = 0.02,
+    seed: int = 12345,
+    n_resamples: int = 10000,
+    confidence: float = 0.95,
+    alpha: float | None = None,
+    allow_signature_mismatch: bool = False,
+) -> ScoredComparison:
+    """Compare two scored runs of the same records (paired by key); ValueError when the
+    records, metrics or settings (unless ``allow_signature_mismatch``) differ."""
+    from lexeval.stats import bootstrap_mean, bootstrap_p_value
+
+    if not 0.0 <= max_drop <= 1.0:
+        raise ValueError(f"max_drop must be in [0, 1], got {max_drop!r}")
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    warnings = _check_comparable(base, candidate, allow_signature_mismatch)
+    by_key = {c.key: c for c in candidate.cases}
+    keys = tuple(c.key for c in base.cases)
+    pairs = [(c, by_key[c.key]) for c in base.cases]
+    metrics = []
+    for name in base.metrics:
+        scored = [
+            (a.key, a.results[name], b.results[name])
+            for a, b in pairs
+            if math.isfinite(a.results[name].score) and math.isfinite(b.results[name].score)
+        ]
+        if not scored:
+            raise ValueError(f"{name}: no record has a score in both runs")
+        diffs = [b.score - a.score for _, a, b in scored]
+        low = high = p_value = None
+        if len(diffs) >= 2:
+            low, high, distribution = bootstrap_mean(
+                diffs, seed=seed, n_resamples=n_resamples, confidence=confidence
+            )
+            p_value = bootstrap_p_value(distribution, sum(diffs) / len(diffs))
+        metrics.append(
+            MetricComparison(
+                name,
+                len(scored),
+                sum(a.score for _, a, _ in scored) / len(scored),
+                sum(b.score for _, _, b in scored) / len(scored),
+                low,
+                high,
+                p_value,
+                _pass_rate([a for _, a, _ in scored]),
+                _pass_rate([b for _, _, b in scored]),
+                tuple(k for k, a, b in scored if a.passed is True and b.passed is False),
+                tuple(k for k, a, b in scored if a.passed is False and b.passed is True),
+                max_drop,
+            )
+        )
+    return ScoredComparison(
+        base,
+        candidate,
+        keys,
+        tuple(metrics),
+        seed,
+        n_resamples,
+        confidence,
+        max_drop,
+        alpha,
+        tuple(warnings),
+    )
+
+
+def _pass_rate(results: Sequence[MetricResult]) -> float | None:
+    judged = [r.passed for r in results if r.passed is not None]
+    return sum(judged) / len(judged) if judged else None
