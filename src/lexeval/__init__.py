@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         list_metrics,
     )
     from lexeval.metrics.aggregate import aggregate
+    from lexeval.metrics.semantic import SemanticSimilarityMetric
     from lexeval.normalize import Normalizer
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "MetricResult",
     "Normalizer",
     "RougeMetric",
+    "SemanticSimilarityMetric",
     "TokenF1Metric",
     "__version__",
     "aggregate",
@@ -49,6 +51,7 @@ _LAZY = {
     "MetricResult": "lexeval.metrics",
     "RougeMetric": "lexeval.metrics",
     "TokenF1Metric": "lexeval.metrics",
+    "SemanticSimilarityMetric": "lexeval.metrics.semantic",  # the optional semantic extra
     "aggregate": "lexeval.metrics",
     "get_metric": "lexeval.metrics",
     "list_metrics": "lexeval.metrics",
