@@ -9,6 +9,7 @@ Speed: warm pairs per second, CPU time, on pairs the process has not scored befo
     python benchmarks/semantic.py            # quality and speed
     python benchmarks/semantic.py --speed    # speed only
     python benchmarks/semantic.py --fit      # refit the blend on EVOUNA NQ, rewrite the file
+    python benchmarks/semantic.py --cards    # calibrate the card tier's band (EVOUNA NQ as cards)
 
 Needs the ``semantic`` extra and ``../shared``.
 """
@@ -167,14 +168,100 @@ def speed() -> None:
     print(f"  blend / keyword coverage CPU ratio {cpu['blend'] / cpu['keyword coverage']:.2f}")
 
 
+def card_set(items: list[QAItem]) -> tuple[list[float], list[float], list[bool]]:
+    """QA answers as one-card cases: the expected card's back keywords are the words of the
+    first gold answer, the generated card's back the answer (fronts weigh 0). Per item: the
+    keyword share (the matcher's lexical score), the back cosine and the human label."""
+    from lexeval.cards.matching import keyword_similarity
+    from lexeval.metrics.semantic import get_encoder
+
+    keywords = [i.golds[0].split() for i in items]
+    lexical = [keyword_similarity(k, i.answer) for k, i in zip(keywords, items, strict=True)]
+    encoder = get_encoder()
+    backs = encoder.encode([", ".join(k) for k in keywords])
+    answers = encoder.encode([i.answer for i in items])
+    cosine = np.maximum(0.0, (backs * answers).sum(axis=1)).tolist()
+    return lexical, cosine, [i.human for i in items]
+
+
+def tier_decisions(
+    lexical: list[float], cosine: list[float], low: float, high: float, cutoff: float, t: float
+) -> list[int]:
+    """Match decisions: the keyword share at ``t`` outside ``[low, high)``, the cosine inside."""
+    x, c = np.asarray(lexical), np.asarray(cosine)
+    band = (x >= low) & (x < high)
+    return np.where(band, c >= cutoff, x >= t).astype(int).tolist()
+
+
+def cards() -> None:
+    """Calibrate the card tier's band and cutoff on EVOUNA NQ as cards (kappa-best at the
+    matcher's default threshold 0.3); held-out figures on EVOUNA TQ and NQ301 as cards; and
+    what the tier changes on the bundled flashcards (which have no pair labels)."""
+    from lexeval.meta import cohen_kappa
+
+    t = 0.3
+    lexical, cosine, labels = card_set(load_evouna("NQ"))
+    human = [int(h) for h in labels]
+    cutoffs = [round(float(q), 2) for q in np.quantile(cosine, np.linspace(0.05, 0.95, 37))]
+    best = (-1.0, 0.0, 0.0, 0.0)
+    for low in (0.0, 0.1, 0.2, 0.3):
+        for high in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0):
+            if high <= low:
+                continue
+            for cutoff in sorted(set(cutoffs)):
+                decided = tier_decisions(lexical, cosine, low, high, cutoff, t)
+                kappa = cohen_kappa(decided, human)
+                if kappa > best[0]:
+                    best = (kappa, low, high, cutoff)
+    kappa, low, high, cutoff = best
+    base = cohen_kappa([int(x >= t) for x in lexical], human)
+    share = np.mean([low <= x < high for x in lexical])
+    print(
+        f"card tier calibrated on EVOUNA NQ as cards: band [{low:g}, {high:g}), cutoff "
+        f"{cutoff:g}; kappa {kappa:.3f} (keywords alone {base:.3f}), {share:.1%} encoded"
+    )
+    for name, items in (("EVOUNA TQ", load_evouna("TQ")), ("NQ301", load_nq301())):
+        lx, cs, hm = card_set(items)
+        tiered = tier_decisions(lx, cs, low, high, cutoff, t)
+        alone = [int(x >= t) for x in lx]
+        c = compare(tiered, alone, hm, statistic="kappa", threshold_a=0.5, threshold_b=0.5, **BOOT)
+        share = np.mean([low <= x < high for x in lx])
+        print(f"  {name} as cards (held out), {share:.1%} encoded: tier - keywords alone: {c}")
+    flashcards(low, high, cutoff)
+
+
+def flashcards(low: float, high: float, cutoff: float) -> None:
+    from lexeval.cards import evaluate, load_dataset, load_outputs
+    from lexeval.cards.semantic import SemanticTier
+
+    root = Path(__file__).resolve().parents[1] / "examples" / "flashcards"
+    dataset = load_dataset(root / "dataset.yaml")
+    tier = SemanticTier(low, high, cutoff)
+    for name in ("prompt_v1.yaml", "prompt_v2.jsonl"):
+        outputs = load_outputs(root / "outputs" / name)
+        lexical = evaluate(dataset, outputs).micro
+        tiered_run = evaluate(dataset, outputs, semantic=tier)
+        tiered = tiered_run.micro
+        decided = sum(p.semantic_similarity is not None for c in tiered_run.cases for p in c.pairs)
+        print(
+            f"  bundled flashcards {name}: recall {lexical.recall:.3f} -> {tiered.recall:.3f}, "
+            f"precision {lexical.precision:.3f} -> {tiered.precision:.3f}; "
+            f"{decided} matched pairs decided by embeddings"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", action="store_true", help="refit the blend on EVOUNA NQ")
     parser.add_argument("--speed", action="store_true", help="speed only")
+    parser.add_argument("--cards", action="store_true", help="calibrate the card tier")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     if args.fit:
         fit()
+        return 0
+    if args.cards:
+        cards()
         return 0
     if not args.speed:
         quality()

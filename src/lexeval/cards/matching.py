@@ -29,10 +29,13 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from lexeval.cards.dataset import ExpectedCard, GeneratedCard
 from lexeval.text.base import TokenSource
+
+if TYPE_CHECKING:
+    from lexeval.cards.semantic import SemanticTier
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -179,11 +182,17 @@ class _Text:
 class _Scorer:
     """Scores cards with one normalizer, normalizing each distinct string once."""
 
-    __slots__ = ("_keys", "_texts", "normalizer", "weights")
+    __slots__ = ("_keys", "_texts", "normalizer", "semantic", "weights")
 
-    def __init__(self, normalizer: TokenSource | None, weights: ScoreWeights) -> None:
+    def __init__(
+        self,
+        normalizer: TokenSource | None,
+        weights: ScoreWeights,
+        semantic: SemanticTier | None = None,
+    ) -> None:
         self.normalizer = normalizer
         self.weights = weights
+        self.semantic = semantic  # embeddings decide the uncertain pairs (lexeval.cards.semantic)
         self._keys: dict[str, _Key] = {}
         self._texts: dict[str, _Text] = {}
 
@@ -351,6 +360,8 @@ class MatchedPair:
     card_type_match: bool | None
     missing_front: tuple[str, ...] = ()
     missing_back: tuple[str, ...] = ()
+    #: the semantic tier's weighted cosine when it decided this pair, else None
+    semantic_similarity: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,6 +444,7 @@ def match_cards(
     weights: ScoreWeights = DEFAULT_WEIGHTS,
     case_id: str = "",
     has_output: bool = True,
+    semantic: SemanticTier | None = None,
 ) -> CaseResult:
     """Pair expected with generated cards.
 
@@ -441,7 +453,9 @@ def match_cards(
     ``optimal``: the one-to-one assignment that maximizes the total score of accepted pairs
     (scores below the threshold count as 0), via :func:`scipy.optimize.linear_sum_assignment`.
     A pair whose score is 0 is never a match, even with ``threshold=0.0`` (the search starts
-    from a best score of 0 and accepts only a higher one).
+    from a best score of 0 and accepts only a higher one). ``semantic``: a
+    :class:`~lexeval.cards.semantic.SemanticTier` lets embeddings decide the pairs whose keyword
+    score is uncertain (the optional extra ``semantic``).
 
     Greedy lets the first expected card take the generated card the second one needed:
 
@@ -456,7 +470,7 @@ def match_cards(
         raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be 'greedy' or 'optimal', got {strategy!r}")
-    scorer = _Scorer(resolve_normalizer(normalizer), weights)
+    scorer = _Scorer(resolve_normalizer(normalizer), weights, semantic)
     return _match(
         scorer, tuple(expected), tuple(generated), threshold, strategy, case_id, has_output
     )
@@ -473,6 +487,11 @@ def _match(
 ) -> CaseResult:
     scorer.new_case()
     grid = scorer.grid(expected, generated)
+    similarity: dict[tuple[int, int], float] = {}
+    if scorer.semantic is not None:
+        grid, similarity = scorer.semantic.rescore(
+            grid, expected, generated, threshold, scorer.weights
+        )
     chosen: list[tuple[int, int]] = []
     if strategy == "greedy":
         used = [False] * len(generated)
@@ -507,6 +526,7 @@ def _match(
                 card_type_match=detail.card_type_match,
                 missing_front=detail.missing_front,
                 missing_back=detail.missing_back,
+                semantic_similarity=similarity.get((i, j)),
             )
         )
     best_scores = tuple(max(row, default=0.0) for row in grid)
