@@ -325,3 +325,20 @@ def test_vectors_match_wordllamas_own_embeddings() -> None:
 
 def test_exported_from_lexeval() -> None:
     assert lexeval.SemanticSimilarityMetric is SemanticSimilarityMetric
+
+
+def test_eight_threads_from_a_cold_start_agree() -> None:
+    out = _run(
+        """
+        from concurrent.futures import ThreadPoolExecutor
+        from lexeval.metrics import semantic
+        m = semantic.SemanticSimilarityMetric()
+        refs, outs = ["a car", "Paris", "1945"] * 5, ["an automobile", "France", "1946"] * 5
+        with ThreadPoolExecutor(8) as pool:
+            runs = list(pool.map(lambda _: [r.score for r in m.measure_many(refs, outs)], range(8)))
+        assert all(run == runs[0] for run in runs), runs
+        assert runs[0] == [r.score for r in m.measure_many(refs, outs)]
+        print(semantic.get_encoder() is m.encoder)
+        """
+    )
+    assert out.strip() == "True"
