@@ -27,6 +27,7 @@ PAGES = [
     "judge.md",
     "meta.md",
     "integrations.md",
+    "semantic.md",
 ]
 
 

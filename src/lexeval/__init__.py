@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         list_metrics,
     )
     from lexeval.metrics.aggregate import aggregate
+    from lexeval.metrics.semantic import SemanticSimilarityMetric
     from lexeval.normalize import Normalizer
 
 __all__ = [
@@ -43,6 +44,7 @@ __all__ = [
     "RougeMetric",
     "RougeScorer",
     "TextualDifferenceMetric",
+    "SemanticSimilarityMetric",
     "TokenF1Metric",
     "ToneConsistencyMetric",
     "__version__",
@@ -64,6 +66,7 @@ _LAZY = {
     "TextualDifferenceMetric": "lexeval.metrics",
     "TokenF1Metric": "lexeval.metrics",
     "ToneConsistencyMetric": "lexeval.metrics",
+    "SemanticSimilarityMetric": "lexeval.metrics.semantic",  # the optional semantic extra
     "aggregate": "lexeval.metrics",
     "get_metric": "lexeval.metrics",
     "list_metrics": "lexeval.metrics",

@@ -28,12 +28,15 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from lexeval.cards.dataset import ExpectedCard, GeneratedCard
 from lexeval.checks import check_text
 from lexeval.normalize import resolve_normalizer
 from lexeval.text.base import TokenSource
+
+if TYPE_CHECKING:
+    from lexeval.cards.semantic import SemanticTier
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -171,15 +174,19 @@ class CardScorer:
     1
     """
 
-    __slots__ = ("_keys", "_texts", "normalizer", "weights")
+    __slots__ = ("_keys", "_texts", "normalizer", "semantic", "weights")
 
     def __init__(
-        self, normalizer: NormalizerArg = "default", weights: ScoreWeights = DEFAULT_WEIGHTS
+        self,
+        normalizer: NormalizerArg = "default",
+        weights: ScoreWeights = DEFAULT_WEIGHTS,
+        semantic: SemanticTier | None = None,
     ) -> None:
         self.normalizer: TokenSource | None = (
             None if normalizer is None else resolve_normalizer(normalizer, tokens_only=True)
         )
         self.weights = weights
+        self.semantic = semantic  # embeddings decide the uncertain pairs (lexeval.cards.semantic)
         self._keys: dict[str, _Key] = {}
         self._texts: dict[str, _Text] = {}
 
@@ -311,6 +318,9 @@ class CardScorer:
         cards, made = tuple(expected), tuple(generated)
         self.new_case()
         grid = self.grid(cards, made)
+        similarity: dict[tuple[int, int], float] = {}
+        if self.semantic is not None:
+            grid, similarity = self.semantic.rescore(grid, cards, made, threshold, self.weights)
         chosen: list[tuple[int, int]] = []
         if strategy == "greedy":
             used = [False] * len(made)
@@ -345,6 +355,7 @@ class CardScorer:
                     card_type_match=detail.card_type_match,
                     missing_front=detail.missing_front,
                     missing_back=detail.missing_back,
+                    semantic_similarity=similarity.get((i, j)),
                 )
             )
         best_scores = tuple(max(row, default=0.0) for row in grid)
@@ -398,6 +409,8 @@ class MatchedPair:
     card_type_match: bool | None
     missing_front: tuple[str, ...] = ()
     missing_back: tuple[str, ...] = ()
+    #: the semantic tier's weighted cosine when it decided this pair, else None
+    semantic_similarity: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,6 +498,7 @@ def match_cards(
     weights: ScoreWeights = DEFAULT_WEIGHTS,
     case_id: str = "",
     has_output: bool = True,
+    semantic: SemanticTier | None = None,
 ) -> CaseResult:
     """Pair expected with generated cards.
 
@@ -493,7 +507,9 @@ def match_cards(
     ``optimal``: the one-to-one assignment that maximizes the total score of accepted pairs
     (scores below the threshold count as 0), via :func:`scipy.optimize.linear_sum_assignment`.
     A pair whose score is 0 is never a match, even with ``threshold=0.0`` (the search starts
-    from a best score of 0 and accepts only a higher one).
+    from a best score of 0 and accepts only a higher one). ``semantic``: a
+    :class:`~lexeval.cards.semantic.SemanticTier` lets embeddings decide the pairs whose keyword
+    score is uncertain (the optional extra ``semantic``).
 
     Greedy lets the first expected card take the generated card the second one needed:
 
@@ -508,6 +524,6 @@ def match_cards(
         raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be 'greedy' or 'optimal', got {strategy!r}")
-    return CardScorer(normalizer, weights).match(
+    return CardScorer(normalizer, weights, semantic).match(
         expected, generated, threshold, strategy, case_id, has_output
     )

@@ -36,6 +36,8 @@ from lexeval.text.signature import Signature
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from lexeval.cards.semantic import SemanticTier
+
 __all__ = [
     "METRICS",
     "SCHEMA_VERSION",
@@ -306,6 +308,7 @@ def _case_dict(case: CaseResult) -> dict[str, Any]:
                 "missing_back_keywords": list(p.missing_back),
                 "front": case.generated[p.generated_index].front,
                 "back": case.generated[p.generated_index].back,
+                **({} if p.semantic_similarity is None else {"semantic": p.semantic_similarity}),
             }
             for p in case.pairs
         ],
@@ -349,6 +352,7 @@ def evaluate(
     progress: bool = False,
     allow_unknown_cases: bool = False,
     workers: int | str = 1,
+    semantic: SemanticTier | None = None,
 ) -> RunResult:
     """Match every case's generated cards (a mapping by case id, or ``generate(case)``).
 
@@ -356,17 +360,19 @@ def evaluate(
     Output for a case id the dataset does not have raises :class:`DatasetError` unless
     ``allow_unknown_cases``. ``workers=N`` matches the cases on N processes (``0`` or
     ``"auto"``: every core; see :mod:`lexeval.parallel`), with the same results in the same
-    order; ``generate(case)`` still runs in this process.
+    order; ``generate(case)`` still runs in this process. ``semantic``: embeddings decide the
+    uncertain pairs (:class:`~lexeval.cards.semantic.SemanticTier`, optional extra).
     """
     if not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
         raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be 'greedy' or 'optimal', got {strategy!r}")
-    scorer = CardScorer(normalizer, weights)
+    scorer = CardScorer(normalizer, weights, semantic)
     resolved = scorer.normalizer
-    settings = RunSettings(
-        float(threshold), strategy, weights, resolved.signature if resolved else "plain"
-    )
+    norm = resolved.signature if resolved else "plain"
+    if semantic is not None:
+        norm += f"|{semantic.signature}#{semantic.digest}"
+    settings = RunSettings(float(threshold), strategy, weights, norm)
     if isinstance(outputs, Mapping) and not allow_unknown_cases:
         known = {case.id for case in dataset.cases}
         unknown = [key for key in outputs if key not in known]

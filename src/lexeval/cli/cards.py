@@ -81,7 +81,23 @@ def register(sub: Any) -> None:
         metavar="N",
         help="match the cases on N processes (0 or 'auto': every core; default 1)",
     )
+    cards.add_argument(
+        "--semantic",
+        action="store_true",
+        help="let embeddings decide the pairs whose keyword score is uncertain "
+        "(needs the extra: pip install 'lexeval[semantic]'; docs/semantic.md)",
+    )
     cards.set_defaults(func=run)
+
+
+def _semantic_tier() -> Any:
+    """The card matcher's semantic tier, or a usage error when the extra is not installed."""
+    try:
+        from lexeval.cards.semantic import SemanticTier
+
+        return SemanticTier()
+    except ImportError as exc:
+        raise UsageError(f"--semantic: {exc}") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -96,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
     html = output_target("--html", args.html, inputs)
     if html == "-":
         raise UsageError("--html needs a file name ('-' is not accepted)")
+    semantic = _semantic_tier() if args.semantic else None
     dataset = load_dataset(args.dataset)
     outputs = load_outputs(args.outputs)
     run = evaluate(
@@ -106,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         normalizer=None if args.plain else args.preset,
         progress=args.progress or (sys.stderr.isatty() and len(dataset) >= 200),
         workers=args.workers,
+        semantic=semantic,
     )
     results = check_gates(run, gates)
     out = console(stderr=report == "-")
