@@ -387,3 +387,117 @@ def test_measure_many_with_questions_equals_measure() -> None:
         m.measure("a", "b", question=3)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="question_weight"):
         KeywordCoverageMetric(question_weight=2.0)
+
+
+# ---- task profiles ------------------------------------------------------------------------
+SUMMARY_REF = (
+    "The city council approved a new budget on Tuesday that raises spending on schools, "
+    "parks and public transport while cutting the police overtime budget by ten percent."
+)
+SUMMARY_OUT = (
+    "On Tuesday the council passed a budget raising money for schools and parks and "
+    "transport, and it cuts police overtime."
+)
+
+
+def test_each_task_is_a_named_profile_in_the_signature_and_the_info() -> None:
+    from dataclasses import FrozenInstanceError
+
+    from lexeval.metrics.keyword_tasks import PROFILES, TASKS
+
+    assert (
+        set(PROFILES)
+        == set(TASKS)
+        == {
+            "short_answer",
+            "summary",
+            "source_support",
+            "long_answer",
+            "prompt",
+        }
+    )
+    with pytest.raises(FrozenInstanceError):
+        PROFILES["summary"].extra_penalty = 0.5  # type: ignore[misc]
+    signatures = set()
+    for task in TASKS:
+        m = KeywordCoverageMetric(task=task)  # type: ignore[arg-type]
+        assert f"task:{task}" in m.signature and m.profile == PROFILES[task]
+        r = m.measure(SUMMARY_REF, SUMMARY_OUT)
+        assert r.info["task"] == task and r.signature == m.signature
+        signatures.add(m.signature)
+    assert len(signatures) == len(TASKS)
+    assert "task:auto" in KeywordCoverageMetric().signature
+    assert KeywordCoverageMetric(task="auto").signature == KeywordCoverageMetric().signature
+
+
+def test_explicit_knobs_override_the_task_profile() -> None:
+    summary = KeywordCoverageMetric(task="summary")
+    assert summary.profile is not None and summary.profile.weighting == "uniform"
+    m = KeywordCoverageMetric(task="summary", weighting="frequency", extra_penalty=0.2)
+    assert m.profile is not None
+    assert (m.profile.weighting, m.profile.extra_penalty) == ("frequency", 0.2)
+    assert m.profile.conflict_penalty == summary.profile.conflict_penalty
+    assert "weights:wordfreq" in m.signature and "extra:0.2" in m.signature
+    assert (
+        m.measure(SUMMARY_REF, SUMMARY_OUT).score != summary.measure(SUMMARY_REF, SUMMARY_OUT).score
+    )
+    with pytest.raises(ValueError, match="task must be"):
+        KeywordCoverageMetric(task="essay")  # type: ignore[arg-type]
+
+
+def test_without_a_task_the_family_is_chosen_by_the_documented_rule() -> None:
+    from lexeval.metrics.keyword_tasks import SOURCE_RATIO
+
+    m = KeywordCoverageMetric()
+    assert m.measure("Paris", "It is Paris, the capital.").info["task"] == "short_answer"
+    # one short alternative makes the gold a short answer
+    assert m.measure(["Paris", SUMMARY_REF], "Paris").info["task"] == "short_answer"
+    assert m.measure(SUMMARY_REF, SUMMARY_OUT).info["task"] == "summary"
+    asked = m.measure(SUMMARY_REF, SUMMARY_OUT, question="What did the council decide?")
+    assert asked.info["task"] == "long_answer"
+    source = " ".join(
+        [SUMMARY_REF] + [f"Paragraph {i} about other city matters." for i in range(40)]
+    )
+    r = m.measure(SUMMARY_OUT, source)
+    assert r.info["task"] == "source_support"
+    assert len(r.info["output_keywords"]) >= SOURCE_RATIO * r.info["total_keywords"]
+    # the same scores as the chosen profile, whichever way it is reached
+    for task, (ref, out) in {
+        "summary": (SUMMARY_REF, SUMMARY_OUT),
+        "source_support": (SUMMARY_OUT, source),
+    }.items():
+        assert m.measure(ref, out).score == KeywordCoverageMetric(task=task).measure(ref, out).score  # type: ignore[arg-type]
+    # the user's task always wins
+    assert (
+        KeywordCoverageMetric(task="short_answer").measure(SUMMARY_REF, SUMMARY_OUT).info["task"]
+        == "short_answer"
+    )
+
+
+def test_exact_matching_and_compat_refuse_the_lenient_knobs() -> None:
+    for options in (
+        {"weighting": "uniform"},
+        {"extra_penalty": 0.1},
+        {"near_credit": 0.0},
+        {"conflict_penalty": 0.0},
+        {"question_weight": 1.0},
+        {"task": "summary"},
+    ):
+        with pytest.raises(ValueError, match="match='exact' counts every keyword once"):
+            KeywordCoverageMetric(match="exact", **options)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="compat='mastra' counts every keyword once"):
+            KeywordCoverageMetric(compat="mastra", **options)  # type: ignore[arg-type]
+    exact = KeywordCoverageMetric(match="exact")
+    assert "weights:none,penalties:none" in exact.signature and "task" not in exact.signature
+    assert "task" not in exact.measure("Paris", "Paris").info
+
+
+def test_info_keys_are_snake_case_but_in_the_mastra_modes() -> None:
+    for metric in (KeywordCoverageMetric(), KeywordCoverageMetric(match="exact")):
+        info = metric.measure("Battle of Hastings", "the Battle of Waterloo").info
+        assert {"matched_keywords", "total_keywords"} <= set(info)
+        assert not [k for k in info if k != k.lower()]
+    for compat in ("mastra", "mastra-scorer"):
+        info = KeywordCoverageMetric(compat=compat).measure("quick fox", "fox").info  # type: ignore[arg-type]
+        assert (info["matchedKeywords"], info["totalKeywords"]) == (1, 2)
+        assert "matched_keywords" not in info

@@ -86,7 +86,7 @@ PROFILES: dict[str, TaskProfile] = {
 #: A reference of at most this many keywords is a short answer (EVOUNA and NQ301 gold answers
 #: have at most a handful; a one-sentence summary has more).
 SHORT_MAX_KEYWORDS = 8
-#: An output with at least this many times the (longest) reference's keywords is the source
+#: An output with at least this many times the (shortest) reference's keywords is the source
 #: the reference is checked against (a summary against its article).
 SOURCE_RATIO = 4.0
 #: The rule of :func:`choose_task`, as it appears in the signature.
@@ -97,16 +97,17 @@ def choose_task(reference_keywords: Sequence[int], output_keywords: int, *, aske
     """The task family of one call, from the keyword counts of its references and its output
     and whether a question came with it (``asked``):
 
-    1. the longest reference has at most :data:`SHORT_MAX_KEYWORDS` keywords: ``short_answer``;
-    2. else the output has at least :data:`SOURCE_RATIO` times its keywords:
-       ``source_support``;
+    1. the shortest reference has at most :data:`SHORT_MAX_KEYWORDS` keywords:
+       ``short_answer`` (one short alternative makes the gold a short answer);
+    2. else the output has at least :data:`SOURCE_RATIO` times the shortest reference's
+       keywords: ``source_support``;
     3. else with a question: ``long_answer``; without one: ``summary``.
 
     ``prompt`` is never chosen: pass ``task="prompt"``.
     """
-    longest = max(reference_keywords, default=0)
-    if longest <= SHORT_MAX_KEYWORDS:
+    shortest = min(reference_keywords, default=0)
+    if shortest <= SHORT_MAX_KEYWORDS:
         return "short_answer"
-    if output_keywords >= SOURCE_RATIO * longest:
+    if output_keywords >= SOURCE_RATIO * shortest:
         return "source_support"
     return "long_answer" if asked else "summary"
