@@ -150,7 +150,7 @@ first pair. Mastra lower-cases and drops stopwords but keeps word forms, so `jum
         """ref, out = pairs["word forms"]
 for name in ("keyword coverage", "keyword coverage, mastra"):
     info = metrics[name].measure(ref, out).info
-    print(f"{name:26s} {info['matchedKeywords']}/{info['totalKeywords']}  "
+    print(f"{name:26s} {info['counts']['overlap']}/{info['counts']['reference']}  "
           f"input {info['input_keywords']}  missing {info['missing']}")
 print()
 print(metrics["keyword coverage"].signature)""",
@@ -177,7 +177,7 @@ for ex in keyword_examples(src):
         "mastra (lexeval compat)": (
             f"{m.info['matchedKeywords']}/{m.info['totalKeywords']} = {m.score:.3f}"
         ),
-        "default": f"{d.info['matchedKeywords']}/{d.info['totalKeywords']} = {d.score:.3f}",
+        "default": f"{d.info['matched_keywords']}/{d.info['total_keywords']} = {d.score:.3f}",
         "default misses": ", ".join(d.info["missing"]),
     }
     expected = ex.get("expected")

@@ -127,3 +127,27 @@ def test_it_ranks_evouna_nq_better_than_keyword_coverage() -> None:
     ours_auc = roc_auc_score(human, [r.score for r in ours])
     coverage_auc = roc_auc_score(human, [r.score for r in coverage])
     assert ours_auc > coverage_auc > 0.9
+
+
+@pytest.mark.parametrize("gold", ["", "   ", "...", "?!", "\u2014"])
+def test_a_blank_or_punctuation_gold_is_refused_naming_the_argument(gold: str) -> None:
+    metric = LexicalCorrectnessMetric()
+    with pytest.raises(ValueError, match=r"input\[0\] is blank or punctuation only"):
+        metric.measure(gold, "anything at all")
+    with pytest.raises(ValueError, match=r"input\[1\] is blank"):
+        metric.measure(["Paris", gold], "Paris", question="Capital of France?")
+    with pytest.raises(ValueError, match="blank"):
+        metric.measure_many([gold], ["anything at all"])
+
+
+def test_a_reference_longer_than_the_limit_is_refused() -> None:
+    from lexeval.metrics.correctness import MAX_GOLD_CHARS
+
+    metric = LexicalCorrectnessMetric()
+    long_gold = " ".join(["the treaty was signed in the city of Paris"] * 30)
+    assert len(long_gold) > MAX_GOLD_CHARS
+    with pytest.raises(ValueError, match="judges short answers"):
+        metric.measure(long_gold, "It was signed in Paris.")
+    at_limit = ("Paris " * 60)[:MAX_GOLD_CHARS]
+    assert 0.0 <= metric.measure(at_limit, "Paris").score <= 1.0
+    assert f"golds:<={MAX_GOLD_CHARS}chars" in metric.signature

@@ -57,7 +57,8 @@ def test_fox_example_default_keeps_the_documented_promise() -> None:
     inp = "The quick brown fox jumps over the lazy dog"
     out = "A quick brown fox jumped over a lazy dog"
     default = KeywordCoverageMetric().measure(inp, out)
-    assert (default.info["matchedKeywords"], default.info["totalKeywords"]) == (6, 6)
+    assert (default.info["matched_keywords"], default.info["total_keywords"]) == (6, 6)
+    assert "matchedKeywords" not in default.info  # Mastra's names in the compat modes only
     assert default.score == 1.0
     mastra = KeywordCoverageMetric(compat="mastra").measure(inp, out)
     assert (mastra.info["matchedKeywords"], mastra.info["totalKeywords"]) == (5, 6)
@@ -179,10 +180,10 @@ def test_frequency_weighting_counts_informative_keywords_more() -> None:
     assert uniform.measure(*wrong).info["coverage"] == 0.5
     r = weighted.measure(*wrong)
     assert r.score < 0.5  # "battle" is common, "hastings" is not
-    assert (r.info["matchedKeywords"], r.info["totalKeywords"]) == (1, 2)
-    assert r.info["matchedWeight"] == r.info["weights"]["battle"]
-    assert r.info["totalWeight"] == sum(r.info["weights"].values())
-    assert r.info["coverage"] == r.info["matchedWeight"] / r.info["totalWeight"]
+    assert (r.info["matched_keywords"], r.info["total_keywords"]) == (1, 2)
+    assert r.info["matched_weight"] == r.info["weights"]["battle"]
+    assert r.info["total_weight"] == sum(r.info["weights"].values())
+    assert r.info["coverage"] == r.info["matched_weight"] / r.info["total_weight"]
     assert weighted.measure("Battle of Hastings", "at Hastings").score > 0.5
     assert "weights:wordfreq" in weighted.signature and "weights:uniform" in uniform.signature
 
@@ -222,9 +223,9 @@ def test_a_contradicted_number_or_month_counts_against_the_answer() -> None:
     r = m.measure(gold, wrong_day)
     assert r.info["conflicts"] == {"12": ["14"]} and r.info["missing"] == ["12"]
     w = r.info["weights"]
-    assert r.score == pytest.approx((w["september"] + w["2004"] - w["12"]) / r.info["totalWeight"])
+    assert r.score == pytest.approx((w["september"] + w["2004"] - w["12"]) / r.info["total_weight"])
     assert off.measure(gold, wrong_day).score == pytest.approx(
-        (w["september"] + w["2004"]) / r.info["totalWeight"]
+        (w["september"] + w["2004"]) / r.info["total_weight"]
     )
     assert off.measure(gold, wrong_day).info["conflicts"] == {}
     # a month for a month (before any near credit), a year for a year; never below 0
@@ -241,7 +242,7 @@ def test_a_contradicted_number_or_month_counts_against_the_answer() -> None:
     assert m.measure("1979-80", "from 1979 to 1981").info["conflicts"] == {}
     assert KeywordCoverageMetric(conflict_penalty=0.0).recommended_threshold is None
     assert "conflict:1" in KeywordCoverageMetric().signature
-    assert "conflict" not in off.signature
+    assert "conflict:0" in off.signature
     with pytest.raises(ValueError, match="conflict_penalty"):
         KeywordCoverageMetric(conflict_penalty=2.0)
 
@@ -283,7 +284,7 @@ def test_long_outputs_match_like_short_ones() -> None:
 def test_explicit_keywords() -> None:
     m = KeywordCoverageMetric(keywords=["React", "state management", "hooks"], match="exact")
     r = m.measure("", "React hooks help with state management")
-    assert r.info["totalKeywords"] == 3
+    assert r.info["total_keywords"] == 3
     assert r.score == 1.0
     r2 = KeywordCoverageMetric(match="exact").measure_keywords(
         ["gradient descent", "momentum"], "We use momentum."
@@ -386,3 +387,117 @@ def test_measure_many_with_questions_equals_measure() -> None:
         m.measure("a", "b", question=3)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="question_weight"):
         KeywordCoverageMetric(question_weight=2.0)
+
+
+# ---- task profiles ------------------------------------------------------------------------
+SUMMARY_REF = (
+    "The city council approved a new budget on Tuesday that raises spending on schools, "
+    "parks and public transport while cutting the police overtime budget by ten percent."
+)
+SUMMARY_OUT = (
+    "On Tuesday the council passed a budget raising money for schools and parks and "
+    "transport, and it cuts police overtime."
+)
+
+
+def test_each_task_is_a_named_profile_in_the_signature_and_the_info() -> None:
+    from dataclasses import FrozenInstanceError
+
+    from lexeval.metrics.keyword_tasks import PROFILES, TASKS
+
+    assert (
+        set(PROFILES)
+        == set(TASKS)
+        == {
+            "short_answer",
+            "summary",
+            "source_support",
+            "long_answer",
+            "prompt",
+        }
+    )
+    with pytest.raises(FrozenInstanceError):
+        PROFILES["summary"].extra_penalty = 0.5  # type: ignore[misc]
+    signatures = set()
+    for task in TASKS:
+        m = KeywordCoverageMetric(task=task)  # type: ignore[arg-type]
+        assert f"task:{task}" in m.signature and m.profile == PROFILES[task]
+        r = m.measure(SUMMARY_REF, SUMMARY_OUT)
+        assert r.info["task"] == task and r.signature == m.signature
+        signatures.add(m.signature)
+    assert len(signatures) == len(TASKS)
+    assert "task:auto" in KeywordCoverageMetric().signature
+    assert KeywordCoverageMetric(task="auto").signature == KeywordCoverageMetric().signature
+
+
+def test_explicit_knobs_override_the_task_profile() -> None:
+    summary = KeywordCoverageMetric(task="summary")
+    assert summary.profile is not None and summary.profile.weighting == "uniform"
+    m = KeywordCoverageMetric(task="summary", weighting="frequency", extra_penalty=0.2)
+    assert m.profile is not None
+    assert (m.profile.weighting, m.profile.extra_penalty) == ("frequency", 0.2)
+    assert m.profile.conflict_penalty == summary.profile.conflict_penalty
+    assert "weights:wordfreq" in m.signature and "extra:0.2" in m.signature
+    assert (
+        m.measure(SUMMARY_REF, SUMMARY_OUT).score != summary.measure(SUMMARY_REF, SUMMARY_OUT).score
+    )
+    with pytest.raises(ValueError, match="task must be"):
+        KeywordCoverageMetric(task="essay")  # type: ignore[arg-type]
+
+
+def test_without_a_task_the_family_is_chosen_by_the_documented_rule() -> None:
+    from lexeval.metrics.keyword_tasks import SOURCE_RATIO
+
+    m = KeywordCoverageMetric()
+    assert m.measure("Paris", "It is Paris, the capital.").info["task"] == "short_answer"
+    # one short alternative makes the gold a short answer
+    assert m.measure(["Paris", SUMMARY_REF], "Paris").info["task"] == "short_answer"
+    assert m.measure(SUMMARY_REF, SUMMARY_OUT).info["task"] == "summary"
+    asked = m.measure(SUMMARY_REF, SUMMARY_OUT, question="What did the council decide?")
+    assert asked.info["task"] == "long_answer"
+    source = " ".join(
+        [SUMMARY_REF] + [f"Paragraph {i} about other city matters." for i in range(40)]
+    )
+    r = m.measure(SUMMARY_OUT, source)
+    assert r.info["task"] == "source_support"
+    assert len(r.info["output_keywords"]) >= SOURCE_RATIO * r.info["total_keywords"]
+    # the same scores as the chosen profile, whichever way it is reached
+    for task, (ref, out) in {
+        "summary": (SUMMARY_REF, SUMMARY_OUT),
+        "source_support": (SUMMARY_OUT, source),
+    }.items():
+        assert m.measure(ref, out).score == KeywordCoverageMetric(task=task).measure(ref, out).score  # type: ignore[arg-type]
+    # the user's task always wins
+    assert (
+        KeywordCoverageMetric(task="short_answer").measure(SUMMARY_REF, SUMMARY_OUT).info["task"]
+        == "short_answer"
+    )
+
+
+def test_exact_matching_and_compat_refuse_the_lenient_knobs() -> None:
+    for options in (
+        {"weighting": "uniform"},
+        {"extra_penalty": 0.1},
+        {"near_credit": 0.0},
+        {"conflict_penalty": 0.0},
+        {"question_weight": 1.0},
+        {"task": "summary"},
+    ):
+        with pytest.raises(ValueError, match="match='exact' counts every keyword once"):
+            KeywordCoverageMetric(match="exact", **options)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="compat='mastra' counts every keyword once"):
+            KeywordCoverageMetric(compat="mastra", **options)  # type: ignore[arg-type]
+    exact = KeywordCoverageMetric(match="exact")
+    assert "weights:none,penalties:none" in exact.signature and "task" not in exact.signature
+    assert "task" not in exact.measure("Paris", "Paris").info
+
+
+def test_info_keys_are_snake_case_but_in_the_mastra_modes() -> None:
+    for metric in (KeywordCoverageMetric(), KeywordCoverageMetric(match="exact")):
+        info = metric.measure("Battle of Hastings", "the Battle of Waterloo").info
+        assert {"matched_keywords", "total_keywords"} <= set(info)
+        assert not [k for k in info if k != k.lower()]
+    for compat in ("mastra", "mastra-scorer"):
+        info = KeywordCoverageMetric(compat=compat).measure("quick fox", "fox").info  # type: ignore[arg-type]
+        assert (info["matchedKeywords"], info["totalKeywords"]) == (1, 2)
+        assert "matched_keywords" not in info

@@ -21,12 +21,22 @@ log-odds (coefficient times the standardized value), besides keyword coverage's 
 (``matched``, ``missing``, ``echoed``). A list of guesses that names the gold still passes, as
 with keyword coverage: that takes a judge.
 
+It is a short-answer judge: its model has seen gold answers of at most 185 characters. A gold
+answer longer than :data:`MAX_GOLD_CHARS` (256 characters) is refused with a ``ValueError``
+(long references: ``KeywordCoverageMetric(task="long_answer")``), so no confident probability
+comes out of inputs it was never fitted on, and its cost stays linear in the gold's length. A
+blank, whitespace-only or punctuation-only gold is a ``ValueError`` too (it would pass any
+answer).
+
 >>> m = LexicalCorrectnessMetric()
 >>> q = "Which river flows through Baghdad?"
 >>> right = m.measure(["Tigris", "Tigris River"], "The Tigris.", question=q)
 >>> wrong = m.measure(["Tigris", "Tigris River"], "The Euphrates River.", question=q)
 >>> right.score > 0.9 > 0.5 > wrong.score, right.passed, wrong.passed
 (True, True, False)
+>>> m.measure("...", "anything at all")
+Traceback (most recent call last):
+ValueError: input[0] is blank or punctuation only: a gold answer needs a letter or a digit
 """
 
 from __future__ import annotations
@@ -48,7 +58,15 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["FEATURES", "MODEL_FILE", "LexicalCorrectnessMetric", "LexicalModel", "load_model"]
+__all__ = [
+    "FEATURES",
+    "MAX_GOLD_CHARS",
+    "MODEL_FILE",
+    "LexicalCorrectnessMetric",
+    "LexicalModel",
+    "check_golds",
+    "load_model",
+]
 
 MODEL_FILE = "lexical_correctness_en.json"
 
@@ -76,6 +94,32 @@ FEATURES = (
 )
 
 HEDGES = (" or ", "not sure", "i don't", "unknown", "cannot")
+
+#: The longest gold answer (in characters) the metric judges: the model was fitted on gold
+#: answers of at most 51 characters (EVOUNA NQ) and is reported on golds of at most 185
+#: (EVOUNA TQ); a longer reference is refused (``ValueError``).
+MAX_GOLD_CHARS = 256
+
+
+def check_golds(golds: Sequence[str], name: str = "input") -> None:
+    """Refuse golds out of the metric's scope: blank or punctuation only (they would pass any
+    answer), or longer than :data:`MAX_GOLD_CHARS` (not short answers).
+
+    >>> check_golds(["Paris", "x" * 300])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: input[1] has 300 characters: lexical_correctness judges short answers (at most ...
+    """
+    for i, gold in enumerate(golds):
+        if not any(c.isalnum() for c in gold):
+            raise ValueError(
+                f"{name}[{i}] is blank or punctuation only: a gold answer needs a letter or a digit"
+            )
+        if len(gold) > MAX_GOLD_CHARS:
+            raise ValueError(
+                f"{name}[{i}] has {len(gold)} characters: lexical_correctness judges short "
+                f"answers (at most {MAX_GOLD_CHARS}); score long references with "
+                'KeywordCoverageMetric(task="long_answer")'
+            )
 
 
 class LexicalModel:
@@ -178,7 +222,7 @@ class LexicalCorrectnessMetric(BaseMetric):
         super().__init__(
             scale=scale, threshold=self.model.threshold * scale if threshold is None else threshold
         )
-        self._keyword = KeywordCoverageMetric()
+        self._keyword = KeywordCoverageMetric(task="short_answer")
         self._rouge = RougeMetric("rougeL")
         self._signature: str | None = None
 
@@ -195,7 +239,7 @@ class LexicalCorrectnessMetric(BaseMetric):
         self.__dict__.update(state)
         if self.model is None:
             self.model = load_model()
-        self._keyword = KeywordCoverageMetric()
+        self._keyword = KeywordCoverageMetric(task="short_answer")
         self._rouge = RougeMetric("rougeL")
 
     @property
@@ -208,6 +252,7 @@ class LexicalCorrectnessMetric(BaseMetric):
         if self._signature is None:  # built once: every result carries it
             self._signature = (
                 f"lexical_correctness|model:{self.model.digest}|scale:{self.scale:g}"
+                f"|golds:<={MAX_GOLD_CHARS}chars"
                 f"|keyword:{self._keyword.signature}|rougeL:{self._rouge.signature}"
             )
         return self._signature
@@ -254,6 +299,7 @@ class LexicalCorrectnessMetric(BaseMetric):
     def _evaluate(
         self, references: list[str], output: str, question: str | None
     ) -> tuple[float, dict[str, Any]]:
+        check_golds(references)
         row, evidence = self.features(references, output, question)
         contributions = self.model.contributions(row)
         info: dict[str, Any] = {

@@ -1,0 +1,548 @@
+"""Lenient keyword matching: the rules that find a reference keyword in an output, and the
+scoring of one reference against one output with a :class:`TaskProfile`'s knobs.
+
+A reference keyword is found in the output when, after case folding and accent removal
+("Röntgen" = "rontgen"), with English number words as digits ("four" = "4") and one spelling
+of numbers ("1,000" = "1000", "09:15" = "9:15"):
+
+1. it is one of the output's keys, or one of its keys with stopwords kept, hyphens ignored;
+2. it has at least 4 characters and occurs inside the output text, or inside the output with
+   everything but letters and digits removed (glued words and citation marks:
+   "Massachusetts1", "byJohann Gutenbergin");
+3. it shares a prefix of at least 5 characters and 80% of the longer word with an output key
+   ("himalayas" / "himalaya");
+4. otherwise a keyword made of parts ("1979–80", "six-year") earns the share of its parts found;
+5. otherwise a keyword of at least 4 characters without digits that is close to an output
+   keyword (rapidfuzz Indel similarity ``s`` of at least 0.5: "manchuria" / "manchu") earns
+   ``near_credit`` times ``(s - 0.5) / 0.5`` of its weight (outputs of at most 1,000
+   distinct keywords: the time stays linear in the length of long texts).
+
+A reference number or (English) month name that no rule finds, where the output names another
+one of the same kind (:func:`conflict_kind`: "September 14, 2004" for "September 12, 2004"),
+counts against the answer: ``conflict_penalty`` times its weight is taken off the matched
+weight (not below 0; ``info["conflicts"]``). The coverage is then multiplied by
+``1 - extra_penalty * extra``, ``extra`` being the share of the output's keywords that match no
+reference keyword.
+
+>>> from lexeval.metrics.keyword_tasks import PROFILES
+>>> from lexeval.metrics.weights import KeywordWeights
+>>> from lexeval.normalize import Normalizer
+>>> matcher = LenientMatcher(Normalizer())
+>>> ref = matcher.reference("September 12, 2004")
+>>> out = matcher.output("It was on September 14, 2004.")
+>>> score, info = lenient_score(ref, matcher.weighted(ref, KeywordWeights("en")), out,
+...                             PROFILES["short_answer"])
+>>> info["conflicts"], round(score, 3)
+({'12': ['14']}, 0.235)
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from rapidfuzz.distance import Indel, Prefix
+from rapidfuzz.process import extractOne
+
+from lexeval.metrics.keyword_info import coverage_info
+from lexeval.metrics.overlap import fmeasure
+from lexeval.metrics.substring import LONG_TEXT, SubstringIndex, find_all
+from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, processor_language
+from lexeval.text.lenient import (
+    DASHES,
+    NUMBER_WORDS_EN,
+    canonical_key,
+    fold_accents,
+    merge_number_words,
+    repair_mojibake,
+)
+
+if TYPE_CHECKING:
+    from lexeval.metrics.keyword_tasks import TaskProfile
+    from lexeval.metrics.weights import KeywordWeights
+
+__all__ = [
+    "MONTHS_EN",
+    "NEAR_MAX_OUTPUT_KEYWORDS",
+    "NEAR_MIN",
+    "LenientMatcher",
+    "OutputKeys",
+    "ReferenceKeys",
+    "Weighted",
+    "conflict_kind",
+    "lenient_score",
+]
+
+_PARTS = re.compile(r"[-‐-―/ ]+")
+_THOUSANDS_IN_TEXT = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?!\d)")
+_NON_WORD = re.compile(r"\W+")
+_PREFIX_MIN = 5
+_PREFIX_SHARE = 0.8
+_SUBSTRING_MIN = 4
+#: Least rapidfuzz Indel similarity of a near match (rule 5); it earns nothing at this value.
+NEAR_MIN = 0.5
+#: Rule 5 applies to outputs of at most this many distinct keywords (answers have far fewer:
+#: at most 107 in EVOUNA); on longer texts it would cost missing keys x output keys.
+NEAR_MAX_OUTPUT_KEYWORDS = 1000
+
+
+#: Questions whose keys are kept per matcher.
+_QUESTION_CACHE_SIZE = 4096
+#: Prepared references kept per metric (an evaluation set's references are scored against
+#: several answers each; EVOUNA NQ has 5,699 distinct gold alternatives).
+_REFERENCE_CACHE_SIZE = 8192
+#: Prepared outputs kept per metric: at most this many, and this many characters in all (an
+#: evaluation set's answers are often scored against several references and several times).
+_OUTPUT_CACHE_SIZE = 32768
+_OUTPUT_CACHE_CHARS = 4_000_000
+
+#: English month names: a reference month contradicted by another month in the output is a
+#: conflict (like a number contradicted by another number).
+MONTHS_EN = frozenset(
+    [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ]
+)
+_YEAR = re.compile(r"[12]\d{3}")
+_SMALL_NUMBER = re.compile(r"\d{1,2}")
+
+_has_digit = re.compile(r"\d").search
+
+
+def conflict_kind(key: str, english: bool = True) -> str | None:
+    """The kind of a canonical key for conflicts: ``"year"`` (four digits from 1000 to 2999),
+    ``"small"`` (one or two digits), ``"number"`` (any other key with a digit), ``"month"``
+    (an English month name, when ``english``), else None.
+
+    >>> [conflict_kind(k) for k in ("1998", "12", "2.18", "march", "paris")]
+    ['year', 'small', 'number', 'month', None]
+    """
+    if _has_digit(key):
+        if _YEAR.fullmatch(key):
+            return "year"
+        return "small" if _SMALL_NUMBER.fullmatch(key) else "number"
+    return "month" if english and key in MONTHS_EN else None
+
+
+def _whole_number_at(text: str, start: int, key: str) -> bool:
+    """Whether ``key`` (which has a digit) found at ``start`` is a whole number there: no digit
+    right before a leading digit ("5000" is not in "15000"), none right after a trailing digit,
+    except one or two glued citation marks after a key of 4+ characters ("May 29, 20181").
+    """
+    if key[0].isdigit() and start > 0 and text[start - 1].isdigit():
+        return False
+    if key[-1].isdigit():
+        end = start + len(key)
+        extra = 0
+        while end + extra < len(text) and text[end + extra].isdigit():
+            extra += 1
+        if extra and (len(key) < 4 or extra > 2):
+            return False
+    return True
+
+
+class OutputKeys:
+    """An output text prepared for lenient matching (from one analysis: its keywords and every
+    key); the stopword-keeping keys and the prefix index are added only when a reference key is
+    not found directly. On a long output
+    substring queries go through :class:`SubstringIndex`, so their cost does not grow with it.
+    (Tuples, strings and the dict of answers only: few objects for the garbage collector.)"""
+
+    __slots__ = (
+        "_all_keys",
+        "_english",
+        "_found",
+        "_indexes",
+        "_keys",
+        "_kinds",
+        "_near",
+        "_parts",
+        "_plain_keys",
+        "_sorted",
+        "canonical",
+        "joined",
+        "keywords",
+        "output",
+        "text",
+    )
+
+    def __init__(self, output: str, analysis: KeywordAnalysis, english: bool) -> None:
+        self.output = output
+        keywords = self.keywords = analysis.keywords
+        self._all_keys = analysis.keys
+        self._english = english
+        self.canonical = tuple([canonical_key(k, english) for k in keywords])
+        keys = set(self.canonical)
+        compounds = [k for k in keys if "-" in k]
+        parts: frozenset[str] = frozenset()
+        if compounds:  # "10-12" is also "1012"; "25th-largest" has the parts "25" and "largest"
+            keys.update([k.replace("-", "") for k in compounds])
+            parts = frozenset(
+                [canonical_key(p, english) for k in compounds for p in k.split("-") if p]
+            )
+        self._keys = keys
+        self._parts = parts
+        self._found: dict[str, bool] = {}  # answers of has(), per reference key
+        self._near: dict[str, tuple[str, float] | None] = {}  # answers of near()
+        self._plain_keys: list[str] | None = None
+        folded = fold_accents(output)
+        if not folded.isascii():
+            folded = folded.translate(DASHES)
+        numbers = _THOUSANDS_IN_TEXT.sub(_drop_commas, folded) if "," in folded else folded
+        self.text = numbers
+        self.joined = _NON_WORD.sub("", folded)
+        self._indexes: tuple[SubstringIndex, SubstringIndex] | None = None
+        self._sorted: list[str] | None = None
+        self._kinds: dict[str, tuple[str, ...]] | None = None
+
+    def every_key(self) -> frozenset[str]:
+        """The canonical forms of all the text's keys, stopwords too (a question's words)."""
+        english = self._english
+        return frozenset(self.canonical).union([canonical_key(k, english) for k in self._all_keys])
+
+    def of_kind(self, kind: str) -> tuple[str, ...]:
+        """The output's canonical keywords of a :func:`conflict_kind` (built once)."""
+        kinds = self._kinds
+        if kinds is None:
+            found: dict[str, list[str]] = {}
+            for key in dict.fromkeys(self.canonical):
+                k = conflict_kind(key, self._english)
+                if k is not None:
+                    found.setdefault(k, []).append(key)
+            kinds = self._kinds = {k: tuple(v) for k, v in found.items()}
+        return kinds.get(kind, ())
+
+    def _extend(self) -> list[str]:
+        """Add the stopword-keeping keys and sort all keys for prefix queries (once; threads
+        that race here build the same values in locals and publish them whole)."""
+        ordered = self._sorted
+        if ordered is None:
+            every = merge_number_words(self._all_keys, self._english)
+            extra = {canonical_key(k, self._english) for k in every}
+            extra.update([k.replace("-", "") for k in extra if "-" in k])
+            keys = self._keys | extra
+            ordered = sorted(keys)
+            self._keys = keys
+            self._sorted = ordered
+        return ordered
+
+    def _prefix_match(self, key: str) -> bool:
+        """Rule 3: an output key without digits shares with ``key`` a prefix of at least
+        ``_PREFIX_MIN`` characters and ``_PREFIX_SHARE`` of the longer word."""
+        ordered = self._extend()
+        head = key[:_PREFIX_MIN]
+        for i in range(bisect_left(ordered, head), len(ordered)):
+            other = ordered[i]
+            if not other.startswith(head):
+                return False
+            if len(other) >= _PREFIX_MIN and not _has_digit(other):
+                n = Prefix.similarity(key, other)
+                if n >= _PREFIX_SHARE * max(len(key), len(other)):
+                    return True  # "himalayas" / "himalaya", "eukarya" / "eukaryota"
+        return False
+
+    def _inside(self, key: str) -> bool:
+        """The substring rule: ``key`` inside the output text or its letters and digits
+        (a key with a digit only as a whole number)."""
+        text, joined = self.text, self.joined
+        if len(text) < LONG_TEXT:
+            if not _has_digit(key):
+                return key in text or key in joined
+            found = (text, find_all(text, key)), (joined, find_all(joined, key))
+        else:
+            indexes = self._indexes
+            if indexes is None:  # published whole (threads may build it twice, equal)
+                indexes = self._indexes = SubstringIndex(text), SubstringIndex(joined)
+            if not _has_digit(key):
+                return indexes[0].contains(key) or indexes[1].contains(key)
+            found = (text, indexes[0].positions(key)), (joined, indexes[1].positions(key))
+        return any(_whole_number_at(t, start, key) for t, starts in found for start in starts)
+
+    def has(self, key: str) -> bool:
+        """Whether a (canonical) reference key is present in the output, as a word or as a
+        part of a hyphenated word ("25" in "25th-largest")."""
+        return self.has_word(key) or key in self._parts
+
+    def has_word(self, key: str) -> bool:
+        """Whether a (canonical) reference key is present in the output other than as a part
+        of a hyphenated word."""
+        found = self._found.get(key)
+        if found is None:
+            found = self._find(key)
+            self._found[key] = found
+        return found
+
+    def near(self, key: str) -> tuple[str, float] | None:
+        """The output keyword most similar to a (canonical) reference key without digits and
+        its rapidfuzz Indel similarity, when at least :data:`NEAR_MIN` (rule 5), else None."""
+        if key in self._near:
+            return self._near[key]
+        plain = self._plain_keys
+        if plain is None:
+            if len(self.canonical) > NEAR_MAX_OUTPUT_KEYWORDS:
+                plain = self._plain_keys = []
+            else:
+                plain = self._plain_keys = [k for k in self.canonical if not _has_digit(k)]
+        best = extractOne(key, plain, scorer=Indel.normalized_similarity, score_cutoff=NEAR_MIN)
+        found = None if best is None else (self.keywords[self.canonical.index(best[0])], best[1])
+        self._near[key] = found
+        return found
+
+    def _find(self, key: str) -> bool:
+        plain = key.replace("-", "")
+        if key in self._keys or plain in self._keys:
+            return True
+        if len(key) >= _SUBSTRING_MIN and self._inside(key):
+            return True  # glued words and citation marks: "Massachusetts1", "byJohann"
+        self._extend()  # stopwords kept: "four", "no"
+        if key in self._keys or plain in self._keys:
+            return True
+        return len(key) >= _PREFIX_MIN and not _has_digit(key) and self._prefix_match(key)
+
+
+class ReferenceKeys(NamedTuple):
+    """A reference prepared for lenient matching (the same for every profile)."""
+
+    keys: tuple[str, ...]
+    canonical: tuple[str, ...]
+    numeric: tuple[bool, ...]  # whether each canonical key has a digit
+    pieces: tuple[tuple[str, ...], ...]  # the parts of compound keys, else empty
+    kinds: tuple[str | None, ...]  # conflict_kind of each canonical key
+    key_set: frozenset[str]  # the canonical keys
+
+
+class Weighted(NamedTuple):
+    """A reference's keyword weights under one :class:`KeywordWeights`."""
+
+    weights: tuple[float, ...]
+    total: float  # sum of weights
+    part_weights: tuple[tuple[float, ...], ...]  # of each key's pieces
+
+
+class LenientMatcher:
+    """Prepares texts for lenient matching with one normalizer and keeps them (bounded caches,
+    safe under threads: racing threads build equal values)."""
+
+    def __init__(self, normalizer: TextProcessor) -> None:
+        self.normalizer = normalizer
+        self.english = processor_language(normalizer) == "en"
+        self._references: dict[str, ReferenceKeys] = {}
+        self._weighted: dict[tuple[str, str], Weighted] = {}
+        self._outputs: dict[str, OutputKeys] = {}
+        self._questions: dict[str, frozenset[str]] = {}
+        self._out_chars = 0  # characters of the outputs in _outputs
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The normalizer only: caches are rebuilt in the new process."""
+        return {"normalizer": self.normalizer}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["normalizer"])  # type: ignore[misc]
+
+    def reference_keywords(self, reference: str) -> list[str]:
+        """Reference keywords, with English number words kept and a stopword-only fallback."""
+        text = repair_mojibake(reference)
+        analysis = keyword_analysis(self.normalizer, text)
+        ref_kw = analysis.keywords
+        english = self.english
+        words = set(_NON_WORD.split(fold_accents(text)))
+        if ref_kw and not (english and not words.isdisjoint(NUMBER_WORDS_EN)):
+            ref_all: list[str] = []
+        else:  # every key (number words and stopword-only inputs)
+            ref_all = analysis.keys
+        if english and any(t in NUMBER_WORDS_EN for t in ref_all):
+            # spaCy lists number words as stopwords, but "four" can be the whole answer;
+            # "twenty four" is one number
+            kept = set(ref_kw)
+            in_all = set(ref_all)
+            merged = merge_number_words(ref_all, english)
+            ref_kw = list(
+                dict.fromkeys(
+                    [t for t in merged if t in kept or t in NUMBER_WORDS_EN or t not in in_all]
+                    + [k for k in ref_kw if k not in in_all]
+                )
+            )
+        if not ref_kw:
+            ref_kw = list(dict.fromkeys(ref_all))
+        return ref_kw
+
+    def reference(self, reference: str) -> ReferenceKeys:
+        """The reference's keywords prepared for matching (cached per reference)."""
+        cached = self._references.get(reference)
+        if cached is not None:
+            return cached
+        english = self.english
+        keys = self.reference_keywords(reference)
+        canonical = tuple([canonical_key(k, english) for k in keys])
+        pieces: list[tuple[str, ...]] = []
+        for ck in canonical:
+            split = (
+                [canonical_key(p, english) for p in _PARTS.split(ck) if p]
+                if _PARTS.search(ck)
+                else []
+            )
+            pieces.append(tuple(split) if len(split) >= 2 else ())
+        prepared = ReferenceKeys(
+            tuple(keys),
+            canonical,
+            tuple([bool(_has_digit(c)) for c in canonical]),
+            tuple(pieces),
+            tuple([conflict_kind(ck, english) for ck in canonical]),
+            frozenset(canonical),
+        )
+        if len(self._references) >= _REFERENCE_CACHE_SIZE:
+            self._references.clear()
+        self._references[reference] = prepared
+        return prepared
+
+    def weighted(self, reference: ReferenceKeys, weights: KeywordWeights) -> Weighted:
+        """The weights of a prepared reference's keywords and of their parts (cached)."""
+        key = (" ".join(reference.keys), weights.signature)
+        cached = self._weighted.get(key)
+        if cached is not None:
+            return cached
+        values = weights.weights(list(reference.keys), numeric=list(reference.numeric))
+        parts = tuple(
+            [
+                (1.0,) * len(p) if weights.uniform else tuple([weights.weight(x) for x in p])
+                for p in reference.pieces
+            ]
+        )
+        found = Weighted(tuple(values), sum(values), parts)
+        if len(self._weighted) >= _REFERENCE_CACHE_SIZE:
+            self._weighted.clear()
+        self._weighted[key] = found
+        return found
+
+    def output(self, output: str) -> OutputKeys:
+        """The output prepared for matching (cached, bounded in count and characters)."""
+        cached = self._outputs.get(output)
+        if cached is not None:
+            return cached
+        text = repair_mojibake(output)
+        prepared = OutputKeys(text, keyword_analysis(self.normalizer, text), self.english)
+        cache = self._outputs
+        if len(cache) >= _OUTPUT_CACHE_SIZE or self._out_chars > _OUTPUT_CACHE_CHARS:
+            cache.clear()
+            self._out_chars = 0
+        cache[output] = prepared
+        self._out_chars += len(output)  # approximate under threads: only bounds the cache
+        return prepared
+
+    def question_keys(self, question: str) -> frozenset[str]:
+        """The canonical forms of every key of ``question``, stopwords too (cached)."""
+        cached = self._questions.get(question)
+        if cached is None:
+            cached = self.output(question).every_key()
+            if len(self._questions) >= _QUESTION_CACHE_SIZE:
+                self._questions.clear()
+            self._questions[question] = cached
+        return cached
+
+
+def lenient_score(
+    ref: ReferenceKeys,
+    weighted: Weighted,
+    out: OutputKeys,
+    profile: TaskProfile,
+    echoed: frozenset[str] = frozenset(),
+) -> tuple[float, dict[str, Any]]:
+    """The score of one output against one reference with ``profile``'s knobs (reference
+    keys in ``echoed``, a question's keys, weigh ``profile.question_weight`` of their weight),
+    and its evidence."""
+    if not ref.keys:
+        return _empty_reference(out)
+    weights, total = weighted.weights, weighted.total
+    echoed = echoed if echoed and not ref.key_set.isdisjoint(echoed) else frozenset()
+    if echoed:  # keys the question names weigh less
+        factor = profile.question_weight
+        weights = tuple(
+            [
+                w * factor if ck in echoed else w
+                for w, ck in zip(weights, ref.canonical, strict=True)
+            ]
+        )
+        total = sum(weights)
+    hit: list[str] = []
+    hit_keys: set[str] = set()
+    partial: dict[str, float] = {}
+    near: dict[str, dict[str, str | float]] = {}
+    conflicts: dict[str, list[str]] = {}
+    credit = 0.0
+    against = 0.0
+    near_credit = profile.near_credit
+    conflict_penalty = profile.conflict_penalty
+    ref_keys = ref.key_set
+    rivals: dict[str, list[str]] = {}  # per kind, the output's keys of it not in the reference
+    for k, ck, weight, parts, part_weights, kind in zip(
+        ref.keys, ref.canonical, weights, ref.pieces, weighted.part_weights, ref.kinds, strict=True
+    ):
+        if out.has(ck):
+            hit.append(k)
+            hit_keys.add(ck)
+            credit += weight
+            continue
+        if parts:
+            found = sum(
+                w
+                for p, w in zip(parts, part_weights, strict=True)
+                if (out.has_word(p) if _has_digit(p) else out.has(p))
+            )  # a number part is not found in another compound ("85" of "astatine-85")
+            if found:
+                share = found / sum(part_weights)
+                partial[k] = share
+                credit += share * weight
+                continue
+        if conflict_penalty and kind is not None:
+            others = rivals.get(kind)
+            if others is None:  # once per kind: linear in the output's numbers
+                others = rivals[kind] = [o for o in out.of_kind(kind) if o not in ref_keys]
+            if others:  # "September 14, 2004" for "September 12, 2004"
+                conflicts[k] = list(others)
+                against += weight
+                continue
+        if near_credit and not parts and len(ck) >= _SUBSTRING_MIN and not _has_digit(ck):
+            close = out.near(ck)
+            if close is not None:
+                near[k] = {"keyword": close[0], "similarity": close[1]}
+                credit += near_credit * (close[1] - NEAR_MIN) / (1.0 - NEAR_MIN) * weight
+    coverage = max(0.0, credit - conflict_penalty * against) / total
+    used = {k for k, ck in zip(out.keywords, out.canonical, strict=True) if ck in hit_keys}
+    info = coverage_info(list(ref.keys), out.keywords, hit, used)
+    extra = 1.0 - info["precision"] if out.keywords else 0.0
+    score = coverage * (1.0 - profile.extra_penalty * extra)
+    info["partial"] = partial
+    info["near"] = near
+    info["conflicts"] = conflicts
+    info["matched_weight"] = credit
+    info["total_weight"] = total
+    info["weights"] = dict(zip(ref.keys, weights, strict=True))
+    if echoed:
+        info["echoed"] = [k for k, ck in zip(ref.keys, ref.canonical, strict=True) if ck in echoed]
+    info["coverage"] = coverage
+    info["extra"] = extra
+    info["recall"] = coverage
+    info["fmeasure"] = fmeasure(info["precision"], coverage)
+    return score, info
+
+
+def _empty_reference(out: OutputKeys) -> tuple[float, dict[str, Any]]:
+    """A reference without keywords: 1.0 when the output has none either, else 0.0."""
+    info = coverage_info([], out.keywords, [], set())
+    return (0.0 if out.keywords else 1.0), info
+
+
+def _drop_commas(match: re.Match[str]) -> str:
+    return match.group().replace(",", "")
