@@ -16,11 +16,14 @@ word of the shared corpora it finds and on random strings.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 __all__ = ["PorterStemmer"]
 
 _VOWELS = frozenset("aeiou")
+_VOWEL = re.compile("[aeiou]")
+_VOWEL_CONSONANT = re.compile("[aeiou][^aeiou]")
 #: Irregular forms of the NLTK extensions: form -> stem.
 _POOL = {
     form: stem
@@ -72,6 +75,8 @@ def _consonant_flags(word: str) -> list[bool]:
 
 def _measure(stem: str) -> int:
     """Porter's m: the number of vowel-consonant sequences."""
+    if "y" not in stem:  # a vowel then a consonant: the matches cannot overlap
+        return len(_VOWEL_CONSONANT.findall(stem))
     return "".join("c" if c else "v" for c in _consonant_flags(stem)).count("vc")
 
 
@@ -84,6 +89,8 @@ def _measure_gt_1(stem: str) -> bool:
 
 
 def _contains_vowel(stem: str) -> bool:
+    if "y" not in stem:
+        return _VOWEL.search(stem) is not None
     return not all(_consonant_flags(stem))
 
 
@@ -117,14 +124,35 @@ def _apply_rule_list(word: str, rules: Sequence[_Rule]) -> str:
     return word
 
 
-_STEP1A: tuple[_Rule, ...] = (("sses", "ss", None), ("ies", "i", None), ("ss", "ss", None))
-_STEP1A += (("s", "", None),)
+_Table = dict[str, tuple[_Rule, ...]]
+
+
+def _table(rules: Sequence[_Rule]) -> _Table:
+    """``rules`` (non-empty suffixes) by their suffix's last character, in order: a word can
+    end with a suffix only if it ends with that character."""
+    table: dict[str, list[_Rule]] = {}
+    for rule in rules:
+        table.setdefault(rule[0][-1], []).append(rule)
+    return {last: tuple(found) for last, found in table.items()}
+
+
+def _apply_table(word: str, table: _Table) -> str | None:
+    """:func:`_apply_rule_list` of the rules of ``table``; None when no suffix matches."""
+    for suffix, replacement, condition in table.get(word[-1:], ()):
+        if word.endswith(suffix):
+            stem = word[: -len(suffix)]
+            return stem + replacement if condition is None or condition(stem) else word
+    return None
+
+
+_STEP1A = _table([("sses", "ss", None), ("ies", "i", None), ("ss", "ss", None), ("s", "", None)])
 
 
 def _step1a(word: str) -> str:
     if word.endswith("ies") and len(word) == 4:
         return _drop(word, "ies") + "ie"
-    return _apply_rule_list(word, _STEP1A)
+    found = _apply_table(word, _STEP1A)
+    return word if found is None else found
 
 
 def _step1b(word: str) -> str:
@@ -187,11 +215,19 @@ _STEP2: tuple[_Rule, ...] = tuple(
 )
 
 
+_STEP2_TABLE = _table(_STEP2)
+
+
 def _step2(word: str) -> str:
     if word.endswith("alli") and _positive_measure(_drop(word, "alli")):
         return _step2(_drop(word, "alli") + "al")
-    logi: _Rule = ("logi", "log", lambda stem: _positive_measure(word[:-3]))
-    return _apply_rule_list(word, (*_STEP2, logi))
+    found = _apply_table(word, _STEP2_TABLE)
+    if found is not None:
+        return found
+    # the last rule: "logi" -> "log" when the word without "gi" has a positive measure
+    if word.endswith("logi"):
+        return word[:-4] + "log" if _positive_measure(word[:-3]) else word
+    return word
 
 
 _STEP3: tuple[_Rule, ...] = tuple(
@@ -208,8 +244,12 @@ _STEP3: tuple[_Rule, ...] = tuple(
 )
 
 
+_STEP3_TABLE = _table(_STEP3)
+
+
 def _step3(word: str) -> str:
-    return _apply_rule_list(word, _STEP3)
+    found = _apply_table(word, _STEP3_TABLE)
+    return word if found is None else found
 
 
 def _ion(stem: str) -> bool:
@@ -222,6 +262,9 @@ _STEP4: tuple[_Rule, ...] = tuple(
         "al ance ence er ic able ible ant ement ment ent ion ou ism ate iti ous ive ize".split()
     )
 )
+
+
+_STEP4_TABLE = _table(_STEP4)
 
 
 def _step5a(word: str) -> str:
@@ -257,7 +300,8 @@ class PorterStemmer:
         stem = _step1c(stem)
         stem = _step2(stem)
         stem = _step3(stem)
-        stem = _apply_rule_list(stem, _STEP4)
+        found = _apply_table(stem, _STEP4_TABLE)
+        stem = stem if found is None else found
         stem = _step5a(stem)
         return _step5b(stem)
 
