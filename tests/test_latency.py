@@ -56,9 +56,13 @@ scorer.score("The cats sat.", "a cat sat")
 import sys
 """
         probe = code + "\nimport json\nprint(json.dumps(sorted(sys.modules)))"
-        out = subprocess.run(
-            [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-        ).stdout.strip().splitlines()
+        out = (
+            subprocess.run(
+                [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+            )
+            .stdout.strip()
+            .splitlines()
+        )
         modules = set(json.loads(out[-1]))
         assert {name for name in HEAVY if name in modules} == set()
         loaded = {m for m in modules if m.startswith("lexeval.metrics.")}

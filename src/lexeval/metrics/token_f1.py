@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from lexeval.compat import squad_exact_match
 from lexeval.metrics.base import BaseMetric, register_metric, resolve_normalizer
-from lexeval.metrics.evidence import EVIDENCE_LIMIT, check_evidence_limit, overlap_evidence
+from lexeval.metrics.evidence import check_evidence_limit, overlap_evidence
 from lexeval.metrics.overlap import fmeasure, ngram_overlap
 from lexeval.text.base import TextProcessor
 from lexeval.text.peers import SquadProcessor, WhitespaceProcessor
@@ -40,9 +40,10 @@ Variant = Literal["default", "squad", "set"]
 
 class TokenF1Metric(BaseMetric):
     """Token F1 (the score), with ``precision``, ``recall``, ``fmeasure`` and ``counts`` in info,
-    and the evidence ``matched`` and ``missing``: the reference's tokens the output matched or
-    missed, in reference order, at most ``evidence_limit`` of each (see
-    :mod:`lexeval.metrics.evidence`; 0 leaves them out).
+    and, when asked for with ``evidence_limit=N`` (N > 0; the default 0 leaves them out), the
+    evidence ``matched`` and ``missing``: the reference's tokens the output matched or missed,
+    in reference order, at most N of each (see :mod:`lexeval.metrics.evidence`). Scores and
+    counts are the same either way.
 
     Empty inputs: ``squad`` follows the v1.1 script (0.0 when either normalized side is
     empty); ``set`` gives 0.0 when either side is empty; the default mode gives 1.0 when both
@@ -50,7 +51,8 @@ class TokenF1Metric(BaseMetric):
 
     >>> TokenF1Metric(variant="squad").measure("", "").score
     0.0
-    >>> r = TokenF1Metric(variant="squad").measure("The Denver Broncos", "Broncos of Denver")
+    >>> m = TokenF1Metric(variant="squad", evidence_limit=20)
+    >>> r = m.measure("The Denver Broncos", "Broncos of Denver")
     >>> r.info["matched"], r.info["missing"]
     (['denver', 'broncos'], [])
     """
@@ -64,7 +66,7 @@ class TokenF1Metric(BaseMetric):
         normalizer: Normalizer | TextProcessor | str | None = None,
         scale: float = 1.0,
         threshold: float | None = None,
-        evidence_limit: int = EVIDENCE_LIMIT,
+        evidence_limit: int = 0,
     ) -> None:
         super().__init__(scale=scale, threshold=threshold)
         self.evidence_limit = check_evidence_limit(evidence_limit)

@@ -256,11 +256,10 @@ def _ion(stem: str) -> bool:
     return _measure(stem) > 1 and stem[-1] in ("s", "t")
 
 
+_STEP4_SUFFIXES = ["al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment"]
+_STEP4_SUFFIXES += ["ent", "ion", "ou", "ism", "ate", "iti", "ous", "ive", "ize"]
 _STEP4: tuple[_Rule, ...] = tuple(
-    (suffix, "", _ion if suffix == "ion" else _measure_gt_1)
-    for suffix in (
-        "al ance ence er ic able ible ant ement ment ent ion ou ism ate iti ous ive ize".split()
-    )
+    (suffix, "", _ion if suffix == "ion" else _measure_gt_1) for suffix in _STEP4_SUFFIXES
 )
 
 
@@ -307,4 +306,3 @@ class PorterStemmer:
 
     def __repr__(self) -> str:
         return "<PorterStemmer>"
-
