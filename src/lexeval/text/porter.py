@@ -182,9 +182,11 @@ def _step1b(word: str) -> str:
 
 
 def _step1c(word: str) -> str:
-    return _apply_rule_list(
-        word, [("y", "i", lambda stem: len(stem) > 1 and _is_consonant(stem, len(stem) - 1))]
-    )
+    # the one rule "y" -> "i" when the stem ends with a consonant and is longer than one letter
+    if word.endswith("y"):
+        stem = word[:-1]
+        return stem + "i" if len(stem) > 1 and _is_consonant(stem, len(stem) - 1) else word
+    return word
 
 
 _STEP2: tuple[_Rule, ...] = tuple(
@@ -276,7 +278,10 @@ def _step5a(word: str) -> str:
 
 
 def _step5b(word: str) -> str:
-    return _apply_rule_list(word, [("ll", "l", lambda stem: _measure(word[:-1]) > 1)])
+    # the one rule "ll" -> "l" when the word without its last letter has a measure above 1
+    if word.endswith("ll") and _measure(word[:-1]) > 1:
+        return word[:-1]
+    return word
 
 
 class PorterStemmer:
