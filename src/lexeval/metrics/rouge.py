@@ -341,6 +341,11 @@ class RougeMetric(BaseMetric):
 
     _measure_pair = _measure_one
 
+    def _measure_refs(self, references: list[str], output: str) -> tuple[float, dict[str, Any]]:
+        if len(references) == 1:  # one reference: the output's n-grams need not be counted
+            return self._measure_one(references[0], output)
+        return super()._measure_refs(references, output)
+
     def _prepare_output(self, output: str) -> _Analysis:
         return self._texts.get(output)
 
