@@ -3,10 +3,11 @@ and the peer interleaved in one run, CPU time.
 
 Each round takes a fresh chunk of unseen pairs (both texts new to the process), makes a NEW
 scorer per contestant, warms it on the previous round's pairs (other pairs, already seen), then
-times the chunk; the contestants' order rotates each round. Printed per task: the median
-peer/lexeval CPU-time ratio (above 1: lexeval is faster) with its range over the rounds, the
-CPU time per pair of each, and the load average. Process-wide word caches (Porter stems,
-spaCy's vocabulary) stay warm across rounds, as in a process that has scored other text.
+times the chunk; the contestants' order rotates each round; each task runs in a new process.
+Printed per task: the median peer/lexeval CPU-time ratio (above 1: lexeval is faster) with its
+range over the rounds, the CPU time per pair of each, and the load average. Process-wide word
+caches (Porter stems, spaCy's vocabulary) stay warm across rounds, as in a process that has
+scored other text.
 
 Tasks (``--only`` picks some):
 
@@ -59,6 +60,8 @@ Pair = tuple[Any, str]
 Contestant = tuple[Callable[[], Any], Callable[[Any, list[Pair]], object]]
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 HERE = Path(__file__).resolve().parent
+#: Options of lexeval's ROUGE scorers beyond the defaults (``--evidence-limit``).
+ROUGE_OPTIONS: dict[str, Any] = {}
 
 
 # ---- data ------------------------------------------------------------------------------------
@@ -235,7 +238,7 @@ def _each(score: Callable[[Any, Any, str], object]) -> Callable[[Any, list[Pair]
 
 
 # ---- tasks ----------------------------------------------------------------------------------
-def rouge_tasks(rounds: int, size: int, only: set[str]) -> None:
+def rouge_tasks(rounds: int, size: int, only: list[str]) -> None:
     from lexeval.metrics.rouge import RougeScorer
 
     peers: dict[str, Contestant | NodeMastra] = {}
@@ -251,7 +254,7 @@ def rouge_tasks(rounds: int, size: int, only: set[str]) -> None:
         print("rouge-score-rs not installed: pip install rouge-score-rs")
         rs = None  # type: ignore[assignment]
     lexeval: Contestant = (
-        lambda: RougeScorer(TYPES, compat="rouge-score", use_stemmer=True),
+        lambda: RougeScorer(TYPES, compat="rouge-score", use_stemmer=True, **ROUGE_OPTIONS),
         _each(lambda s, r, o: s.score(r, o)),
     )
     if "rouge" in only:
@@ -379,9 +382,26 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=100, help="pairs per round")
     tasks = ["rouge", "rouge-batch", "rouge-multi", "squad", "keyword", "first"]
     parser.add_argument("--only", default=",".join(tasks), help=f"some of {','.join(tasks)}")
+    parser.add_argument(
+        "--evidence-limit",
+        type=int,
+        default=None,
+        help="pass evidence_limit= to lexeval's ROUGE scorers (default: their default)",
+    )
     args = parser.parse_args()
-    only = set(args.only.split(","))
-    if only & {"rouge", "rouge-batch", "rouge-multi"}:
+    only = [t for t in args.only.split(",") if t]
+    if len(only) > 1:  # each task in a new process: no word cache carried from one to the next
+        for task in only:
+            command = [sys.executable, __file__, "--only", task, "--rounds", str(args.rounds)]
+            command += ["--size", str(args.size)]
+            if args.evidence_limit is not None:
+                command += ["--evidence-limit", str(args.evidence_limit)]
+            subprocess.run(command, check=False)
+        return
+    global ROUGE_OPTIONS
+    if args.evidence_limit is not None:
+        ROUGE_OPTIONS = {"evidence_limit": args.evidence_limit}
+    if set(only) & {"rouge", "rouge-batch", "rouge-multi"}:
         rouge_tasks(args.rounds, args.size, only)
     if "squad" in only:
         squad_task(args.rounds, args.size * 4)
