@@ -128,31 +128,36 @@ _Table = dict[str, tuple[_Rule, ...]]
 
 
 def _table(rules: Sequence[_Rule]) -> _Table:
-    """``rules`` (non-empty suffixes) by their suffix's last character, in order: a word can
-    end with a suffix only if it ends with that character."""
+    """``rules`` (suffixes of two letters or more) by their suffix's last two letters, in order:
+    a word can end with a suffix only if it ends with those letters."""
     table: dict[str, list[_Rule]] = {}
     for rule in rules:
-        table.setdefault(rule[0][-1], []).append(rule)
+        assert len(rule[0]) >= 2
+        table.setdefault(rule[0][-2:], []).append(rule)
     return {last: tuple(found) for last, found in table.items()}
 
 
 def _apply_table(word: str, table: _Table) -> str | None:
     """:func:`_apply_rule_list` of the rules of ``table``; None when no suffix matches."""
-    for suffix, replacement, condition in table.get(word[-1:], ()):
+    for suffix, replacement, condition in table.get(word[-2:], ()):
         if word.endswith(suffix):
             stem = word[: -len(suffix)]
             return stem + replacement if condition is None or condition(stem) else word
     return None
 
 
-_STEP1A = _table([("sses", "ss", None), ("ies", "i", None), ("ss", "ss", None), ("s", "", None)])
-
-
 def _step1a(word: str) -> str:
-    if word.endswith("ies") and len(word) == 4:
-        return _drop(word, "ies") + "ie"
-    found = _apply_table(word, _STEP1A)
-    return word if found is None else found
+    # the rules "sses" -> "ss", "ies" -> "i", "ss" -> "ss", "s" -> "" (a four-letter "ies"
+    # word -> "ie" first)
+    if not word.endswith("s"):
+        return word
+    if word.endswith("ies"):
+        return word[:-1] if len(word) == 4 else word[:-2]
+    if word.endswith("sses"):
+        return word[:-2]
+    if word.endswith("ss"):
+        return word
+    return word[:-1]
 
 
 def _step1b(word: str) -> str:
