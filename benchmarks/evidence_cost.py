@@ -1,8 +1,8 @@
 """Evidence cost: ROUGE and token-F1 with and without the matched/missing lists, one process.
 
 SummEval, 1,600 summaries against their first reference. Each metric is timed on the batch
-path (``measure_many``) with ``evidence_limit=0`` (no lists) and with the default
-(``evidence_limit=20``), new metric objects each run after one warm-up run (the normalizer's
+path (``measure_many``) with ``evidence_limit=0`` (no lists, the default) and with
+``evidence_limit=20``, new metric objects each run after one warm-up run (the normalizer's
 token caches are warm, the metrics' prepared-text caches empty), best of 3 runs; the ratio is
 the cost of the evidence. Prints the load average, since the machine is shared.
 

@@ -111,7 +111,7 @@ def run_set(name: str, refs: list[str], outs: list[str], per_type: bool) -> None
         assert all(batch[i][t] == ours[k][i] for k, t in enumerate(TYPES) for i in range(len(refs)))
         print(_figure("lexeval one RougeMetric per type, cold", wall, cpu, peer))
         wall, cpu, _ = timed_cpu(lambda stem=stem: per_type_run(stem, 20), setup=_clear_all)
-        print(_figure("  the same with the evidence lists (default)", wall, cpu, peer))
+        print(_figure("  the same with the evidence lists (evidence_limit=20)", wall, cpu, peer))
 
 
 def main() -> None:

@@ -95,7 +95,7 @@ def test_several_references_in_json() -> None:
 
 
 def test_flatten_result_keeps_every_scalar_and_the_evidence() -> None:
-    result = TokenF1Metric(threshold=0.5).measure("the cat sat", "the cat")
+    result = TokenF1Metric(threshold=0.5, evidence_limit=20).measure("the cat sat", "the cat")
     row = flatten_result("f1", result)
     assert row["f1"] == result.score and row["f1_passed"] is True
     assert row["f1_counts_overlap"] == result.info["counts"]["overlap"]

@@ -34,9 +34,37 @@ TokenF1Metric(compat="squad").measure("the cat sat", "a cat")
     assert _loaded_after(code) == set()
 
 
-def test_nltk_only_when_stemming_is_asked_for() -> None:
+def test_stemming_loads_the_stemmer_alone() -> None:
+    """rouge-score's Porter stems come from lexeval.text.porter (nltk's algorithm), not from
+    nltk's package, whose import loads most of nltk."""
     code = """
 from lexeval.metrics import RougeMetric
 RougeMetric("rouge1", compat="rouge-score", use_stemmer=True).measure("cats sat", "a cat")
 """
-    assert "nltk" in _loaded_after(code)
+    assert _loaded_after(code) == set()
+
+
+def test_rouge_scorer_loads_no_other_metric() -> None:
+    """The ROUGE scorer of the README, stemming or not, loads ROUGE's module alone: no other
+    metric, no normalizer, no spaCy, nltk, numpy or scipy."""
+    for stem in (False, True):
+        code = f"""
+from lexeval.metrics.rouge import RougeScorer
+scorer = RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], compat="rouge-score",
+                     use_stemmer={stem})
+scorer.score("The cats sat.", "a cat sat")
+import sys
+"""
+        probe = code + "\nimport json\nprint(json.dumps(sorted(sys.modules)))"
+        out = (
+            subprocess.run(
+                [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+            )
+            .stdout.strip()
+            .splitlines()
+        )
+        modules = set(json.loads(out[-1]))
+        assert {name for name in HEAVY if name in modules} == set()
+        loaded = {m for m in modules if m.startswith("lexeval.metrics.")}
+        assert loaded <= {f"lexeval.metrics.{m}" for m in ("base", "evidence", "overlap", "rouge")}
+        assert "lexeval.normalize" not in modules

@@ -8,7 +8,6 @@ from collections import Counter
 import pytest
 
 from lexeval.metrics import RougeMetric, TokenF1Metric
-from lexeval.metrics.evidence import EVIDENCE_LIMIT
 
 WORDS = ["the", "cat", "sat", "on", "a", "mat", "dog", "ran", "to", "park", "and", "then", "slept"]
 
@@ -73,7 +72,8 @@ def test_lcs_evidence_is_a_common_subsequence(make: object) -> None:
 
 
 def test_rouge_set_variant_lists_distinct_ngrams() -> None:
-    info = RougeMetric("rouge1", variant="set").measure("the cat the mat", "the dog").info
+    metric = RougeMetric("rouge1", variant="set", evidence_limit=20)
+    info = metric.measure("the cat the mat", "the dog").info
     assert info["matched"] == ["the"] and info["missing"] == ["cat", "mat"]
 
 
@@ -86,19 +86,19 @@ def test_token_f1_evidence_is_the_multiset_intersection() -> None:
             assert Counter(info["matched"]) == Counter(ref_tokens) & Counter(out_tokens)
             assert Counter(info["matched"]) + Counter(info["missing"]) == Counter(ref_tokens)
             assert len(info["matched"]) == info["counts"]["overlap"]
-    info = TokenF1Metric(compat="set").measure("a a b c", "a x").info
+    info = TokenF1Metric(compat="set", evidence_limit=20).measure("a a b c", "a x").info
     assert info["matched"] == ["a"] and info["missing"] == ["b", "c"]
 
 
 def test_evidence_follows_the_best_reference() -> None:
-    result = TokenF1Metric().measure(["dog park", "the cat sat"], "the cat")
+    result = TokenF1Metric(evidence_limit=20).measure(["dog park", "the cat sat"], "the cat")
     assert result.info["reference_index"] == 1
     # the evidence lists the compared tokens: lemmas in the default mode
     assert result.info["matched"] == ["the", "cat"] and result.info["missing"] == ["sit"]
 
 
 @pytest.mark.parametrize("make", [*ROUGE_N, *LCS, lambda **kw: TokenF1Metric(**kw)])
-def test_evidence_is_capped_and_can_be_turned_off(make: object) -> None:
+def test_evidence_is_capped_and_only_when_asked_for(make: object) -> None:
     ref = " ".join(f"w{i}" for i in range(60)) + " shared words here"
     out = "shared words here " + " ".join(f"v{i}" for i in range(60))
     full = make(evidence_limit=1000).measure(ref, out).info  # type: ignore[operator]
@@ -106,11 +106,12 @@ def test_evidence_is_capped_and_can_be_turned_off(make: object) -> None:
     default = make().measure(ref, out).info  # type: ignore[operator]
     assert capped["matched"] == full["matched"][:2]
     assert capped["missing"] == full["missing"][:2]
-    assert len(default["missing"]) == EVIDENCE_LIMIT < len(full["missing"])
     assert capped["counts"] == full["counts"]
+    # by default (evidence_limit=0): no lists, the same numbers
+    assert "matched" not in default and "missing" not in default
+    assert {k: v for k, v in full.items() if k not in ("matched", "missing")} == default
     off = make(evidence_limit=0).measure(ref, out).info  # type: ignore[operator]
-    assert "matched" not in off and "missing" not in off
-    assert off["counts"] == full["counts"]
+    assert off == default
 
 
 def test_evidence_limit_is_checked() -> None:

@@ -120,3 +120,35 @@ def test_bit_parallel_lcs_backtrack_equals_rouge_scores_table() -> None:
         ref = [rng.choice(alphabet) for _ in range(rng.randint(0, 90))]
         can = [rng.choice(alphabet) for _ in range(rng.randint(0, 90))]
         assert lcs_indices(ref, can) == rouge_scorer.lcs_ind(ref, can), (ref, can)
+
+
+def test_prepared_text_caches_are_bounded_shared_by_threads_and_pickle_empty() -> None:
+    """The prepared-text caches (functools.lru_cache) give the same results under threads as
+    serially, stay within their bound, and a pickled scorer or metric carries them empty."""
+    import pickle
+    from concurrent.futures import ThreadPoolExecutor
+
+    pairs = [
+        (f"w{i} the cat sat on mat {i % 7}", f"the cat {i % 5} sat w{i * 3}") for i in range(6000)
+    ]
+    serial = RougeScorer(TYPES, compat="rouge-score", use_stemmer=True)
+    expected = [{t: r.to_dict() for t, r in serial.score(a, b).items()} for a, b in pairs]
+    assert serial._texts.get.cache_info().currsize <= serial._texts.get.cache_info().maxsize
+    shared = RougeScorer(TYPES, compat="rouge-score", use_stemmer=True)
+
+    def score(k: int) -> list[dict[str, Any]]:
+        return [
+            {t: r.to_dict() for t, r in shared.score(*pairs[i]).items()}
+            for i in range(k, len(pairs), 4)
+        ]
+
+    with ThreadPoolExecutor(4) as pool:
+        parts = list(pool.map(score, range(4)))
+    got = [parts[i % 4][i // 4] for i in range(len(pairs))]
+    assert got == expected
+    metric = RougeMetric("rouge2", compat="rouge-score")
+    metric.measure(*pairs[0])
+    for obj in (shared, metric):
+        clone = pickle.loads(pickle.dumps(obj))
+        assert clone._texts.get.cache_info().currsize == 0
+    assert pickle.loads(pickle.dumps(metric)).measure(*pairs[1]) == metric.measure(*pairs[1])

@@ -23,6 +23,7 @@ AssertionError: keyword_coverage 0.261 is below the threshold 0.500
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import os
 from collections.abc import Sequence
@@ -111,8 +112,29 @@ def assert_lexical(
     result = measure_with_question(scorer, reference, output, question)
     result = dataclasses.replace(result, passed=result.score >= threshold)
     if not result.passed:
+        result = _with_evidence(scorer, result, reference, output, question)
         raise AssertionError(failure_message(scorer.name, result, threshold, reference, output))
     return result
+
+
+def _with_evidence(
+    scorer: BaseMetric,
+    result: MetricResult,
+    reference: str | Sequence[str],
+    output: str,
+    question: str | None,
+) -> MetricResult:
+    """``result`` with the matched and missing lists, measured again on a copy of ``scorer``
+    when it leaves them out (ROUGE and token-F1 list them only when asked, ``evidence_limit``)."""
+    if "missing" in result.info or getattr(scorer, "evidence_limit", None) != 0:
+        return result
+    explaining = copy.copy(scorer)
+    vars(explaining)["evidence_limit"] = _EVIDENCE_SHOWN
+    info = measure_with_question(explaining, reference, output, question).info
+    return dataclasses.replace(result, info=info)
+
+
+_EVIDENCE_SHOWN = 20  # matched and missing entries a failure message asks for
 
 
 def load_cases(

@@ -1,5 +1,9 @@
 """lexeval's metrics: keyword coverage, token F1 and ROUGE, with exact compatibility modes.
 
+Importing this package loads no metric: each module loads on first use of one of its names
+(``from lexeval.metrics import RougeScorer`` loads ROUGE alone), and the registry
+(:func:`get_metric`, :func:`list_metrics`) loads them all.
+
 >>> sorted(list_metrics())[5:7]
 ['keyword_coverage', 'lexical_correctness']
 >>> get_metric("keyword_coverage", compat="mastra").measure("React hooks", "react").score
@@ -8,18 +12,23 @@
 
 from __future__ import annotations
 
-from lexeval.metrics.aggregate import AggregateResult, aggregate
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from lexeval.metrics.base import BaseMetric, Metric, MetricResult, get_metric, list_metrics
-from lexeval.metrics.correctness import LexicalCorrectnessMetric
-from lexeval.metrics.keyword import KeywordCoverageMetric
-from lexeval.metrics.rouge import RougeMetric, RougeScorer
-from lexeval.metrics.nlp import (
-    CompletenessMetric,
-    ContentSimilarityMetric,
-    TextualDifferenceMetric,
-    ToneConsistencyMetric,
-)
-from lexeval.metrics.token_f1 import TokenF1Metric
+
+if TYPE_CHECKING:
+    from lexeval.metrics.aggregate import AggregateResult, aggregate
+    from lexeval.metrics.correctness import LexicalCorrectnessMetric
+    from lexeval.metrics.keyword import KeywordCoverageMetric
+    from lexeval.metrics.nlp import (
+        CompletenessMetric,
+        ContentSimilarityMetric,
+        TextualDifferenceMetric,
+        ToneConsistencyMetric,
+    )
+    from lexeval.metrics.rouge import RougeMetric, RougeScorer
+    from lexeval.metrics.token_f1 import TokenF1Metric
 
 __all__ = [
     "AggregateResult",
@@ -40,8 +49,46 @@ __all__ = [
     "list_metrics",
 ]
 
+#: Where each lazily loaded name lives.
+_LAZY = {
+    "AggregateResult": "lexeval.metrics.aggregate",
+    "aggregate": "lexeval.metrics.aggregate",
+    "KeywordCoverageMetric": "lexeval.metrics.keyword",
+    "LexicalCorrectnessMetric": "lexeval.metrics.correctness",
+    "RougeMetric": "lexeval.metrics.rouge",
+    "RougeScorer": "lexeval.metrics.rouge",
+    "TokenF1Metric": "lexeval.metrics.token_f1",
+    "CompletenessMetric": "lexeval.metrics.nlp",
+    "ContentSimilarityMetric": "lexeval.metrics.nlp",
+    "TextualDifferenceMetric": "lexeval.metrics.nlp",
+    "ToneConsistencyMetric": "lexeval.metrics.nlp",
+}
+
+#: The modules that register metrics when imported (:func:`_load_all`).
+_METRIC_MODULES = (
+    "lexeval.metrics.keyword",
+    "lexeval.metrics.correctness",
+    "lexeval.metrics.rouge",
+    "lexeval.metrics.token_f1",
+    "lexeval.metrics.nlp",
+    "lexeval.judge.registry",
+)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'lexeval.metrics' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 def _load_all() -> None:
-    """Every metric module registers itself on import; they are imported above, except the
-    judges (:mod:`lexeval.judge.registry`), imported here on first use."""
-    import lexeval.judge.registry  # noqa: F401
+    """Import every module that registers metrics (the metrics' modules and the judges')."""
+    for module in _METRIC_MODULES:
+        importlib.import_module(module)

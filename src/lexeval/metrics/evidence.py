@@ -1,14 +1,15 @@
 """What a token-overlap score matched: the reference's matched and missing tokens or n-grams.
 
-ROUGE and token-F1 report, besides their counts, ``info["matched"]`` and ``info["missing"]``:
+ROUGE and token-F1 report, besides their counts and when asked for (``evidence_limit=N``
+with N > 0; the default 0 leaves them out, so that a plain loop pays for the score alone),
+``info["matched"]`` and ``info["missing"]``:
 the reference's tokens (n-grams joined by a space) in the order of their first occurrence in
 the reference, each occurrence either matched by the output or missing from it, clipped as the
 score clips them (a reference token that occurs three times and once in the output is listed
 once as matched and twice as missing). ROUGE-L/Lsum list the tokens of the longest common
 subsequence as matched, in reference order. Each list
-holds at most ``limit`` entries (:data:`EVIDENCE_LIMIT` by default, the metrics' option
-``evidence_limit``); ``counts`` keeps the full numbers, so ``len(matched) < counts["overlap"]``
-shows that the list was cut.
+holds at most ``limit`` entries (the metrics' option ``evidence_limit``); ``counts`` keeps the
+full numbers, so ``len(matched) < counts["overlap"]`` shows that the list was cut.
 
 >>> from collections import Counter
 >>> reference, output = "the cat sat on the mat".split(), "the cat lay".split()
@@ -25,19 +26,15 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 __all__ = [
-    "EVIDENCE_LIMIT",
     "check_evidence_limit",
     "ngrams",
     "overlap_evidence",
     "positions_evidence",
 ]
 
-EVIDENCE_LIMIT = 20
-"""Default number of entries kept in each of ``matched`` and ``missing``."""
-
 
 def check_evidence_limit(limit: object) -> int:
-    """A non-negative int (0 turns the lists off).
+    """A non-negative int (0, the default, leaves the lists out).
 
     >>> check_evidence_limit(5)
     5

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
 from lexeval.checks import check_references, check_text
 from lexeval.metrics.base import BaseMetric, MetricResult, paused_gc, register_metric
 from lexeval.metrics.evidence import (
-    EVIDENCE_LIMIT,
     check_evidence_limit,
     ngrams,
     overlap_evidence,
@@ -38,7 +38,6 @@ from lexeval.metrics.evidence import (
 )
 from lexeval.metrics.overlap import (
     clipped_overlap,
-    fmeasure,
     lcs_indices,
     lcs_indices_any,
     lcs_length,
@@ -73,8 +72,8 @@ __all__ = [
 
 #: What several types share for one pair (see ``RougeMetric._score``).
 _Shared = dict[int | str, int] | None
-#: A type's overlap, reference and output counts, and the evidence (None without).
-_Counts = tuple[int, int, int, dict[str, list[str]] | None]
+#: A type's overlap, reference and output counts.
+_Counts = tuple[int, int, int]
 
 _CACHE_SIZE = 4096  # prepared texts kept per metric (references are often scored many times)
 #: Largest n of ROUGE-N (``rouge<n>``): longer n-grams cost memory and match nothing useful.
@@ -88,11 +87,15 @@ class RougeMetric(BaseMetric):
 
     The score is the F-measure (or ``score="precision"``/``"recall"``); ``info`` holds
     ``precision``, ``recall``, ``fmeasure``, ``counts`` (``overlap``, ``reference``,
-    ``output``: n-grams, or LCS tokens and sequence lengths) and the evidence ``matched`` and
-    ``missing``: the reference's n-grams (ROUGE-N) or tokens (the LCS tokens for ROUGE-L/Lsum)
-    that the output matched or missed, in reference order (ROUGE-N: of first occurrence), at
-    most ``evidence_limit`` of each
-    (see :mod:`lexeval.metrics.evidence`; 0 leaves them out).
+    ``output``: n-grams, or LCS tokens and sequence lengths) and, when asked for with
+    ``evidence_limit=N`` (N > 0; the default 0 leaves them out, so that a plain loop of
+    ``measure`` calls pays only for the counting), the evidence ``matched`` and ``missing``:
+    the reference's n-grams (ROUGE-N) or tokens (the LCS tokens for ROUGE-L/Lsum) that the
+    output matched or missed, in reference order (ROUGE-N: of first occurrence), at most N of
+    each (see :mod:`lexeval.metrics.evidence`). Scores and counts are the same either way.
+
+    Prepared texts (tokens, sentences, n-gram counts) are kept in a bounded cache per metric
+    (``functools.lru_cache``, safe under threads), keyed by the text.
 
     Empty inputs: in compat mode rouge-score's rules (0.0 when a side has no n-gram); in the
     default mode 0.0 as well, except 1.0 when both token sequences are equal (two empty texts,
@@ -100,9 +103,10 @@ class RougeMetric(BaseMetric):
 
     >>> RougeMetric("rougeL", compat="rouge-score").measure("a b c d", "a c d x").info["counts"]
     {'overlap': 3, 'reference': 4, 'output': 4}
+    >>> r = RougeMetric("rouge1", evidence_limit=20).measure("a b c d", "a c x")
+    >>> r.info["matched"], r.info["missing"]
+    (['a', 'c'], ['b', 'd'])
     """
-
-    _cache_attributes = ("_cache",)
 
     def __init__(
         self,
@@ -115,7 +119,7 @@ class RougeMetric(BaseMetric):
         normalizer: Normalizer | TextProcessor | str | None = None,
         scale: float = 1.0,
         threshold: float | None = None,
-        evidence_limit: int = EVIDENCE_LIMIT,
+        evidence_limit: int = 0,
     ) -> None:
         super().__init__(scale=scale, threshold=threshold)
         self.evidence_limit = check_evidence_limit(evidence_limit)
@@ -157,14 +161,23 @@ class RougeMetric(BaseMetric):
                     "already (its normalizer: the 'rouge' preset)"
                 )
             self.normalizer = resolve_normalizer(normalizer, "rouge")
-        self._cache: dict[str, Any] = {}
         self._signature: str | None = None
-        # the counting method of this type (a plain function: it pickles by name)
+        lsum = rouge_type == "rougeLsum"
+        processor = self._peer if self.normalizer is None else self.normalizer
+        self._texts = _PreparedTexts(processor, sentences=lsum, tokens=not lsum)
+        # the counting and evidence methods of this type (plain functions: they pickle by name)
+        self._counter: Callable[..., _Counts]
+        self._evidence: Callable[[RougeMetric, _Analysis, _Analysis, int], dict[str, list[str]]]
         if not self.n:
-            lsum = rouge_type == "rougeLsum"
             self._counter = RougeMetric._count_summary_lcs if lsum else RougeMetric._count_lcs
+            self._evidence = (
+                RougeMetric._summary_lcs_evidence if lsum else RougeMetric._lcs_evidence
+            )
+        elif self._set:
+            self._counter, self._evidence = RougeMetric._count_set, RougeMetric._set_evidence
         else:
-            self._counter = RougeMetric._count_set if self._set else RougeMetric._count_ngrams
+            self._counter, self._evidence = RougeMetric._count_ngrams, RougeMetric._ngram_evidence
+        self._fmeasure = score == "fmeasure"
 
     @property
     def signature(self) -> str:
@@ -204,21 +217,6 @@ class RougeMetric(BaseMetric):
         processor = self._peer if self.normalizer is None else self.normalizer
         return _analyze(text, processor, sentences=False).tokens
 
-    def _analyze(self, text: str) -> _Analysis:
-        processor = self._peer if self.normalizer is None else self.normalizer
-        lsum = self.rouge_type == "rougeLsum"
-        return _analyze(text, processor, sentences=lsum, tokens=not lsum)
-
-    def _prepare(self, text: str) -> _Analysis:
-        cache = self._cache
-        prepared = cache.get(text)
-        if prepared is None:
-            prepared = self._analyze(text)
-            if len(cache) >= _CACHE_SIZE:
-                cache.clear()
-            cache[text] = prepared
-        return prepared
-
     # ---- scoring ---------------------------------------------------------------------------
     def _score(
         self,
@@ -233,12 +231,10 @@ class RougeMetric(BaseMetric):
         share for one pair: ``"lcs"`` the LCS length of the two texts' tokens (rougeL and a
         one-sentence rougeLsum), ``n`` the clipped n-gram overlap (rouge1 and rouge2 counted
         together by :class:`RougeScorer`)."""
-        overlap, n_ref, n_out, evidence = self._counter(
-            self, ref, out, count_output, shared, self.evidence_limit
-        )
-        if n_ref and n_out:
+        overlap, n_ref, n_out = self._counter(self, ref, out, count_output, shared)
+        if n_ref and n_out:  # rouge-score's F-measure (overlap 0: 0.0), bit for bit
             precision, recall = overlap / n_out, overlap / n_ref
-            f = fmeasure(precision, recall)
+            f = 2 * precision * recall / (precision + recall) if overlap else 0.0
         else:  # nothing to count on a side: rouge-score's 0.0; two equal texts in the default
             precision = recall = f = 0.0  # mode ("cat" against "cat" for rouge2): 1.0
             equal = not n_ref and not n_out and (not self.n or list(ref.tokens) == list(out.tokens))
@@ -250,93 +246,107 @@ class RougeMetric(BaseMetric):
             "fmeasure": f,
             "counts": {"overlap": overlap, "reference": n_ref, "output": n_out},
         }
-        if evidence is not None:
-            info.update(evidence)
-        key = self.score_key
-        return (f if key == "fmeasure" else info[key]), info
+        if self.evidence_limit:
+            info.update(self._evidence(self, ref, out, self.evidence_limit))
+        return (f if self._fmeasure else info[self.score_key]), info
 
-    # The counts (overlap, reference, output) of each type and, when ``limit``, the evidence
-    # (without tokens on a side, every reference token is missing).
+    # The counts (overlap, reference, output) of each type.
 
     def _count_ngrams(
-        self, ref: _Analysis, out: _Analysis, count_output: bool, shared: _Shared, limit: int
+        self, ref: _Analysis, out: _Analysis, count_output: bool, shared: _Shared
     ) -> _Counts:
         n = self.n
-        n_ref = max(len(ref.tokens) - n + 1, 0)
-        n_out = max(len(out.tokens) - n + 1, 0)
-        if limit:
-            ref_counts, out_counts = ref.grams(n), out.grams(n)
-            evidence = overlap_evidence(ref_counts, out_counts, limit=limit)
-            return ngram_overlap(ref_counts, out_counts), n_ref, n_out, evidence
+        n_ref = len(ref.tokens) - n + 1
+        n_out = len(out.tokens) - n + 1
+        if n_ref < 0:
+            n_ref = 0
+        if n_out < 0:
+            n_out = 0
         if shared and n in shared:  # counted for rouge1 and rouge2 at once
-            return shared[n], n_ref, n_out, None
+            return shared[n], n_ref, n_out
         if count_output or n in out.counts:
-            return ngram_overlap(ref.grams(n), out.grams(n)), n_ref, n_out, None
-        return clipped_overlap(ref.grams(n), out.tokens, n), n_ref, n_out, None
+            return ngram_overlap(ref.grams(n), out.grams(n)), n_ref, n_out
+        return clipped_overlap(ref.grams(n), out.tokens, n), n_ref, n_out
 
     def _count_set(
-        self, ref: _Analysis, out: _Analysis, count_output: bool, shared: _Shared, limit: int
+        self, ref: _Analysis, out: _Analysis, count_output: bool, shared: _Shared
     ) -> _Counts:
         n = self.n
         ref_set, out_set = ref.gram_set(n), out.gram_set(n)
-        evidence = None
-        if limit:  # in reference order (a set has none)
-            evidence = overlap_evidence(ngrams(ref.tokens, n), out_set, limit=limit)
-        return len(ref_set & out_set), len(ref_set), len(out_set), evidence
+        return len(ref_set & out_set), len(ref_set), len(out_set)
 
     def _count_lcs(
-        self, ref: _Analysis, out: _Analysis, count_output: bool, shared: _Shared, limit: int
+        self, ref: _Analysis, out: _Analysis, count_output: bool, shared: _Shared
     ) -> _Counts:
         ref_tokens, out_tokens = ref.tokens, out.tokens
         n_ref, n_out = len(ref_tokens), len(out_tokens)
-        if not limit:
-            overlap = _shared_lcs(ref_tokens, out_tokens, shared) if n_ref and n_out else 0
-            return overlap, n_ref, n_out, None
-        # one LCS: its length and the reference tokens it matched
-        positions = lcs_indices_any(ref_tokens, out_tokens)
-        evidence = positions_evidence(ref_tokens, set(positions), limit=limit)
-        return len(positions), n_ref, n_out, evidence
+        overlap = _shared_lcs(ref_tokens, out_tokens, shared) if n_ref and n_out else 0
+        return overlap, n_ref, n_out
 
     def _count_summary_lcs(
-        self, ref: _Analysis, out: _Analysis, count_output: bool, shared: _Shared, limit: int
+        self, ref: _Analysis, out: _Analysis, count_output: bool, shared: _Shared
     ) -> _Counts:
         ref_sents, out_sents = ref.sentences, out.sentences
         n_ref, n_out = sum(map(len, ref_sents)), sum(map(len, out_sents))
         if not n_ref or not n_out:
-            evidence = positions_evidence(ref.flat_sentences(), (), limit=limit) if limit else None
-            return 0, n_ref, n_out, evidence
-        if not limit and len(ref_sents) == 1 and len(out_sents) == 1:
+            return 0, n_ref, n_out
+        if len(ref_sents) == 1 and len(out_sents) == 1:
             # one sentence each: every LCS token is a hit, so only its length matters
             if ref_sents[0] is ref.tokens and out_sents[0] is out.tokens:
-                return _shared_lcs(ref.tokens, out.tokens, shared), n_ref, n_out, None
-            return lcs_length(ref_sents[0], out_sents[0]), n_ref, n_out, None
+                return _shared_lcs(ref.tokens, out.tokens, shared), n_ref, n_out
+            return lcs_length(ref_sents[0], out_sents[0]), n_ref, n_out
         # compat: rouge-score's exact backtrack; default: any LCS, fast on long texts
         lcs = lcs_indices if self.compat else lcs_indices_any
-        hits = summary_lcs_hit_positions(ref_sents, out_sents, lcs)
-        if not limit:
-            return len(hits), n_ref, n_out, None
-        hit_set = set(hits)
+        return len(summary_lcs_hit_positions(ref_sents, out_sents, lcs)), n_ref, n_out
+
+    # The evidence of each type (asked for: ``evidence_limit`` > 0); without tokens on a side,
+    # every reference token is missing.
+
+    def _ngram_evidence(self, ref: _Analysis, out: _Analysis, limit: int) -> dict[str, list[str]]:
+        return overlap_evidence(ref.grams(self.n), out.grams(self.n), limit=limit)
+
+    def _set_evidence(self, ref: _Analysis, out: _Analysis, limit: int) -> dict[str, list[str]]:
+        # in reference order (a set has none)
+        return overlap_evidence(ngrams(ref.tokens, self.n), out.gram_set(self.n), limit=limit)
+
+    def _lcs_evidence(self, ref: _Analysis, out: _Analysis, limit: int) -> dict[str, list[str]]:
+        # one LCS: the reference tokens it matched
+        positions = lcs_indices_any(ref.tokens, out.tokens)
+        return positions_evidence(ref.tokens, set(positions), limit=limit)
+
+    def _summary_lcs_evidence(
+        self, ref: _Analysis, out: _Analysis, limit: int
+    ) -> dict[str, list[str]]:
+        ref_sents, out_sents = ref.sentences, out.sentences
+        if not sum(map(len, ref_sents)) or not sum(map(len, out_sents)):
+            return positions_evidence(ref.flat_sentences(), (), limit=limit)
+        lcs = lcs_indices if self.compat else lcs_indices_any
+        hit_set = set(summary_lcs_hit_positions(ref_sents, out_sents, lcs))
         flat = [(k, i) for k, sent in enumerate(ref_sents) for i in range(len(sent))]
-        evidence = positions_evidence(
+        return positions_evidence(
             [ref_sents[k][i] for k, i in flat],
             {j for j, pos in enumerate(flat) if pos in hit_set},
             limit=limit,
         )
-        return len(hits), n_ref, n_out, evidence
 
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
-        out = self._cache.get(output) or self._analyze(output)
-        return self._score(self._prepare(reference), out, count_output=False)
+        prepare = self._texts.get
+        return self._score(prepare(reference), prepare(output), count_output=False)
 
     _measure_pair = _measure_one
 
+    def _measure_refs(self, references: list[str], output: str) -> tuple[float, dict[str, Any]]:
+        if len(references) == 1:  # one reference: the output's n-grams need not be counted
+            return self._measure_one(references[0], output)
+        return super()._measure_refs(references, output)
+
     def _prepare_output(self, output: str) -> _Analysis:
-        return self._prepare(output)
+        return self._texts.get(output)
 
     def _score_prepared(
         self, reference: str, prepared_output: _Analysis
     ) -> tuple[float, dict[str, Any]]:
-        return self._score(self._prepare(reference), prepared_output)
+        return self._score(self._texts.get(reference), prepared_output)
 
     def _reference_key(self, score: float, info: dict[str, Any]) -> float:
         # rouge-score's score_multi keeps the first reference with the highest F-measure
@@ -411,6 +421,40 @@ def _analyze(
         return _Analysis(norm.tokens(text), ())
     sents_tokens = [t for t in (norm.tokens(s) for s in norm.sentences(text)) if t]
     return _Analysis(norm.tokens(text) if tokens else (), sents_tokens)
+
+
+class _PreparedTexts:
+    """Analysed texts (:func:`_analyze` with fixed settings) in a bounded, thread-safe cache
+    keyed by the text (``functools.lru_cache``); it pickles as its settings, empty.
+
+    >>> texts = _PreparedTexts(RougeScoreProcessor(), sentences=False, tokens=True)
+    >>> texts.get("The cat.") is texts.get("The cat."), texts.get("The cat.").tokens
+    (True, ('the', 'cat'))
+    """
+
+    __slots__ = ("_settings", "get")
+
+    def __init__(
+        self,
+        processor: RougeScoreProcessor | TextProcessor,
+        *,
+        sentences: bool,
+        tokens: bool,
+        size: int = _CACHE_SIZE,
+    ) -> None:
+        self._settings = (processor, sentences, tokens, size)
+        analyze = partial(_analyze, processor=processor, sentences=sentences, tokens=tokens)
+        self.get: Callable[[str], _Analysis] = lru_cache(maxsize=size)(analyze)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        processor, sentences, tokens, size = self._settings
+        return (_rebuild_texts, (processor, sentences, tokens, size))
+
+
+def _rebuild_texts(
+    processor: RougeScoreProcessor | TextProcessor, sentences: bool, tokens: bool, size: int
+) -> _PreparedTexts:
+    return _PreparedTexts(processor, sentences=sentences, tokens=tokens, size=size)
 
 
 def _rouge_factory(rouge_type: str) -> Any:
@@ -492,29 +536,19 @@ class RougeScorer:
         self.compat = compat
         self.use_stemmer = use_stemmer
         self.normalizer = resolved
-        self._processor: RougeScoreProcessor | TextProcessor = (
+        processor: RougeScoreProcessor | TextProcessor = (
             RougeScoreProcessor(stemmer=use_stemmer) if resolved is None else resolved
         )
+        self._processor = processor
         self._needs_sentences = "rougeLsum" in self.metrics
+        self._texts = _PreparedTexts(processor, sentences=self._needs_sentences, tokens=True)
         self._items = tuple(self.metrics.items())
+        # rouge1 and rouge2 counted (not as sets) in one pass over the output's tokens
         counted = {m.n for m in self.metrics.values() if m.n and not m._set}
-        no_evidence = not any(m.evidence_limit for m in self.metrics.values())
-        self._fuse_unigrams_bigrams = no_evidence and {1, 2} <= counted
-        # Without evidence, rouge1, rouge2, rougeL and rougeLsum of one reference are counted
-        # here inline (the common batch case): (type, metric, kind), kind 1 or 2 for the fused
-        # n-gram overlap, 0 for the LCS, -1 for rougeLsum, None for the metric's own counting.
-        plain = {"rouge1": 1, "rouge2": 2, "rougeL": 0, "rougeLsum": -1}
-        self._plan: tuple[tuple[str, RougeMetric, int | None], ...] = tuple(
-            (t, m, plain.get(t) if self._fuse_unigrams_bigrams and not m._set else None)
-            for t, m in self._items
-        )
+        self._fuse_unigrams_bigrams = {1, 2} <= counted
 
     def __repr__(self) -> str:
         return f"RougeScorer({list(self.rouge_types)!r}, compat={self.compat!r})"
-
-    def _analyze(self, text: str) -> _Analysis:
-        check_text(text, "text")
-        return _analyze(text, self._processor, sentences=self._needs_sentences)
 
     def _score_pair(
         self, references: Sequence[_Analysis], output: _Analysis
@@ -537,63 +571,25 @@ class RougeScorer:
         return results
 
     def _score_one(self, ref: _Analysis, output: _Analysis) -> dict[str, MetricResult]:
-        """Every type's result for one reference (the batch path's common case)."""
+        """Every type's result for one reference (the common case): each type's own
+        :meth:`RougeMetric._score`, with the LCS and the rouge1/rouge2 overlap counted once."""
         shared: dict[int | str, int] = {}
         if self._fuse_unigrams_bigrams:
             shared[1], shared[2] = unigram_bigram_overlap(ref.grams(1), ref.grams(2), output.tokens)
-            return self._score_one_inline(ref, output, shared)
         results: dict[str, MetricResult] = {}
         for rouge_type, metric in self._items:
             score, info = metric._score(ref, output, False, shared)
             results[rouge_type] = metric.make_result(score, info)
         return results
 
-    def _score_one_inline(
-        self, ref: _Analysis, output: _Analysis, shared: dict[int | str, int]
-    ) -> dict[str, MetricResult]:
-        """:meth:`_score_one` without evidence, counting rouge1, rouge2, rougeL and a
-        one-sentence rougeLsum here (what ``RougeMetric._score`` does, without its calls: they
-        cost as much as the counting on a summary); every number equals the metric's own."""
-        ref_tokens, out_tokens = ref.tokens, output.tokens
-        len_ref, len_out = len(ref_tokens), len(out_tokens)
-        results: dict[str, MetricResult] = {}
-        for rouge_type, metric, kind in self._plan:
-            if kind == 1:
-                overlap, n_ref, n_out = shared[1], len_ref, len_out
-            elif kind == 2:
-                overlap, n_ref, n_out = shared[2], len_ref - 1, len_out - 1
-            elif kind == 0 or (
-                kind == -1
-                and len(ref.sentences) == 1
-                and len(output.sentences) == 1
-                and ref.sentences[0] is ref_tokens
-                and output.sentences[0] is out_tokens
-            ):
-                overlap, n_ref, n_out = 0, len_ref, len_out
-                if n_ref > 0 and n_out > 0:
-                    overlap = _shared_lcs(ref_tokens, out_tokens, shared)
-            else:
-                n_ref = n_out = 0  # counted by the metric
-            if n_ref > 0 and n_out > 0:
-                precision, recall = overlap / n_out, overlap / n_ref
-                f = 2 * precision * recall / (precision + recall) if overlap else 0.0
-                info: dict[str, Any] = {
-                    "precision": precision,
-                    "recall": recall,
-                    "fmeasure": f,
-                    "counts": {"overlap": overlap, "reference": n_ref, "output": n_out},
-                }
-                key = metric.score_key
-                score = f if key == "fmeasure" else info[key]
-            else:  # no token on a side, or several sentences: the metric's own rules
-                score, info = metric._score(ref, output, False, shared)
-            results[rouge_type] = metric.make_result(score, info)
-        return results
-
     def score(self, reference: str | Sequence[str], output: str) -> dict[str, MetricResult]:
         """Every type's result for one pair (a list of references: the best per type)."""
+        prepare = self._texts.get
+        if type(reference) is str and type(output) is str:
+            return self._score_one(prepare(reference), prepare(output))
         references = check_references(reference, "reference")
-        return self._score_pair([self._analyze(r) for r in references], self._analyze(output))
+        check_text(output, "output")
+        return self._score_pair([prepare(r) for r in references], prepare(output))
 
     def score_many(
         self, references: Sequence[str | Sequence[str]], outputs: Sequence[str]
@@ -610,10 +606,14 @@ class RougeScorer:
         cache: dict[str, _Analysis] = {}
         cached = cache.get
 
+        analyze = partial(
+            _analyze, processor=self._processor, sentences=self._needs_sentences, tokens=True
+        )
+
         def analysis(text: str) -> _Analysis:
             if len(cache) >= _BATCH_CACHE:
                 cache.clear()
-            found = cache[text] = self._analyze(text)
+            found = cache[text] = analyze(check_text(text, "text"))
             return found
 
         results: list[dict[str, MetricResult]] = []

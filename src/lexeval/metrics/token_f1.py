@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from lexeval.compat import squad_exact_match
 from lexeval.metrics.base import BaseMetric, register_metric
-from lexeval.metrics.evidence import EVIDENCE_LIMIT, check_evidence_limit, overlap_evidence
+from lexeval.metrics.evidence import check_evidence_limit, overlap_evidence
 from lexeval.metrics.overlap import fmeasure, ngram_overlap
 from lexeval.normalize import resolve_normalizer
 from lexeval.text.base import TextProcessor
@@ -47,9 +47,10 @@ Compat = Literal["squad", "set"]
 
 class TokenF1Metric(BaseMetric):
     """Token F1 (the score), with ``precision``, ``recall``, ``fmeasure`` and ``counts`` in info,
-    and the evidence ``matched`` and ``missing``: the reference's tokens the output matched or
-    missed, in reference order, at most ``evidence_limit`` of each (see
-    :mod:`lexeval.metrics.evidence`; 0 leaves them out).
+    and, when asked for with ``evidence_limit=N`` (N > 0; the default 0 leaves them out), the
+    evidence ``matched`` and ``missing``: the reference's tokens the output matched or missed,
+    in reference order, at most N of each (see :mod:`lexeval.metrics.evidence`). Scores and
+    counts are the same either way.
 
     Empty inputs: ``squad`` follows the v1.1 script (0.0 when either normalized side is
     empty); ``set`` gives 0.0 when either side is empty; the default mode gives 1.0 when both
@@ -57,7 +58,8 @@ class TokenF1Metric(BaseMetric):
 
     >>> TokenF1Metric(compat="squad").measure("", "").score
     0.0
-    >>> r = TokenF1Metric(compat="squad").measure("The Denver Broncos", "Broncos of Denver")
+    >>> m = TokenF1Metric(compat="squad", evidence_limit=20)
+    >>> r = m.measure("The Denver Broncos", "Broncos of Denver")
     >>> r.info["matched"], r.info["missing"]
     (['denver', 'broncos'], [])
     """
@@ -71,7 +73,7 @@ class TokenF1Metric(BaseMetric):
         normalizer: Normalizer | TextProcessor | str | None = None,
         scale: float = 1.0,
         threshold: float | None = None,
-        evidence_limit: int = EVIDENCE_LIMIT,
+        evidence_limit: int = 0,
         variant: str | None = None,
     ) -> None:
         super().__init__(scale=scale, threshold=threshold)

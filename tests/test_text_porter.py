@@ -1,0 +1,53 @@
+"""lexeval.text.porter equals nltk's PorterStemmer (default mode) on real and random words."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lexeval.text.porter import PorterStemmer
+
+porter = pytest.importorskip("nltk.stem.porter")
+
+NLTK = porter.PorterStemmer().stem
+OURS = PorterStemmer().stem
+SUMMEVAL = (
+    Path(__file__).resolve().parents[1].parent
+    / "shared/data/summeval/summeval_expert_avg_11refs.jsonl"
+)
+WORD_LETTERS = "abcdefghijklmnopqrstuvwxyzy" + "aeiouy" * 3 + "0123456789"
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=WORD_LETTERS, min_size=1, max_size=14))
+def test_equal_to_nltk_on_random_words(word: str) -> None:
+    assert OURS(word) == NLTK(word)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=12), st.booleans())
+def test_equal_to_nltk_on_any_text(word: str, lower: bool) -> None:
+    assert OURS(word, to_lowercase=lower) == NLTK(word, to_lowercase=lower)
+
+
+def test_equal_to_nltk_on_every_summeval_word() -> None:
+    if not SUMMEVAL.exists():
+        pytest.skip(f"../shared is absent ({SUMMEVAL} not found)")
+    words: set[str] = set()
+    with SUMMEVAL.open(encoding="utf-8") as lines:
+        for line in lines:
+            row = json.loads(line)
+            for text in [row["decoded"], *row["references"], row["source"]]:
+                words.update(re.findall(r"[a-z0-9]+", text.lower()))
+    assert len(words) > 5_000
+    assert [w for w in sorted(words) if OURS(w) != NLTK(w)] == []
+
+
+def test_irregular_forms_and_short_words() -> None:
+    words = ["skies", "dying", "innings", "news", "proceed", "a", "is", "SKIES", "ies"]
+    assert [OURS(w) for w in words] == [NLTK(w) for w in words]
