@@ -40,14 +40,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from lexeval.metrics.base import (
-    BaseMetric,
-    Metric,
-    MetricResult,
-    check_references,
-    check_text,
-    new_result,
-)
+from lexeval.checks import check_references, check_text
+from lexeval.metrics.base import BaseMetric, Metric, MetricResult, new_result
 
 if TYPE_CHECKING:
     import numpy as np

@@ -32,8 +32,9 @@ import unicodedata
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
-from lexeval.metrics.base import BaseMetric, register_metric, resolve_normalizer
+from lexeval.metrics.base import BaseMetric, register_metric
 from lexeval.metrics.nlp.jsstring import JS_WHITESPACE, check_size, js_trim
+from lexeval.normalize import resolve_normalizer
 from lexeval.text.base import TextProcessor
 from lexeval.text.signature import Signature
 

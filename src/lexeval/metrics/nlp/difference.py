@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from rapidfuzz.distance import LCSseq
 
-from lexeval.metrics.base import BaseMetric, register_metric, resolve_normalizer
+from lexeval.metrics.base import BaseMetric, register_metric
 from lexeval.metrics.nlp.jsstring import check_size, js_collapse_space, js_split_words, utf16_units
+from lexeval.normalize import resolve_normalizer
 from lexeval.text.base import TextProcessor
 from lexeval.text.signature import Signature
 

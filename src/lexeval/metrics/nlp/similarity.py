@@ -22,13 +22,14 @@ from collections import Counter
 from operator import add
 from typing import TYPE_CHECKING, Any, Literal
 
-from lexeval.metrics.base import BaseMetric, register_metric, resolve_normalizer
+from lexeval.metrics.base import BaseMetric, register_metric
 from lexeval.metrics.nlp.jsstring import (
     check_size,
     js_collapse_space,
     js_remove_space,
     utf16_units,
 )
+from lexeval.normalize import resolve_normalizer
 from lexeval.text.base import TextProcessor
 from lexeval.text.signature import Signature
 

@@ -25,9 +25,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Literal
 
-from lexeval.metrics.base import BaseMetric, register_metric, resolve_normalizer
+from lexeval.metrics.base import BaseMetric, register_metric
 from lexeval.metrics.nlp.jsstring import check_size
 from lexeval.metrics.nlp.sentiment import afinn, analyze, negators, score_tokens
+from lexeval.normalize import resolve_normalizer
 from lexeval.text.base import TextProcessor
 from lexeval.text.signature import Signature
 
