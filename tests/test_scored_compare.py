@@ -229,3 +229,14 @@ def test_a_damaged_scored_file_is_named_with_its_field(
     damaged.write_text(json.dumps(document), encoding="utf-8")
     code, _, err = _compare(capsys, str(old), str(damaged))
     assert code == 2 and "results[3].id: duplicate record 'r2'" in err
+
+
+def test_score_progress_goes_to_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records = _records(tmp_path / "r.jsonl", NEW)
+    args = ["score", str(records), "--metric", "token_f1", "--format", "csv"]
+    assert main(args) == 0
+    quiet_out, quiet_err = capsys.readouterr()
+    assert main([*args, "--progress"]) == 0
+    out, err = capsys.readouterr()
+    assert out == quiet_out  # stdout holds only the results
+    assert "token_f1" in err and "100%" in err and "100%" not in quiet_err
