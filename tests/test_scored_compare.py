@@ -212,3 +212,31 @@ def test_from_results_keeps_ids_and_lines() -> None:
     metrics = {"token_f1": get_metric("token_f1")}
     run = ScoredRun.from_results(records, score_records(metrics, records), {"token_f1": "s"})
     assert [c.key for c in run.cases] == ["7"] and run.cases[0].line == 2
+
+
+def test_a_damaged_scored_file_is_named_with_its_field(
+    runs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, new = runs
+    document = json.loads(new.read_text(encoding="utf-8"))
+    document["results"][3]["token_f1"]["score"] = "high"
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text(json.dumps(document), encoding="utf-8")
+    code, out, err = _compare(capsys, str(old), str(damaged))
+    assert code == 2 and out == ""
+    assert err == f"lexeval: error: {damaged}: results[3].token_f1.score: expected a number\n"
+    document["results"][3]["id"] = document["results"][2]["id"]
+    damaged.write_text(json.dumps(document), encoding="utf-8")
+    code, _, err = _compare(capsys, str(old), str(damaged))
+    assert code == 2 and "results[3].id: duplicate record 'r2'" in err
+
+
+def test_score_progress_goes_to_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records = _records(tmp_path / "r.jsonl", NEW)
+    args = ["score", str(records), "--metric", "token_f1", "--format", "csv"]
+    assert main(args) == 0
+    quiet_out, quiet_err = capsys.readouterr()
+    assert main([*args, "--progress"]) == 0
+    out, err = capsys.readouterr()
+    assert out == quiet_out  # stdout holds only the results
+    assert "token_f1" in err and "100%" in err and "100%" not in quiet_err

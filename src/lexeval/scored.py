@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from lexeval.cards.compare import MAX_RESAMPLES, MIN_RESAMPLES, split_version
 from lexeval.io import InputError, parse_json, read_text
 from lexeval.metrics.base import MetricResult
 from lexeval.text.signature import Signature
@@ -371,13 +372,6 @@ class ScoredComparison:
         console.print(self.verdict, markup=False, highlight=False)
 
 
-def _versionless(signature: str) -> tuple[str, tuple[str, ...]]:
-    parts = signature.split("|")
-    return "|".join(p for p in parts if not p.startswith("v:")), tuple(
-        p for p in parts if p.startswith("v:")
-    )
-
-
 def _check_comparable(
     base: ScoredRun, candidate: ScoredRun, allow_signature_mismatch: bool = False
 ) -> list[str]:
@@ -389,8 +383,8 @@ def _check_comparable(
         )
     warnings = []
     for name, signature in base.metrics.items():
-        settings, versions = _versionless(signature)
-        other_settings, other_versions = _versionless(candidate.metrics[name])
+        settings, versions = split_version(signature)
+        other_settings, other_versions = split_version(candidate.metrics[name])
         if settings != other_settings:
             difference = Signature(settings).describe_difference(other_settings)
             if not allow_signature_mismatch:
@@ -439,6 +433,11 @@ def compare_scored(
         raise ValueError(f"max_drop must be in [0, 1], got {max_drop!r}")
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    if isinstance(n_resamples, bool) or not MIN_RESAMPLES <= n_resamples <= MAX_RESAMPLES:
+        raise ValueError(
+            f"n_resamples must be an integer in [{MIN_RESAMPLES}, {MAX_RESAMPLES}], "
+            f"got {n_resamples!r}"
+        )
     warnings = _check_comparable(base, candidate, allow_signature_mismatch)
     by_key = {c.key: c for c in candidate.cases}
     keys = tuple(c.key for c in base.cases)

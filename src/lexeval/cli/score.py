@@ -343,9 +343,18 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--html needs a file name ('-' is not accepted)")
     if html is not None and args.jsonl:
         raise UsageError("--html goes with FILE, not with the older --jsonl form")
-    if single and len(names) == 1 and not gates and html is None:
+    if single and len(names) == 1 and not gates:
         result = measure_with_question(metrics[names[0]], args.input, args.output, args.question)
         print(strict_json(result.to_dict()))
+        if html is not None:
+            from lexeval.batch import Record
+            from lexeval.htmlreport import render_scored, write_html
+            from lexeval.scored import ScoredRun
+
+            record = Record(1, None, args.input, args.output, args.question)
+            signatures = {names[0]: metrics[names[0]].signature}
+            pair = ScoredRun.from_results([record], {names[0]: [result]}, signatures, "--input")
+            write_html(html, render_scored(pair), inputs=inputs)
         return 0
     if args.jsonl:
         return _run_legacy(args.jsonl, names, metrics, args.workers, args.question_field)
