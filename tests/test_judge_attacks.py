@@ -480,6 +480,13 @@ def test_an_impossible_rubric_score_is_a_parse_error(
     assert result.passed is None and "parse_error" in result.info
 
 
+def test_a_deeply_nested_reply_is_a_parse_error(serve: Callable[..., FakeServer]) -> None:
+    deep = '{"a": ' * 100_000 + "1" + "}" * 100_000
+    server = serve(fixed(chat(deep)))
+    result = CorrectnessJudge(backend(server.url)).measure(f"Paris {deep}", "Paris")
+    assert result.passed is None and "parse_error" in result.info
+
+
 def test_impossible_log_probabilities_are_ignored(serve: Callable[..., FakeServer]) -> None:
     logprobs = {
         "content": [
