@@ -200,7 +200,7 @@ def read_answer(
     >>> read_answer("Verdict: correct", ["Verdict: yes"], word_of=lambda w: yes.get(w, w)).echoes
     1
     """
-    texts = [t for text in data for t in (text, escape_data(text))]
+    texts = list(dict.fromkeys(t for text in data for t in (text, escape_data(text))))
     data_objects = [o for text in texts for o in json_objects(text, nested=True)]
     data_verdicts = set()
     if verdict_of is not None:
