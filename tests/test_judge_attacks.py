@@ -480,6 +480,13 @@ def test_an_impossible_rubric_score_is_a_parse_error(
     assert result.passed is None and "parse_error" in result.info
 
 
+def test_a_deeply_nested_reply_is_a_parse_error(serve: Callable[..., FakeServer]) -> None:
+    deep = '{"a": ' * 100_000 + "1" + "}" * 100_000
+    server = serve(fixed(chat(deep)))
+    result = CorrectnessJudge(backend(server.url)).measure(f"Paris {deep}", "Paris")
+    assert result.passed is None and "parse_error" in result.info
+
+
 def test_impossible_log_probabilities_are_ignored(serve: Callable[..., FakeServer]) -> None:
     logprobs = {
         "content": [
@@ -581,26 +588,26 @@ def test_an_echoed_key_never_reaches_results_or_the_cache(
 
 def test_the_cli_never_prints_a_url_key(serve: Callable[..., FakeServer], tmp_path: Path) -> None:
     secret = "q7"
-    server = serve(fixed((500, "text/plain", b"down")))
-    url = server.url.replace("http://", f"http://u:{secret}@") + f"?token={secret}x"
-    proc = run_cli(
-        "score",
-        "--metric",
-        "judge:correctness",
-        "--input",
-        "Paris",
-        "--output",
-        "Paris",
-        "--judge-url",
-        url,
-        "--judge-model",
-        "m",
-        "--option",
-        "max_retries=0",
-        env={"LEXEVAL_CACHE_DIR": str(tmp_path)},
-    )
-    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
-    assert secret not in proc.stderr + proc.stdout and server.url in proc.stderr
+    good = serve(fixed(chat(OWN_YES)))
+    broken = serve(fixed((500, "text/plain", b"down")))
+
+    def score(server: FakeServer, *more: str) -> subprocess.CompletedProcess[str]:
+        url = server.url.replace("http://", f"http://u:{secret}@") + f"?token={secret}x"
+        return run_cli(
+            "score", "--metric", "judge:correctness", "--input", "Paris", "--output", "Paris",
+            "--judge-url", url, "--judge-model", "m", "--option", "max_retries=0", *more,
+            env={"LEXEVAL_CACHE_DIR": str(tmp_path)},
+        )  # fmt: skip
+
+    passed = score(good)
+    assert passed.returncode == 0, passed.stderr
+    assert "judge:correctness|template:" in passed.stdout
+    failed = score(broken)
+    assert failed.returncode == 2 and len(failed.stderr.strip().splitlines()) == 1, failed.stderr
+    assert broken.url in failed.stderr
+    everything = passed.stdout + passed.stderr + failed.stdout + failed.stderr
+    assert secret not in everything
+    assert secret not in (tmp_path / "judgments.sqlite3").read_bytes().decode("utf-8", "replace")
 
 
 def test_a_judge_error_is_a_judge_error(serve: Callable[..., FakeServer]) -> None:

@@ -74,10 +74,14 @@ def test_structured_verdicts_parse_concurrently_and_the_cache_replays_them(
     backend = client_for(server, cache, concurrency=2)
     judge = CorrectnessJudge(backend, max_reason_chars=60)
     results = judge.measure_many(GOLDS, ANSWERS, questions=QUESTIONS)
-    assert backend.usage.requests == 3
+    readable = judged(results)
+    unreadable = len(results) - len(readable)
+    # SmolLM2 sometimes writes an impossible confidence (llama.cpp's grammar does not bound
+    # numbers): a parse error after one repair request, never a score.
+    assert len(readable) >= 2, [r.info for r in results]
+    assert backend.usage.requests == 3 + unreadable
     assert backend.max_in_flight == 2  # two requests were in flight at once (2 server slots)
-    for result in results:
-        assert "parse_error" not in result.info, result.info
+    for result in readable:
         assert result.info["verdict"] in ("correct", "incorrect")
         assert 0.5 <= result.info["confidence"] <= 1.0
         assert result.passed is (result.info["verdict"] == "correct")
@@ -86,18 +90,23 @@ def test_structured_verdicts_parse_concurrently_and_the_cache_replays_them(
         assert result.info["usage"]["total_tokens"] > 0
         assert result.info["cached"] is False
         assert isinstance(result.info["reason"], str)
+    for result in results:
+        if "parse_error" in result.info:
+            assert math.isnan(result.score) and result.passed is None
     assert backend.usage.total_tokens == sum(r.info["usage"]["total_tokens"] for r in results)
 
-    # A re-run with a new backend on the same cache file sends no request.
+    # A re-run with a new backend on the same cache file sends no request for a readable
+    # reply; an unreadable one was never cached and is asked again (reply and repair).
     again = client_for(server, cache, concurrency=2)
     replayed = CorrectnessJudge(again, max_reason_chars=60).measure_many(
         GOLDS, ANSWERS, questions=QUESTIONS
     )
-    assert again.usage.requests == 0
-    assert again.usage.cache_hits == 3
-    assert [r.score for r in replayed] == [r.score for r in results]
-    assert [r.info["raw"] for r in replayed] == [r.info["raw"] for r in results]
-    assert all(r.info["cached"] for r in replayed)
+    assert unreadable <= again.usage.requests <= 2 * unreadable
+    assert again.usage.cache_hits >= len(readable)
+    for first, second in zip(results, replayed, strict=True):
+        if "parse_error" not in first.info:
+            assert second.info["cached"] is True
+            assert (second.score, second.info["raw"]) == (first.score, first.info["raw"])
 
 
 def test_logprobs_mode_reads_p_yes_from_one_token(server: LocalServer) -> None:

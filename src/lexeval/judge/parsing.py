@@ -144,13 +144,16 @@ def json_objects(text: str, *, nested: bool = False) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     start = text.find("{")
     while start != -1:
+        skip = not nested
         try:
             value, end = _DECODER.raw_decode(text, start)
+        except RecursionError:  # too deep to be a verdict: skipped whole, in either mode
+            value, end, skip = None, _skip_braces(text, start), True
         except ValueError:
             value, end = None, _skip_braces(text, start)
         if isinstance(value, dict):
             found.append(value)
-        start = text.find("{", start + 1 if nested else max(end, start + 1))
+        start = text.find("{", max(end, start + 1) if skip else start + 1)
     return found
 
 
@@ -161,7 +164,7 @@ def _whole_object(reply: str) -> dict[str, Any] | None:
         text = fenced.group("body").strip()
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
 
@@ -197,7 +200,7 @@ def read_answer(
     >>> read_answer("Verdict: correct", ["Verdict: yes"], word_of=lambda w: yes.get(w, w)).echoes
     1
     """
-    texts = [t for text in data for t in (text, escape_data(text))]
+    texts = list(dict.fromkeys(t for text in data for t in (text, escape_data(text))))
     data_objects = [o for text in texts for o in json_objects(text, nested=True)]
     data_verdicts = set()
     if verdict_of is not None:
