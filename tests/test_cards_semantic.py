@@ -108,3 +108,24 @@ def test_cli_semantic_flag() -> None:
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert f"|{SemanticTier().signature}#" in report["signature"]
+
+
+def test_cli_semantic_without_the_extra_exits_2_with_one_line() -> None:
+    """Without the extra (its package hidden from the import system), ``--semantic`` is a usage
+    error naming the install command, not a traceback."""
+    args = [str(DATA / "dataset.yaml"), str(DATA / "outputs" / "prompt_v2.jsonl"), "--semantic"]
+    code = f"""
+import importlib.util, sys
+real = importlib.util.find_spec
+importlib.util.find_spec = lambda name, *a: None if name == "wordllama" else real(name, *a)
+from lexeval.cli import main
+sys.exit(main(["cards", *{args!r}]))
+"""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr
+    assert "pip install 'lexeval[semantic]'" in lines[0]

@@ -165,18 +165,22 @@ class StaticEncoder:
 
     def encode(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """One L2-normalized row per text: the mean of its token vectors (a zero row when the
-        text has no token)."""
+        text has no token). The means are one sparse product (rows of 1/length weights times
+        the table), each row summed in its own token order whatever the batch."""
         import numpy as np
+        from scipy.sparse import csr_matrix
 
         table, tokenizer = self._load()
-        out = np.zeros((len(texts), table.shape[1]), dtype=np.float32)
         encode = tokenizer.encode
-        last = table.shape[0] - 1
-        for k, text in enumerate(texts):
-            ids = encode(text, add_special_tokens=False).ids
-            if ids:
-                rows = np.minimum(np.asarray(ids, dtype=np.intp), last)
-                out[k] = table[rows].mean(axis=0)
+        ids = [encode(text, add_special_tokens=False).ids for text in texts]
+        lengths = np.fromiter(map(len, ids), dtype=np.intp, count=len(ids))
+        indptr = np.zeros(len(ids) + 1, dtype=np.intp)
+        np.cumsum(lengths, out=indptr[1:])
+        columns = np.fromiter((i for row in ids for i in row), dtype=np.intp, count=int(indptr[-1]))
+        np.minimum(columns, table.shape[0] - 1, out=columns)
+        weights = np.repeat(1.0 / np.maximum(lengths, 1), lengths).astype(np.float32)
+        means = csr_matrix((weights, columns, indptr), shape=(len(ids), table.shape[0])) @ table
+        out = np.ascontiguousarray(means, dtype=np.float32)
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)
         return out
