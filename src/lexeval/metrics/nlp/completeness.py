@@ -154,7 +154,7 @@ def _coverage(reference: list[str], output: list[str]) -> tuple[float, list[str]
 class MastraCompleteness:
     """The ``compat="mastra"`` mode; ``info`` is Mastra's (camelCase)."""
 
-    signature = "compat:mastra|tagger:lexeval-rules"
+    signature = "tagger:lexeval-rules"
 
     def score(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
         ref, out = mastra_elements(reference), mastra_elements(output)
