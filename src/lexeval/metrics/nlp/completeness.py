@@ -114,9 +114,7 @@ def mastra_elements(text: str) -> list[str]:
             elements.append("be")
         elif core in ("does", "did"):
             elements.append("do")
-        elif (previous in _PROGRESSIVE and core.endswith("ing")) or (
-            previous and _ED.fullmatch(core)
-        ):
+        elif _verb_form(previous, core):
             elements.append(_lemma(core))
         else:
             elements.extend(_NON_ALNUM.sub(" ", word).split())
