@@ -114,6 +114,14 @@ def test_fixture_exact_metrics() -> None:
     assert _exact_mismatches(rows) == []
 
 
+def test_unicode_fixture_exact_metrics() -> None:
+    """Our own cases of JavaScript's string semantics, recorded on the real package."""
+    rows = _jsonl(FIXTURE.with_name("mastra_nlp_unicode.jsonl"))
+    assert len(rows) >= 70
+    assert any("\ud83d" in r["input"] + r["output"] for r in rows)  # a lone surrogate
+    assert _exact_mismatches(rows) == []
+
+
 def test_oracle_completeness_agreement() -> None:
     # Measured: 414/441 exact (93.9%), mean |diff| .0095; docs/metrics.md lists the differences.
     share, mean = _completeness(_oracle_rows())

@@ -115,9 +115,7 @@ def mastra_elements(text: str) -> list[str]:
             elements.append("be")
         elif core in ("does", "did"):
             elements.append("do")
-        elif (previous in _PROGRESSIVE and core.endswith("ing")) or (
-            previous and _ED.fullmatch(core)
-        ):
+        elif _verb_form(previous, core):
             elements.append(_lemma(core))
         else:
             elements.extend(_NON_ALNUM.sub(" ", word).split())
@@ -155,7 +153,7 @@ def _coverage(reference: list[str], output: list[str]) -> tuple[float, list[str]
 class MastraCompleteness:
     """The ``compat="mastra"`` mode; ``info`` is Mastra's (camelCase)."""
 
-    signature = "compat:mastra|tagger:lexeval-rules"
+    signature = "tagger:lexeval-rules"
 
     def score(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
         ref, out = mastra_elements(reference), mastra_elements(output)

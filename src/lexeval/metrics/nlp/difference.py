@@ -81,7 +81,7 @@ def mastra_changes(input: str, output: str) -> int:
 class MastraDifference:
     """The ``compat="mastra"`` mode; ``info`` is Mastra's (camelCase)."""
 
-    signature = "compat:mastra"
+    signature = "ratio:lcs-utf16"
 
     def score(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
         ratio = mastra_ratio(reference, output)

@@ -96,7 +96,7 @@ class MastraSimilarity:
 
     @property
     def signature(self) -> str:
-        return f"compat:mastra|case:{'fold' if self.ignore_case else 'keep'}|space:" + (
+        return f"case:{'fold' if self.ignore_case else 'keep'}|space:" + (
             "collapse" if self.ignore_whitespace else "keep"
         )
 

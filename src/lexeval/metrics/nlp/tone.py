@@ -63,7 +63,7 @@ def variance_stability(scores: list[float]) -> tuple[float, float, float]:
 class MastraTone:
     """The ``compat="mastra"`` mode; ``info`` is Mastra's (camelCase)."""
 
-    signature = "compat:mastra|lexicon:afinn165+emoji"
+    signature = "lexicon:afinn165+emoji"
 
     def score(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
         response = analyze(reference).comparative
