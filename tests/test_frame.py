@@ -29,8 +29,11 @@ def test_columns_match_the_metrics_and_keep_the_index() -> None:
             flatten_result(name, metric.measure(r, o)) for r, o in zip(REFS, OUTS, strict=True)
         ]
         assert scored[name].tolist() == [row[name] for row in expected]
-        assert scored[f"{name}_missing"].tolist() == [row[f"{name}_missing"] for row in expected]
+        if name == "keyword_coverage":  # ROUGE lists evidence only when asked for
+            missing = [row[f"{name}_missing"] for row in expected]
+            assert scored[f"{name}_missing"].tolist() == missing
         assert scored[f"{name}_passed"].isna().all()  # no threshold, no verdict
+    assert "rouge1_missing" not in scored.columns
     assert scored.loc[10, "rouge1_counts_overlap"] == 3
 
 

@@ -66,5 +66,19 @@ import sys
         modules = set(json.loads(out[-1]))
         assert {name for name in HEAVY if name in modules} == set()
         loaded = {m for m in modules if m.startswith("lexeval.metrics.")}
-        assert loaded <= {f"lexeval.metrics.{m}" for m in ("base", "evidence", "overlap", "rouge")}
+        assert loaded <= {
+            f"lexeval.metrics.{m}" for m in ("aggregate", "base", "evidence", "overlap", "rouge")
+        }
         assert "lexeval.normalize" not in modules
+
+
+def test_lazy_names_are_the_objects_whatever_was_imported_first() -> None:
+    code = """
+import lexeval.metrics.aggregate
+import lexeval.metrics.rouge
+from lexeval.metrics import RougeScorer, aggregate, TokenF1Metric
+assert callable(aggregate) and not hasattr(aggregate, "__path__")
+assert type(aggregate).__name__ == "function", aggregate
+assert RougeScorer.__name__ == "RougeScorer" and TokenF1Metric.__name__ == "TokenF1Metric"
+"""
+    assert _loaded_after(code) == set()

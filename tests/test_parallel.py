@@ -245,7 +245,7 @@ def test_results_of_other_types_keep_their_types() -> None:
     from lexeval.parallel import pack_results, plain_results, unpack_results
 
     refs, outs = _pairs(2 * MIN_CHUNK + 5)
-    metric = _NumpyInfo()
+    metric = _NumpyInfo(evidence_limit=20)
     assert not plain_results(metric, [refs, outs])
     assert plain_results(TokenF1Metric(), [refs, outs])
     assert not plain_results(TokenF1Metric(), [refs, [*outs[:-1], numpy.str_("x")]])

@@ -15,10 +15,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+# aggregate is imported here, not lazily: importing the submodule lexeval.metrics.aggregate
+# would otherwise bind the name ``aggregate`` of this package to the module
+from lexeval.metrics.aggregate import AggregateResult, aggregate
 from lexeval.metrics.base import BaseMetric, Metric, MetricResult, get_metric, list_metrics
 
 if TYPE_CHECKING:
-    from lexeval.metrics.aggregate import AggregateResult, aggregate
     from lexeval.metrics.correctness import LexicalCorrectnessMetric
     from lexeval.metrics.keyword import KeywordCoverageMetric
     from lexeval.metrics.nlp import (
@@ -51,8 +53,6 @@ __all__ = [
 
 #: Where each lazily loaded name lives.
 _LAZY = {
-    "AggregateResult": "lexeval.metrics.aggregate",
-    "aggregate": "lexeval.metrics.aggregate",
     "KeywordCoverageMetric": "lexeval.metrics.keyword",
     "LexicalCorrectnessMetric": "lexeval.metrics.correctness",
     "RougeMetric": "lexeval.metrics.rouge",
