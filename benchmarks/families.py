@@ -286,11 +286,14 @@ def halves(data: Data) -> None:
 
 
 def main() -> None:
+    global RESAMPLES
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a seeded sample, for development")
     parser.add_argument("--halves", action="store_true", help="the keyword grid on SummEval")
     parser.add_argument("--rows", help="comma-separated row labels to score (default: all)")
+    parser.add_argument("--resamples", type=int, default=RESAMPLES, help="bootstrap resamples")
     args = parser.parse_args()
+    RESAMPLES = args.resamples
     data = Data(args.quick)
     if args.halves:
         halves(data)
