@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import random
 import sys
 import time
@@ -81,11 +82,12 @@ def lexical_correctness() -> Scorer:
     from lexeval.metrics.correctness import LexicalCorrectnessMetric
 
     metric = LexicalCorrectnessMetric()
+
     return lambda refs, out, question: metric.measure(refs, out, question=question).score
 
 
 TASKS = ("short_answer", "summary", "source_support", "long_answer", "prompt")
-MASTRA = "keyword, compat=mastra"
+MASTRA = "keyword compat=mastra"
 ROWS: dict[str, Callable[[], Scorer]] = {
     "keyword default": keyword(),
     **{f"keyword task={t}": keyword(task=t) for t in TASKS},
@@ -217,9 +219,15 @@ def differences(
     return out
 
 
-def table(data: Data, rows: dict[str, Callable[[], Scorer]]) -> None:
+def table(data: Data, rows: dict[str, Callable[[], Scorer]], cache: Path | None = None) -> None:
+    """Score every row (or read its scores from ``cache``, a directory, when there) and print
+    the table and the paired differences."""
     scored: dict[str, dict[str, list[float] | None]] = {}
     for label, build in rows.items():
+        path = None if cache is None else cache / f"{label.replace(' ', '_')}.json"
+        if path is not None and path.exists():
+            scored[label] = json.loads(path.read_text(encoding="utf-8"))
+            continue
         start = time.process_time()
         try:
             scored[label] = score_all(build, data)
@@ -227,6 +235,8 @@ def table(data: Data, rows: dict[str, Callable[[], Scorer]]) -> None:
             print(f"{label}: n/a ({error})", file=sys.stderr)
             continue
         print(f"scored {label} in {time.process_time() - start:.0f}s CPU", file=sys.stderr)
+        if path is not None:
+            path.write_text(json.dumps(scored[label]), encoding="utf-8")
     width = 26
     print(f"{'':{width}s}" + "".join(f"{h:>24s}" for _, h in COLUMNS))
     for label, scores in scored.items():
@@ -286,11 +296,15 @@ def halves(data: Data) -> None:
 
 
 def main() -> None:
+    global RESAMPLES
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a seeded sample, for development")
     parser.add_argument("--halves", action="store_true", help="the keyword grid on SummEval")
     parser.add_argument("--rows", help="comma-separated row labels to score (default: all)")
+    parser.add_argument("--resamples", type=int, default=RESAMPLES, help="bootstrap resamples")
+    parser.add_argument("--cache", type=Path, help="a directory keeping each row's scores")
     args = parser.parse_args()
+    RESAMPLES = args.resamples
     data = Data(args.quick)
     if args.halves:
         halves(data)
@@ -299,7 +313,9 @@ def main() -> None:
     if args.rows:
         wanted = [r.strip() for r in args.rows.split(",")]
         rows = {k: v for k, v in ROWS.items() if k in wanted}
-    table(data, rows)
+    if args.cache is not None:
+        args.cache.mkdir(parents=True, exist_ok=True)
+    table(data, rows, args.cache)
 
 
 if __name__ == "__main__":

@@ -25,8 +25,8 @@ It is a short-answer judge: its model has seen gold answers of at most 185 chara
 answer longer than :data:`MAX_GOLD_CHARS` (256 characters) is refused with a ``ValueError``
 (long references: ``KeywordCoverageMetric(task="long_answer")``), so no confident probability
 comes out of inputs it was never fitted on, and its cost stays linear in the gold's length. A
-blank, whitespace-only or punctuation-only gold is a ``ValueError`` too (it would pass any
-answer).
+blank, whitespace-only or punctuation-only gold (every alternative so) is a ``ValueError`` too
+(it would pass any answer).
 
 >>> m = LexicalCorrectnessMetric()
 >>> q = "Which river flows through Baghdad?"
@@ -102,18 +102,22 @@ MAX_GOLD_CHARS = 256
 
 
 def check_golds(golds: Sequence[str], name: str = "input") -> None:
-    """Refuse golds out of the metric's scope: blank or punctuation only (they would pass any
-    answer), or longer than :data:`MAX_GOLD_CHARS` (not short answers).
+    """Refuse golds out of the metric's scope: none with a letter or a digit (blank or
+    punctuation only: they would pass any answer; an alternative such as "🗾" beside real ones
+    is kept), or one longer than :data:`MAX_GOLD_CHARS` (not short answers).
 
     >>> check_golds(["Paris", "x" * 300])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ValueError: input[1] has 300 characters: lexical_correctness judges short answers (at most ...
     """
+    if not any(any(c.isalnum() for c in gold) for gold in golds):
+        where = (
+            f"{name}[0]" if len(golds) == 1 else f"every one of the {len(golds)} golds of {name}"
+        )
+        raise ValueError(
+            f"{where} is blank or punctuation only: a gold answer needs a letter or a digit"
+        )
     for i, gold in enumerate(golds):
-        if not any(c.isalnum() for c in gold):
-            raise ValueError(
-                f"{name}[{i}] is blank or punctuation only: a gold answer needs a letter or a digit"
-            )
         if len(gold) > MAX_GOLD_CHARS:
             raise ValueError(
                 f"{name}[{i}] has {len(gold)} characters: lexical_correctness judges short "

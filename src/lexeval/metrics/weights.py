@@ -108,7 +108,7 @@ class KeywordWeights:
     unless given).
     """
 
-    __slots__ = ("_uniform", "frequency", "language", "negations")
+    __slots__ = ("_signature", "_uniform", "frequency", "language", "negations")
 
     def __init__(
         self,
@@ -125,6 +125,7 @@ class KeywordWeights:
             negations = NEGATIONS_EN if language == "en" else frozenset()
         self.negations = frozenset(negations)
         self._uniform: bool | None = None
+        self._signature: str | None = None
 
     def __repr__(self) -> str:
         return f"KeywordWeights({self.language!r})"
@@ -141,6 +142,7 @@ class KeywordWeights:
         self.negations = state["negations"]
         self.frequency = state["frequency"]
         self._uniform = None
+        self._signature = None
 
     @property
     def uniform(self) -> bool:
@@ -159,6 +161,11 @@ class KeywordWeights:
         >>> KeywordWeights("en", frequency=False).signature
         'weights:uniform(neg2)'
         """
+        if self._signature is None:  # built once: the metric's caches are keyed by it
+            self._signature = self._build_signature()
+        return self._signature
+
+    def _build_signature(self) -> str:
         if not self.frequency:
             return f"weights:uniform(neg{NEGATION_FACTOR:g})"
         if self.uniform:
