@@ -47,7 +47,6 @@ from lexeval.metrics.overlap import (
     summary_lcs_hits,
     unigram_bigram_overlap,
 )
-from lexeval.normalize import resolve_normalizer
 from lexeval.text.base import TextProcessor
 from lexeval.text.peers import RougeScoreProcessor
 from lexeval.text.signature import Signature
@@ -160,6 +159,8 @@ class RougeMetric(BaseMetric):
                     "use_stemmer applies to compat='rouge-score'; the default mode stems "
                     "already (its normalizer: the 'rouge' preset)"
                 )
+            from lexeval.normalize import resolve_normalizer  # lazy: compat loads no normalizer
+
             self.normalizer = resolve_normalizer(normalizer, "rouge")
         self._signature: str | None = None
         lsum = rouge_type == "rougeLsum"
