@@ -34,7 +34,7 @@ from _shared import shared_path, timed
 
 from lexeval.compat import _mastra_word
 from lexeval.metrics import KeywordCoverageMetric
-from lexeval.metrics.keyword import _canon
+from lexeval.text.lenient import canonical_key as _canon
 
 MASTRA_NODE_PAIRS_PER_S = 13_000
 MASTRA_NODE_EVOUNA_RECORDED = 22_400  # issue 14: Mastra on Node, warm, EVOUNA NQ
