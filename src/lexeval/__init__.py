@@ -22,11 +22,11 @@ if TYPE_CHECKING:
         MetricResult,
         RougeMetric,
         TokenF1Metric,
-        get_metric,
-        list_metrics,
     )
     from lexeval.metrics.aggregate import aggregate
     from lexeval.normalize import Normalizer
+    from lexeval.registry import get_metric, list_metrics
+    from lexeval.run import measure_many
 
 __all__ = [
     "KeywordCoverageMetric",
@@ -39,6 +39,7 @@ __all__ = [
     "aggregate",
     "get_metric",
     "list_metrics",
+    "measure_many",
     "score_frame",
 ]
 
@@ -50,8 +51,9 @@ _LAZY = {
     "RougeMetric": "lexeval.metrics",
     "TokenF1Metric": "lexeval.metrics",
     "aggregate": "lexeval.metrics",
-    "get_metric": "lexeval.metrics",
-    "list_metrics": "lexeval.metrics",
+    "get_metric": "lexeval.registry",
+    "list_metrics": "lexeval.registry",
+    "measure_many": "lexeval.run",
     "score_frame": "lexeval.frame",
 }
 
@@ -59,7 +61,7 @@ _LAZY = {
 #: Subpackages and modules reachable as attributes (``import lexeval; lexeval.cards``).
 _SUBMODULES = frozenset(
     {"batch", "cards", "cli", "compat", "frame", "integrations", "io", "judge", "meta"}
-    | {"metrics", "normalize", "stats", "testing"}
+    | {"metrics", "normalize", "run", "stats", "testing"}
 )
 
 

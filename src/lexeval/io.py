@@ -45,8 +45,6 @@ from typing import Any, NoReturn, TypeAlias
 
 import yaml
 
-from lexeval.collector import paused_gc
-
 __all__ = [
     "MAX_DEPTH",
     "MAX_FILE_BYTES",
@@ -68,7 +66,6 @@ __all__ = [
     "json_node",
     "locate_json",
     "parse_json",
-    "paused_gc",
     "read_text",
     "signals_as_exceptions",
     "write_text_atomic",
@@ -593,8 +590,7 @@ repeat): refused
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
     composer = _Composer(name, max_depth, max_nodes)
     try:
-        with paused_gc():
-            return composer.compose(loader.get_event, stream)
+        return composer.compose(loader.get_event, stream)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None

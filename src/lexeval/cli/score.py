@@ -20,8 +20,8 @@ from lexeval.cli.common import UsageError, parse_options, strict_json, workers_c
 from lexeval.cli.judge import add_backend_arguments, backend_options
 
 if TYPE_CHECKING:
-    from lexeval.batch import Record
     from lexeval.metrics import AggregateResult, BaseMetric, MetricResult
+    from lexeval.run.batch import Record
 
 __all__ = ["parse_metric_names", "register", "run", "split_targeted"]
 
@@ -128,7 +128,7 @@ def register(sub: Any) -> None:
         type=workers_count,
         default=1,
         metavar="N",
-        help="score on N processes (0 or 'auto': every core; default 1); same results",
+        help="score on N processes ('auto': every core; default 1); same results",
     )
     add_backend_arguments(score)
     score.set_defaults(func=run)
@@ -189,7 +189,7 @@ def _per_metric(specs: Sequence[str], names: Sequence[str], flag: str) -> dict[s
 
 def build_metrics(args: argparse.Namespace, names: Sequence[str]) -> dict[str, BaseMetric]:
     """One configured metric per name; bad names or options are usage errors."""
-    from lexeval.metrics import get_metric
+    from lexeval.registry import get_metric
 
     targeted, common = split_targeted(args.option, names)
     thresholds = _per_metric(args.threshold, names, "--threshold")
@@ -220,7 +220,7 @@ def _line(record: Record, results: dict[str, MetricResult]) -> dict[str, Any]:
 
 
 def _csv(records: Sequence[Record], columns: dict[str, list[MetricResult]]) -> str:
-    from lexeval.batch import flatten_result
+    from lexeval.run.batch import flatten_result
 
     rows: list[dict[str, Any]] = []
     for i, record in enumerate(records):
@@ -298,8 +298,8 @@ def run(args: argparse.Namespace) -> int:
     if args.jsonl:
         return _run_legacy(args.jsonl, names, metrics, args.workers, args.question_field)
 
-    from lexeval.batch import Record, read_records, score_records
     from lexeval.metrics import aggregate
+    from lexeval.run.batch import Record, read_records, score_records
 
     if single:
         records = [Record(1, None, args.input, args.output, args.question)]
@@ -360,7 +360,7 @@ def _run_legacy(
     null, its ``parse_error`` in ``info``)."""
     if len(names) != 1:
         raise UsageError("--jsonl takes one metric; give FILE for several")
-    from lexeval.batch import read_records, score_records
+    from lexeval.run.batch import read_records, score_records
 
     records = read_records(
         path,

@@ -32,7 +32,6 @@ from lexeval.metrics.base import (
     MetricResult,
     check_references,
     check_text,
-    paused_gc,
     register_metric,
     resolve_normalizer,
 )
@@ -625,14 +624,13 @@ class RougeScorer:
         results: list[dict[str, MetricResult]] = []
         append = results.append
         score_one = self._score_one
-        with paused_gc():
-            for reference, output in zip(refs, outs, strict=True):
-                out = cached(output) or analysis(output)
-                if type(reference) is str:
-                    append(score_one(cached(reference) or analysis(reference), out))
-                else:
-                    group = [cached(r) or analysis(r) for r in check_references(reference)]
-                    append(self._score_pair(group, out))
+        for reference, output in zip(refs, outs, strict=True):
+            out = cached(output) or analysis(output)
+            if type(reference) is str:
+                append(score_one(cached(reference) or analysis(reference), out))
+            else:
+                group = [cached(r) or analysis(r) for r in check_references(reference)]
+                append(self._score_pair(group, out))
         return results
 
 
