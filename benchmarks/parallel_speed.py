@@ -12,7 +12,7 @@ and the load average before and after: on a shared machine the wall-clock ratio 
 without them. Every run's results must equal the serial ones (a digest of every result).
 
 Run: .venv/bin/python benchmarks/parallel_speed.py [--pairs 100000] [--workers 2]
-     [--metric keyword_coverage] [--rounds 3] [--start-method fork|forkserver|spawn]
+     [--metric keyword_coverage] [--rounds 3] [--start-method fork|forkserver|spawn (fork)]
      [--baseline-src DIR]
 """
 
@@ -125,11 +125,11 @@ def one_run(kind: str, args: argparse.Namespace) -> None:
 def in_new_process(kind: str, args: argparse.Namespace) -> dict[str, Any]:
     command = [sys.executable, __file__, "--pairs", str(args.pairs), "--metric", args.metric]
     command += ["--workers", str(args.workers), "--one", kind]
-    if args.start_method:
-        command += ["--start-method", args.start_method]
+    command += ["--start-method", args.start_method]
     env = dict(os.environ)
-    if kind == "baseline":
+    if kind == "baseline":  # an older tree: its own way of choosing the start method
         env["PYTHONPATH"] = args.baseline_src
+        env["LEXEVAL_START_METHOD"] = args.start_method
     done = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
     report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return report
@@ -141,7 +141,7 @@ def main() -> None:
     parser.add_argument("--workers", default="2")
     parser.add_argument("--metric", default="keyword_coverage")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--start-method", choices=["fork", "forkserver", "spawn"])
+    parser.add_argument("--start-method", choices=["fork", "forkserver", "spawn"], default="fork")
     parser.add_argument("--baseline-src", help="another lexeval src/ directory to compare")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: one run of this kind
     args = parser.parse_args()
