@@ -6,7 +6,8 @@ results in input order, identical to one call in this process. Every worker proc
 pool dies with the caller (it watches it: ``PR_SET_PDEATHSIG`` on Linux, its parent's pid
 elsewhere), ignores ``SIGINT`` (the caller decides what an interrupt means), and is gone when
 the call returns or raises. Nothing of the caller changes: not its garbage collector, not its
-signal handlers; no file is written.
+signal handlers; no file is written (a worker freezes its own heap at start: its collections
+then skip what it inherited).
 
 ``workers`` is a positive int of at most :func:`max_workers` (4 per available core), or
 ``"auto"`` (every available core); anything else is a ValueError before any process starts.
@@ -40,6 +41,7 @@ __all__ = [
     "START_METHODS",
     "WorkerError",
     "available_cores",
+    "check_main_guard",
     "chunk_bounds",
     "map_chunks",
     "max_workers",
