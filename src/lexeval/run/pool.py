@@ -177,10 +177,10 @@ _TASK: list[Callable[..., list[Any]]] = []
 
 
 def _follow_parent(caller: int) -> None:
-    """In a worker: die with its parent, quietly (the caller; under ``forkserver``, the
-    server, which ends with the caller). On Linux the kernel sends SIGKILL when the parent
-    ends (``PR_SET_PDEATHSIG``); elsewhere a thread polls the parent's pid. Checked once more
-    after setting it: the caller may be gone already."""
+    """In a worker: die with the caller, quietly. On Linux the kernel sends SIGKILL when the
+    parent ends (``PR_SET_PDEATHSIG``); where that is not the caller (``forkserver``: the
+    server, which may outlive a killed caller) or not available, a thread polls every 0.5 s.
+    Checked once more after setting it: the caller may be gone already."""
     parent = os.getppid()
     armed = False
     if sys.platform.startswith("linux"):
@@ -193,19 +193,11 @@ def _follow_parent(caller: int) -> None:
             armed = False
 
     def gone() -> bool:
-        if os.getppid() != parent:
-            return True
-        try:
-            os.kill(caller, 0)
-        except ProcessLookupError:
-            return True
-        except OSError:
-            return False
-        return False
+        return os.getppid() != parent or not _running(caller)
 
     if gone():
         os._exit(0)
-    if not armed:
+    if not armed or parent != caller:  # no PDEATHSIG, or it follows the fork server
 
         def watch() -> None:
             while not gone():
@@ -213,6 +205,22 @@ def _follow_parent(caller: int) -> None:
             os._exit(0)
 
         threading.Thread(target=watch, name="lexeval-parent-watch", daemon=True).start()
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs: exists, and (where /proc tells) is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def _start_worker(task: Callable[..., list[Any]], caller: int, roll: Connection) -> None:
