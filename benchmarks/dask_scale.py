@@ -44,7 +44,7 @@ def main() -> None:
     import pandas as pd
 
     from lexeval import aggregate, get_metric
-    from lexeval.dask import aggregate_dask, score_dask
+    from lexeval.run.dask import aggregate_dask, score_dask
 
     base_refs, base_outs = evouna_pairs(each_alternative=False)
     refs = [base_refs[i % len(base_refs)] for i in range(args.pairs)]

@@ -1,28 +1,19 @@
-"""measure_many(..., workers=N) against one process: 100,000 EVOUNA pairs, default keyword
-coverage.
+"""lexeval.run.measure_many(..., workers=N) against one process, on pairs the process has not
+scored before; optionally against another lexeval source tree (``--baseline-src``, e.g. an
+older checkout), called the way that tree scores with workers.
 
-The pairs are the first 100,000 (gold alternative, answer) pairs of EVOUNA NQ then TQ, single
-references, none repeated. Two comparisons, each of the whole call:
-
-* **cold**: a new process loads spaCy (one pair measured), then scores every pair once with a
-  new metric: ``workers=1`` in one process, ``workers=N`` in another (its pool starts inside
-  the timed call). Each in its own new process, so that neither profits from caches the other
-  filled.
-* **warm**: in this process, one metric scores the same pairs ``--calls`` times with
-  ``workers=1``, another one ``--calls`` times with ``workers=N``; call 2 against call 2 (the
-  serial metric has every pair cached; in the pool, each side first scores the part it scored
-  in call 1, and who runs out first takes some of the other's, pairs it has not seen), and the
-  last call against the last.
-
-``--cold-runs K`` repeats the cold comparison K times (serial and parallel alternating) and
-prints the median ratio beside each run's: on a shared machine one run proves little.
-
-Every run's results must equal the serial ones. CPU seconds by process (psutil) stand beside
-each figure, with what they predict for idle cores (the serial CPU time over the busiest
-process's), and the load average: on a shared machine the wall-clock speed-up says little.
+The pairs are the first ``--pairs`` EVOUNA (gold alternative, answer) pairs of NQ then TQ.
+Each measurement runs in a new process, which loads the metric and scores 2,000 other pairs
+(warm-up: spaCy and the tables loaded), then times one call on the pairs (new to it; a pool
+starts inside the call). The kinds alternate in each round (serial, pool, baseline), so that
+the machine's load falls on all of them alike; ``--rounds K`` repeats the round and prints the
+median ratio. Each line gives the wall time, the CPU seconds of every busy process (psutil),
+and the load average before and after: on a shared machine the wall-clock ratio says little
+without them. Every run's results must equal the serial ones (a digest of every result).
 
 Run: .venv/bin/python benchmarks/parallel_speed.py [--pairs 100000] [--workers 2]
-     [--metric keyword_coverage] [--calls 3] [--cold-runs 1] [--start-method fork|forkserver|spawn]
+     [--metric keyword_coverage] [--rounds 3] [--start-method fork|forkserver|spawn (fork)]
+     [--baseline-src DIR]
 """
 
 from __future__ import annotations
@@ -34,90 +25,112 @@ import os
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _shared import evouna_pairs, load_average
+from _shared import evouna_pairs
 
-from lexeval import get_metric
-from lexeval.parallel import shutdown, start_method
-
-
-def cpu_seconds() -> dict[int, float]:
-    """CPU seconds (user + system) of this process and its descendants (the pool's workers),
-    by pid; {} without psutil."""
-    try:
-        import psutil  # installed with dask[distributed]; only this benchmark uses it
-    except ImportError:
-        return {}
-    me = psutil.Process()
-    out: dict[int, float] = {}
-    for proc in [me, *me.children(recursive=True)]:
-        try:
-            times = proc.cpu_times()
-        except psutil.Error:
-            continue
-        out[proc.pid] = times.user + times.system
-    return out
+WARM_UP = 2000
 
 
-def timed_call(metric: Any, inputs: list[Any], outputs: list[str], workers: int | str) -> Any:
-    """(results, seconds, CPU seconds of the busy processes, largest first)."""
-    before = cpu_seconds()
-    start = time.perf_counter()
-    results = metric.measure_many(inputs, outputs, workers=workers)
-    seconds = time.perf_counter() - start
-    after = cpu_seconds()
-    cpu = [after[pid] - before.get(pid, 0.0) for pid in after]
-    return results, seconds, sorted((c for c in cpu if c > 0.05), reverse=True)
+class CpuSampler:
+    """CPU seconds (user + system) of this process and of every descendant, sampled every
+    0.1 s while a call runs (the pool's workers end with the call, so they are read while
+    they live; a worker's last 0.1 s may be missed)."""
+
+    def __init__(self) -> None:
+        import psutil  # installed with dask[distributed]
+
+        self.me = psutil.Process()
+        self.seen: dict[int, float] = {}
+        self.start = self._read(self.me)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    @staticmethod
+    def _read(proc: Any) -> float:
+        times = proc.cpu_times()
+        return float(times.user + times.system)
+
+    def _run(self) -> None:
+        import psutil
+
+        while not self.stop.wait(0.1):
+            for proc in self.me.children(recursive=True):
+                try:
+                    self.seen[proc.pid] = self._read(proc)
+                except psutil.Error:
+                    continue
+
+    def finish(self) -> list[float]:
+        self.stop.set()
+        self.thread.join()
+        caller = self._read(self.me) - self.start
+        return sorted([caller, *(c for c in self.seen.values() if c > 0.05)], reverse=True)
 
 
 def digest(results: list[Any]) -> str:
-    """A digest of every result's score, verdict, signature and info."""
     text = json.dumps([r.to_dict() for r in results], default=repr)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def line(label: str, seconds: float, cpu: list[float], n: int, load: str) -> str:
-    shown = " + ".join(f"{c:.2f}" for c in cpu) or "n/a"
-    return (
-        f"{label:36s} {seconds:7.2f} s {n / seconds:9,.0f} pairs/s   {load}\n"
-        f"{'':36s} CPU s by process: {shown}"
+def one_run(kind: str, args: argparse.Namespace) -> None:
+    """In a new process: warm up on other pairs, then one timed call; one JSON line."""
+    references, answers = evouna_pairs()
+    inputs, outputs = references[: args.pairs], answers[: args.pairs]
+    warm_in, warm_out = references[-WARM_UP:], answers[-WARM_UP:]
+    workers = (
+        1 if kind == "serial" else (args.workers if args.workers == "auto" else int(args.workers))
     )
+    if kind == "baseline":
+        from lexeval.metrics import get_metric
 
+        metric = get_metric(args.metric)
+        metric.measure_many(warm_in, warm_out)
 
-def ratios(
-    name: str, serial: tuple[float, list[float]], parallel: tuple[float, list[float]]
-) -> str:
-    wall = serial[0] / parallel[0]
-    text = f"{name:10s} speed-up {wall:.2f}x wall"
-    if serial[1] and parallel[1]:
-        text += (
-            f"; CPU s serial {sum(serial[1]):.2f}, parallel {sum(parallel[1]):.2f} in all, busiest "
-            f"process {max(parallel[1]):.2f}: about {sum(serial[1]) / max(parallel[1]):.2f}x on "
-            "idle cores (an estimate from CPU time)"
-        )
-    return text
+        def call() -> list[Any]:
+            return metric.measure_many(inputs, outputs, workers=workers)  # type: ignore[call-arg]
 
+    else:
+        from lexeval import get_metric
+        from lexeval.run import measure_many
 
-def cold_run(args: argparse.Namespace, inputs: list[Any], outputs: list[str]) -> None:
-    """In a new process: load spaCy, then one timed call with a new metric; one JSON line."""
-    get_metric(args.metric).measure("load spaCy once", "load spaCy")
-    workers = int(args.cold)
-    method = start_method() if workers != 1 else "-"  # what the pool, started in the call, uses
-    results, seconds, cpu = timed_call(get_metric(args.metric), inputs, outputs, workers)
-    report = {"seconds": seconds, "cpu": cpu, "digest": digest(results), "load": load_average()}
-    report["start_method"] = method
+        metric = get_metric(args.metric)
+        metric.measure_many(warm_in, warm_out)
+
+        def call() -> list[Any]:
+            return measure_many(
+                metric, inputs, outputs, workers=workers, start_method=args.start_method
+            )
+
+    load_before = os.getloadavg()[0]
+    sampler = CpuSampler()
+    start = time.perf_counter()
+    results = call()
+    seconds = time.perf_counter() - start
+    cpu = sampler.finish()
+    report = {
+        "seconds": seconds,
+        "cpu": cpu,
+        "digest": digest(results),
+        "load": [load_before, os.getloadavg()[0]],
+    }
     print(json.dumps(report))
-    shutdown()
 
 
-def cold_in_new_process(args: argparse.Namespace, workers: int) -> dict[str, Any]:
+def in_new_process(kind: str, args: argparse.Namespace) -> dict[str, Any]:
     command = [sys.executable, __file__, "--pairs", str(args.pairs), "--metric", args.metric]
-    command += ["--cold", str(workers)]
-    done = subprocess.run(command, check=True, capture_output=True, text=True, env=os.environ)
+    command += ["--workers", str(args.workers), "--one", kind]
+    command += ["--start-method", args.start_method]
+    env = dict(os.environ)
+    if kind == "baseline":  # an older tree: its own way of choosing the start method
+        env["PYTHONPATH"] = args.baseline_src
+        env["LEXEVAL_START_METHOD"] = args.start_method
+    done = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
     report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return report
 
@@ -127,74 +140,47 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=100_000)
     parser.add_argument("--workers", default="2")
     parser.add_argument("--metric", default="keyword_coverage")
-    parser.add_argument("--calls", type=int, default=3)
-    parser.add_argument("--cold-runs", type=int, default=1)
-    parser.add_argument("--start-method", choices=["fork", "forkserver", "spawn"])
-    parser.add_argument("--cold", help=argparse.SUPPRESS)  # internal: one cold run
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--start-method", choices=["fork", "forkserver", "spawn"], default="fork")
+    parser.add_argument("--baseline-src", help="another lexeval src/ directory to compare")
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: one run of this kind
     args = parser.parse_args()
-    if args.start_method:
-        os.environ["LEXEVAL_START_METHOD"] = args.start_method
-    references, answers = evouna_pairs()
-    inputs, outputs = references[: args.pairs], answers[: args.pairs]
-    n = len(inputs)
-    if args.cold is not None:
-        cold_run(args, inputs, outputs)
+    if args.one:
+        one_run(args.one, args)
         return
-    workers = args.workers if args.workers == "auto" else int(args.workers)
-    print(f"{n:,} EVOUNA (gold alternative, answer) pairs, {args.metric}, workers={workers}")
-
-    print("cold: a new process each, spaCy loaded, one call with a new metric")
-    cold_ratios: list[float] = []
-    same_cold = True
-    for run in range(1, args.cold_runs + 1):
-        cold_serial = cold_in_new_process(args, 1)
-        report = cold_serial
-        print(line(f"  run {run}, workers=1", report["seconds"], report["cpu"], n, report["load"]))
-        cold_parallel = report = cold_in_new_process(args, workers)
-        label = f"  run {run}, workers={workers} ({report['start_method']}, pool starts)"
-        print(line(label, report["seconds"], report["cpu"], n, report["load"]))
-        same_cold = same_cold and cold_parallel["digest"] == cold_serial["digest"]
-        cold_ratios.append(cold_serial["seconds"] / cold_parallel["seconds"])
-        if args.cold_runs > 1:
-            print(
-                ratios(
-                    f"  run {run}",
-                    (cold_serial["seconds"], cold_serial["cpu"]),
-                    (cold_parallel["seconds"], cold_parallel["cpu"]),
-                )
-            )
-    if args.cold_runs > 1:
-        shown = ", ".join(f"{r:.2f}" for r in cold_ratios)
-        print(f"  cold speed-up by run: {shown}; median {statistics.median(cold_ratios):.2f}x wall")
-
-    print(f"warm: this process, {args.calls} calls each on the same pairs")
-    get_metric(args.metric).measure("load spaCy once", "load spaCy")
-    runs: dict[tuple[int | str, int], tuple[float, list[float]]] = {}
-    serial_results: list[Any] = []
-    same_warm = True
-    for w in (1, workers):
-        metric = get_metric(args.metric)
-        for call in range(1, args.calls + 1):
-            results, seconds, cpu = timed_call(metric, inputs, outputs, w)
-            print(line(f"  workers={w}, call {call}", seconds, cpu, n, load_average()))
-            runs[(w, call)] = (seconds, cpu)
-            if w == 1 and call == 1:
-                serial_results = results
-            else:
-                same_warm = same_warm and results == serial_results
-    print(f"results identical to one process: {same_cold and same_warm}")
+    kinds = ["serial", "pool"] + (["baseline"] if args.baseline_src else [])
     print(
-        ratios(
-            "cold" if args.cold_runs == 1 else f"cold, run {args.cold_runs}",
-            (cold_serial["seconds"], cold_serial["cpu"]),
-            (cold_parallel["seconds"], cold_parallel["cpu"]),
-        )
+        f"{args.pairs:,} EVOUNA pairs, {args.metric}, workers={args.workers}, "
+        f"{os.cpu_count()} cores; warm processes, pairs they have not scored"
     )
-    print(ratios("call 2", runs[(1, 2)], runs[(workers, 2)]))
-    if args.calls > 2:
-        last = args.calls
-        print(ratios(f"call {last}", runs[(1, last)], runs[(workers, last)]))
-    shutdown()
+    seen: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
+    for round_ in range(1, args.rounds + 1):
+        for kind in kinds:
+            report = in_new_process(kind, args)
+            seen[kind].append(report)
+            shown = " + ".join(f"{c:.2f}" for c in report["cpu"])
+            print(
+                f"round {round_} {kind:8s} {report['seconds']:7.2f} s wall, CPU s {shown}; "
+                f"load {report['load'][0]:.2f} -> {report['load'][1]:.2f}"
+            )
+    serial = seen["serial"]
+    same = all(r["digest"] == serial[0]["digest"] for kind in kinds for r in seen[kind])
+    print(f"results identical to one process: {same}")
+    cores = os.cpu_count() or 1
+    for kind in kinds[1:]:
+        wall = [s["seconds"] / r["seconds"] for s, r in zip(serial, seen[kind], strict=True)]
+        # on idle cores a call takes at least its busiest process's CPU time, and at least its
+        # processes' CPU time shared by the cores
+        idle = [
+            sum(s["cpu"]) / max(max(r["cpu"]), sum(r["cpu"]) / cores)
+            for s, r in zip(serial, seen[kind], strict=True)
+        ]
+        print(
+            f"{kind}: speed-up over serial by round {', '.join(f'{w:.2f}' for w in wall)}; "
+            f"median {statistics.median(wall):.2f}x wall; estimated on {cores} idle cores from "
+            f"CPU time (serial CPU over max(busiest process, all processes / cores)): "
+            f"{', '.join(f'{e:.2f}' for e in idle)}, median {statistics.median(idle):.2f}x"
+        )
 
 
 if __name__ == "__main__":

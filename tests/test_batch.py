@@ -1,4 +1,4 @@
-"""lexeval.batch: reading records from JSONL, JSON, CSV and TSV, field mapping, flattening."""
+"""lexeval.run.batch: reading records from JSONL, JSON, CSV and TSV, field mapping, flattening."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from lexeval.batch import (
+from lexeval.cards.dataset import DatasetError
+from lexeval.metrics import TokenF1Metric
+from lexeval.run.batch import (
     Record,
     detect_format,
     flatten_result,
@@ -14,8 +16,6 @@ from lexeval.batch import (
     read_records,
     score_records,
 )
-from lexeval.cards.dataset import DatasetError
-from lexeval.metrics import TokenF1Metric
 
 
 def test_every_format_gives_the_same_records(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from lexeval.metrics import (
     TokenF1Metric,
 )
 from lexeval.normalize import PRESETS, Normalizer
+from lexeval.run import measure_many
 from lexeval.text.resources import load_language
 
 THREADS = 8
@@ -241,5 +242,5 @@ def test_questions_in_threads_and_processes_equal_serial() -> None:
 
     assert [r for part in _threaded(batch, batches) for r in part] == serial
     ins, outs, qs = (list(side) for side in zip(*triples, strict=True))
-    pooled = KeywordCoverageMetric().measure_many(ins, outs, questions=qs, workers=2)
+    pooled = measure_many(KeywordCoverageMetric(), ins, outs, questions=qs, workers=2)
     assert [r.to_dict() for r in pooled] == serial

@@ -1,4 +1,4 @@
-"""lexeval.dask on a real distributed.LocalCluster with 2 worker processes: results and
+"""lexeval.run.dask on a real distributed.LocalCluster with 2 worker processes: results and
 aggregates equal serial scoring, each worker builds the metrics once, and a job survives a
 worker killed mid-run with the same results."""
 
@@ -18,13 +18,13 @@ dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
 
 from lexeval import aggregate  # noqa: E402
-from lexeval.dask import (  # noqa: E402
+from lexeval.metrics import KeywordCoverageMetric, RougeMetric, TokenF1Metric  # noqa: E402
+from lexeval.run.dask import (  # noqa: E402
     PartitionScorer,
     aggregate_dask,
     builds_in_this_process,
     score_dask,
 )
-from lexeval.metrics import KeywordCoverageMetric, RougeMetric, TokenF1Metric  # noqa: E402
 
 TEXT = (
     "the cat sat on a mat while neural networks learn faster than dogs running across "

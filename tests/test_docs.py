@@ -95,7 +95,7 @@ def test_cli_documents_exit_codes(cli_page: str) -> None:
 
 
 def test_metrics_page_names_every_metric() -> None:
-    from lexeval.metrics import list_metrics
+    from lexeval.registry import list_metrics
 
     page = (DOCS / "metrics.md").read_text(encoding="utf-8")
     for name in list_metrics():

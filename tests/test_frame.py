@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 import lexeval
-from lexeval.batch import flatten_result
 from lexeval.metrics import KeywordCoverageMetric, RougeMetric, get_metric
+from lexeval.run.batch import flatten_result
 
 REFS = ["the cat sat on the mat", "Paris is the capital of France", "water boils at 100 degrees"]
 OUTS = ["the cat sat", "Lyon is in France", "water boils at 100 degrees celsius"]

@@ -30,7 +30,7 @@ from lexeval.judge.base import ParseError
 from lexeval.judge.cache import JudgmentCache, cache_key
 from lexeval.judge.pairwise import PassVerdict, combine, length_bias, position_consistency
 from lexeval.judge.recorded import MissingVerdictError
-from lexeval.metrics import get_metric
+from lexeval.registry import get_metric
 
 ROOT = Path(__file__).resolve().parents[1]
 OPENQA = ROOT.parent / "shared" / "data" / "qa_human" / "openqa_eval"

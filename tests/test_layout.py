@@ -34,9 +34,7 @@ def test_rouge_scorer_is_exported_where_rouge_score_users_look() -> None:
     assert "RougeScorer" in lexeval.__all__ and "RougeScorer" in lexeval.metrics.__all__
 
 
-# The registry's lazy import of the judges, which the run layer's registry change (issue 26,
-# item 1: metrics never import judge) removes; drop this entry when that lands.
-KNOWN_PRIVATE_IMPORTS = {"lexeval.metrics.base: from lexeval.metrics import _load_all"}
+KNOWN_PRIVATE_IMPORTS: set[str] = set()
 
 
 def test_no_module_imports_a_private_name_of_another() -> None:

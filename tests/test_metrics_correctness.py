@@ -15,7 +15,7 @@ from sklearn.metrics import roc_auc_score
 from lexeval.cli import main
 from lexeval.metrics import KeywordCoverageMetric, LexicalCorrectnessMetric, get_metric
 from lexeval.metrics.correctness import FEATURES, LexicalModel, load_model
-from lexeval.parallel import MIN_CHUNK
+from lexeval.run import MIN_CHUNK, measure_many
 
 QUESTION = "Which river flows through Baghdad?"
 GOLDS = ["Tigris", "Tigris River"]
@@ -96,7 +96,9 @@ def test_batches_threads_and_processes_equal_one_at_a_time() -> None:
             )
         )
     assert threaded == expected
-    pooled = LexicalCorrectnessMetric().measure_many(golds, outputs, questions=questions, workers=2)
+    pooled = measure_many(
+        LexicalCorrectnessMetric(), golds, outputs, questions=questions, workers=2
+    )
     assert [r.to_dict() for r in pooled] == expected
     clone = pickle.loads(pickle.dumps(metric))
     assert clone.measure(golds[0], outputs[0], question=QUESTION).to_dict() == expected[0]

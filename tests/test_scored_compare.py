@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lexeval.batch import parse_records, score_records
+from lexeval.run.batch import parse_records, score_records
 from lexeval.cli import main
 from lexeval.metrics import get_metric
 from lexeval.scored import ScoredRun, compare_scored, load_scored

@@ -27,12 +27,12 @@ if TYPE_CHECKING:
         TextualDifferenceMetric,
         TokenF1Metric,
         ToneConsistencyMetric,
-        get_metric,
-        list_metrics,
     )
     from lexeval.metrics.aggregate import aggregate
     from lexeval.metrics.semantic import SemanticSimilarityMetric
     from lexeval.normalize import Normalizer
+    from lexeval.registry import get_metric, list_metrics
+    from lexeval.run import measure_many
 
 __all__ = [
     "CompletenessMetric",
@@ -51,6 +51,7 @@ __all__ = [
     "aggregate",
     "get_metric",
     "list_metrics",
+    "measure_many",
     "score_frame",
 ]
 
@@ -68,8 +69,9 @@ _LAZY = {
     "ToneConsistencyMetric": "lexeval.metrics",
     "SemanticSimilarityMetric": "lexeval.metrics.semantic",  # the optional semantic extra
     "aggregate": "lexeval.metrics",
-    "get_metric": "lexeval.metrics",
-    "list_metrics": "lexeval.metrics",
+    "get_metric": "lexeval.registry",
+    "list_metrics": "lexeval.registry",
+    "measure_many": "lexeval.run",
     "score_frame": "lexeval.frame",
 }
 
@@ -77,7 +79,7 @@ _LAZY = {
 #: Subpackages and modules reachable as attributes (``import lexeval; lexeval.cards``).
 _SUBMODULES = frozenset(
     {"batch", "cards", "cli", "compat", "frame", "integrations", "io", "judge", "meta"}
-    | {"metrics", "normalize", "stats", "testing"}
+    | {"metrics", "normalize", "run", "stats", "testing"}
 )
 
 

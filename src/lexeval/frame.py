@@ -17,15 +17,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lexeval.batch import (
+from lexeval.checks import check_references, check_text
+from lexeval.metrics.base import BaseMetric
+from lexeval.registry import get_metric
+from lexeval.run.batch import (
     OUTPUT_FIELDS,
     QUESTION_FIELDS,
     REFERENCE_FIELDS,
     flatten_result,
     resolve_field,
 )
-from lexeval.checks import check_references, check_text
-from lexeval.metrics.base import BaseMetric, get_metric, measure_many_with_questions
+from lexeval.run.measure import measure_many
+from lexeval.run.pool import resolve_workers
 
 __all__ = ["score_frame"]
 
@@ -66,17 +69,20 @@ def score_frame(
     output: str | None = None,
     question: str | None = None,
     thresholds: Mapping[str, float] | None = None,
+    workers: int | str = 1,
 ) -> Any:
     """A DataFrame with, for each metric, its score as a column named after it, ``<name>_passed``
     and the evidence (``<name>_precision``, ``<name>_counts_overlap``, ``<name>_matched``, ...),
     on ``df``'s index.
 
     ``metrics``: a name, a metric, a list of either, or a dict of named metrics. ``reference``
-    and ``output`` name the columns (found among the usual names of :mod:`lexeval.batch` when
+    and ``output`` name the columns (found among the usual names of :mod:`lexeval.run.batch` when
     omitted); a reference cell may be a list of references. ``question`` names the column of
     questions (default: ``question`` when there is one), passed to the metrics that read them
     (keyword coverage, lexical_correctness, the LLM judges); an empty or missing cell is no
     question. ``thresholds`` maps metric names given as strings to a pass threshold.
+    ``workers`` scores on several processes (:func:`lexeval.run.measure_many`), with the same
+    results.
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"question": ["Which river flows through Baghdad?"],
@@ -92,6 +98,7 @@ def score_frame(
         raise ImportError("score_frame needs pandas: pip install 'lexeval[pandas]'") from None
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df must be a pandas DataFrame, not {type(df).__name__}")
+    resolve_workers(workers)
     chosen = _metrics(metrics, thresholds or {})
     columns = [str(c) for c in df.columns]
     ref_col = resolve_field(
@@ -124,7 +131,7 @@ def score_frame(
                 )
     rows: list[dict[str, Any]] = [{} for _ in range(len(df))]
     for name, metric in chosen.items():
-        results = measure_many_with_questions(metric, references, outputs, questions)
+        results = measure_many(metric, references, outputs, questions=questions, workers=workers)
         for row, result in zip(rows, results, strict=True):
             row.update(flatten_result(name, result))
     return pd.DataFrame(rows, index=df.index)

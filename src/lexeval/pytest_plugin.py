@@ -2,7 +2,7 @@
 installed: the marker ``lexeval_cases`` and the fixture ``lexeval_case``.
 
 A test marked ``@pytest.mark.lexeval_cases("pairs.jsonl")`` (a path relative to the test
-file; any format of :mod:`lexeval.batch`, with the same ``reference_field=``, ``output_field=``
+file; any format of :mod:`lexeval.run.batch`, with the same ``reference_field=``, ``output_field=``
 and ``id_field=`` keywords) that takes the ``lexeval_case`` argument runs once per record, the
 record's id as the test id::
 

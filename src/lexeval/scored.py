@@ -37,7 +37,7 @@ from lexeval.text.signature import Signature
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from lexeval.batch import Record
+    from lexeval.run.batch import Record
 
 __all__ = [
     "MAX_SCORED_BYTES",

@@ -29,8 +29,9 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from lexeval.batch import Record, read_records
-from lexeval.metrics.base import BaseMetric, MetricResult, get_metric, measure_with_question
+from lexeval.metrics.base import BaseMetric, MetricResult, measure_with_question
+from lexeval.registry import get_metric
+from lexeval.run.batch import Record, read_records
 
 __all__ = ["Record", "assert_lexical", "case_id", "failure_message", "load_cases"]
 
@@ -144,7 +145,7 @@ def load_cases(
     output_field: str | None = None,
     id_field: str | None = None,
 ) -> list[Record]:
-    """The records of a JSONL, JSON, CSV or TSV file (:func:`lexeval.batch.read_records`), for
+    """The records of a JSONL, JSON, CSV or TSV file (:func:`lexeval.run.batch.read_records`), for
     ``pytest.mark.parametrize("case", load_cases(FILE), ids=case_id)``."""
     return read_records(
         path, reference_field=reference_field, output_field=output_field, id_field=id_field

@@ -31,7 +31,6 @@ from lexeval.io import (
     json_node,
     locate_json,
     parse_json,
-    paused_gc,
     read_text,
 )
 
@@ -263,10 +262,9 @@ def load_dataset(
     """
     name, text = read_text(path, max_bytes)
     builder = _DatasetBuilder(name, frozenset(card_types))
-    with paused_gc():
-        # Each case is validated as soon as it is read and its nodes dropped: memory holds the
-        # text, the dataset built so far and one case's nodes.
-        root = compose_yaml(name, text, stream={"cases": builder.add_case})
+    # Each case is validated as soon as it is read and its nodes dropped: memory holds the
+    # text, the dataset built so far and one case's nodes.
+    root = compose_yaml(name, text, stream={"cases": builder.add_case})
     return builder.finish(root)
 
 
@@ -374,24 +372,23 @@ def load_outputs(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTE
     """
     name, text = read_text(path, max_bytes)
     suffix = Path(name).suffix.lower()
-    with paused_gc():
-        if suffix == ".jsonl" or name == "<stdin>":
-            return _outputs_jsonl(name, text)
-        if suffix == ".json":
-            data = parse_json(name, text)
-            try:
-                if not isinstance(data, dict):
-                    raise DatasetError(name, None, None, "expected a mapping")
-                # One case's nodes at a time, not a second tree of the whole file.
-                pairs = ((ScalarNode("str", k), json_node(v)) for k, v in data.items())
-                return _outputs_mapping(_Reader(name), MapNode([]), pairs)
-            except DatasetError as exc:
-                if exc.line is not None:  # pragma: no cover - JSON nodes carry no line
-                    raise
-            # Parse again, slower, keeping each value's line, for an error that names it.
-            return _outputs_mapping(_Reader(name), locate_json(name, text))
-        if suffix in (".yaml", ".yml"):
-            return _outputs_mapping(_Reader(name), compose_yaml(name, text))
+    if suffix == ".jsonl" or name == "<stdin>":
+        return _outputs_jsonl(name, text)
+    if suffix == ".json":
+        data = parse_json(name, text)
+        try:
+            if not isinstance(data, dict):
+                raise DatasetError(name, None, None, "expected a mapping")
+            # One case's nodes at a time, not a second tree of the whole file.
+            pairs = ((ScalarNode("str", k), json_node(v)) for k, v in data.items())
+            return _outputs_mapping(_Reader(name), MapNode([]), pairs)
+        except DatasetError as exc:
+            if exc.line is not None:  # pragma: no cover - JSON nodes carry no line
+                raise
+        # Parse again, slower, keeping each value's line, for an error that names it.
+        return _outputs_mapping(_Reader(name), locate_json(name, text))
+    if suffix in (".yaml", ".yml"):
+        return _outputs_mapping(_Reader(name), compose_yaml(name, text))
     raise DatasetError(name, None, None, "unknown output format (use .jsonl, .json, .yaml or .yml)")
 
 

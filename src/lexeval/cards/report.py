@@ -31,6 +31,7 @@ from lexeval.cards.matching import (
     f1_score,
 )
 from lexeval.io import write_text_atomic
+from lexeval.run.pool import map_chunks, resolve_workers
 from lexeval.text.signature import Signature
 
 if TYPE_CHECKING:
@@ -358,9 +359,9 @@ def evaluate(
 
     A case without output counts all its expected cards as unmatched (``has_output`` False).
     Output for a case id the dataset does not have raises :class:`DatasetError` unless
-    ``allow_unknown_cases``. ``workers=N`` matches the cases on N processes (``0`` or
-    ``"auto"``: every core; see :mod:`lexeval.parallel`), with the same results in the same
-    order; ``generate(case)`` still runs in this process. ``semantic``: embeddings decide the
+    ``allow_unknown_cases``. ``workers=N`` matches the cases on N processes (``"auto"``:
+    every core; see :mod:`lexeval.run.pool`), with the same results in the same order;
+    ``generate(case)`` still runs in this process. ``semantic``: embeddings decide the
     uncertain pairs (:class:`~lexeval.cards.semantic.SemanticTier`, optional extra).
     """
     if not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
@@ -385,22 +386,19 @@ def evaluate(
                 None,
                 f"output for case ids the dataset {dataset.name!r} does not have: {shown}{more}",
             )
+    processes = resolve_workers(workers)
     cases = dataset.cases
-    if workers != 1:
-        from lexeval.parallel import map_chunks, resolve_workers
-
-        processes = resolve_workers(workers)
-        if processes > 1 and len(cases) >= 2 * _MIN_CASES:
-            items = [_generated(outputs, case) for case in cases]
-            matcher = _CaseMatcher(scorer, float(threshold), strategy)
-            columns: list[Sequence[Any]] = [
-                [case.expected_cards for case in cases],
-                [generated for generated, _ in items],
-                [case.id for case in cases],
-                [found for _, found in items],
-            ]
-            matched = map_chunks(matcher, "match_many", columns, processes, min_chunk=_MIN_CASES)
-            return RunResult(dataset.name, dataset.version, settings, tuple(matched), dataset.path)
+    if processes > 1 and len(cases) >= 2 * _MIN_CASES:
+        items = [_generated(outputs, case) for case in cases]
+        matcher = _CaseMatcher(scorer, float(threshold), strategy)
+        columns: list[Sequence[Any]] = [
+            [case.expected_cards for case in cases],
+            [generated for generated, _ in items],
+            [case.id for case in cases],
+            [found for _, found in items],
+        ]
+        matched = map_chunks(matcher.match_many, columns, processes, min_chunk=_MIN_CASES)
+        return RunResult(dataset.name, dataset.version, settings, tuple(matched), dataset.path)
     iterable: Iterable[EvalCase] = cases
     if progress:
         from rich.console import Console

@@ -79,7 +79,7 @@ def register(sub: Any) -> None:
         type=workers_count,
         default=1,
         metavar="N",
-        help="match the cases on N processes (0 or 'auto': every core; default 1)",
+        help="match the cases on N processes ('auto': every core; default 1)",
     )
     cards.add_argument(
         "--semantic",

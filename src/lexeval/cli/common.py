@@ -80,15 +80,24 @@ def _integer_at_least(text: str, minimum: int, what: str) -> int:
 
 
 def workers_count(text: str) -> int | str:
-    """An argument type: processes to use, an integer of at least 0 or ``auto`` (0 and
-    ``auto`` mean every core).
+    """An argument type: processes to use, ``auto`` (every core) or a positive integer of at
+    most :func:`lexeval.run.pool.max_workers`.
 
     >>> workers_count("2"), workers_count("auto")
     (2, 'auto')
     """
+    from lexeval.run.pool import max_workers, resolve_workers
+
     if text == "auto":
         return text
-    return _integer_at_least(text, 0, "an integer or 'auto'")
+    value = _integer_at_least(text, 1, "an integer or 'auto'")
+    try:
+        resolve_workers(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text} is more than {max_workers()} (4 per available core)"
+        ) from None
+    return value
 
 
 def positive_int(text: str) -> int:

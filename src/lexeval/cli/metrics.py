@@ -22,7 +22,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``lexeval metrics``; returns the exit code."""
-    from lexeval.metrics import list_metrics
+    from lexeval.registry import list_metrics
 
     del args
     for name in list_metrics():

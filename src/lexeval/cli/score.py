@@ -25,8 +25,8 @@ from lexeval.cli.common import (
 from lexeval.cli.judge import add_backend_arguments, backend_options
 
 if TYPE_CHECKING:
-    from lexeval.batch import Record
     from lexeval.metrics import AggregateResult, BaseMetric, MetricResult
+    from lexeval.run.batch import Record
 
 __all__ = ["parse_metric_names", "register", "run", "split_targeted"]
 
@@ -147,7 +147,7 @@ def register(sub: Any) -> None:
         type=workers_count,
         default=1,
         metavar="N",
-        help="score on N processes (0 or 'auto': every core; default 1); same results",
+        help="score on N processes ('auto': every core; default 1); same results",
     )
     add_backend_arguments(score)
     score.set_defaults(func=run)
@@ -211,7 +211,7 @@ def build_metrics(
 ) -> dict[str, BaseMetric]:
     """One configured metric per name (``defaults``: thresholds for metrics ``--threshold``
     leaves without one); bad names or options are usage errors."""
-    from lexeval.metrics import get_metric
+    from lexeval.registry import get_metric
 
     targeted, common = split_targeted(args.option, names)
     thresholds = {**(defaults or {}), **_per_metric(args.threshold, names, "--threshold")}
@@ -243,7 +243,7 @@ def _line(record: Record, results: dict[str, MetricResult]) -> dict[str, Any]:
 
 def _csv(records: Sequence[Record], columns: dict[str, list[MetricResult]]) -> str:
     """One row per record: line, id, then per metric its score, verdict and evidence."""
-    from lexeval.batch import tidy_result
+    from lexeval.run.batch import tidy_result
 
     header = ["line", "id"] + [
         key for name in columns for key in (name, f"{name}_passed", f"{name}_evidence")
@@ -347,7 +347,7 @@ def run(args: argparse.Namespace) -> int:
         result = measure_with_question(metrics[names[0]], args.input, args.output, args.question)
         print(strict_json(result.to_dict()))
         if html is not None:
-            from lexeval.batch import Record
+            from lexeval.run.batch import Record
             from lexeval.htmlreport import render_scored, write_html
             from lexeval.scored import ScoredRun
 
@@ -359,8 +359,8 @@ def run(args: argparse.Namespace) -> int:
     if args.jsonl:
         return _run_legacy(args.jsonl, names, metrics, args.workers, args.question_field)
 
-    from lexeval.batch import Record, read_records, score_records
     from lexeval.metrics import aggregate
+    from lexeval.run.batch import Record, read_records, score_records
     from lexeval.scored import ScoredRun, scored_document
 
     if single:
@@ -427,7 +427,7 @@ def _run_legacy(
     null, its ``parse_error`` in ``info``)."""
     if len(names) != 1:
         raise UsageError("--jsonl takes one metric; give FILE for several")
-    from lexeval.batch import read_records, score_records
+    from lexeval.run.batch import read_records, score_records
 
     records = read_records(
         path,

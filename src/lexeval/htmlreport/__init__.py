@@ -7,7 +7,7 @@ references are untrusted and always escaped. :func:`write_html` writes a page at
 never over one of the run's inputs (:func:`lexeval.io.write_text_atomic`).
 
 >>> import pathlib, tempfile
->>> from lexeval.batch import Record, score_records
+>>> from lexeval.run.batch import Record, score_records
 >>> from lexeval.metrics import get_metric
 >>> from lexeval.scored import ScoredRun
 >>> records = [Record(1, "a", "the cat sat", "the cat"), Record(2, "b", "a dog", "<script>")]

@@ -1,7 +1,7 @@
 """HTML pages of a scored run (``lexeval score --html``) and of two compared scored runs
 (``lexeval compare A.json B.json --html``).
 
->>> from lexeval.batch import Record, score_records
+>>> from lexeval.run.batch import Record, score_records
 >>> from lexeval.metrics import get_metric
 >>> from lexeval.scored import ScoredRun
 >>> records = [Record(1, "q1", "Paris is the capital", "<b> Paris")]

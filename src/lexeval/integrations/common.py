@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from lexeval.metrics.base import BaseMetric, MetricResult, get_metric
+from lexeval.metrics.base import BaseMetric, MetricResult
+from lexeval.registry import get_metric
 
 __all__ = ["metric_and_threshold", "metric_by_name", "reason"]
 

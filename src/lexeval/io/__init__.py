@@ -28,7 +28,6 @@ MapNode(pairs=[(ScalarNode(tag='str', value='a', line=1), ListNode(items=[...], 
 
 from __future__ import annotations
 
-from lexeval.collector import paused_gc
 from lexeval.io.errors import InputError, OutputError
 from lexeval.io.nodes import ListNode, MapNode, Node, ScalarNode, json_node
 from lexeval.io.reading import (
@@ -75,7 +74,6 @@ __all__ = [
     "json_node",
     "locate_json",
     "parse_json",
-    "paused_gc",
     "read_text",
     "signals_as_exceptions",
     "stream_fd",

@@ -11,7 +11,6 @@ from typing import Any
 
 import yaml
 
-from lexeval.collector import paused_gc
 from lexeval.io.errors import InputError
 from lexeval.io.nodes import ListNode, MapNode, Node, ScalarNode
 from lexeval.io.reading import MAX_DEPTH
@@ -219,8 +218,7 @@ repeat): refused
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
     composer = _Composer(name, max_depth, max_nodes)
     try:
-        with paused_gc():
-            return composer.compose(loader.get_event, stream)
+        return composer.compose(loader.get_event, stream)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None

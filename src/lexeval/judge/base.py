@@ -258,12 +258,9 @@ class JudgeMetric(BaseMetric):
         progress: bool = False,
         *,
         questions: Iterable[str | None] | None = None,
-        workers: int | str = 1,
     ) -> list[MetricResult]:
-        """Judge pairs concurrently; results in order (an error stops the batch).
-
-        ``workers`` is accepted for the metric protocol and not used: the backend already runs
-        the calls concurrently, in this process."""
+        """Judge pairs concurrently (the backend's threads); results in order (an error stops
+        the batch)."""
         items = question_items(inputs, outputs, questions)
         calls = [(lambda r=r, o=o, q=q: self._result(r, o, q)) for r, o, q in items]
         return self.backend.run_many(calls)

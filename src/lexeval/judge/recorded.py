@@ -129,10 +129,8 @@ class RecordedJudge(BaseMetric):
         progress: bool = False,
         *,
         questions: Iterable[str | None] | None = None,
-        workers: int | str = 1,
     ) -> list[MetricResult]:
-        """The recorded verdicts of a batch, in order (``workers`` is accepted and not used:
-        looking verdicts up needs no other process)."""
+        """The recorded verdicts of a batch, in order."""
         items = question_items(inputs, outputs, questions)
         return [self._result(output, question) for _, output, question in items]
 

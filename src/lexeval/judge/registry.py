@@ -1,12 +1,13 @@
-"""The judges in lexeval's metric registry: ``get_metric("judge:correctness", model=...,
-base_url=...)`` (or ``local_model=PATH``), and so ``lexeval score --metric judge:correctness``.
+"""The judges by name, for :mod:`lexeval.registry`: ``lexeval.get_metric("judge:correctness",
+model=..., base_url=...)`` (or ``local_model=PATH``), and so ``lexeval score --metric
+judge:correctness``.
 
 Backend options: ``model`` and ``base_url`` (any OpenAI-compatible server; ``api_key_env``
 names the key's environment variable), or ``local_model`` (a GGUF file served by a
 :class:`~lexeval.judge.local.LocalServer`), plus ``timeout``, ``max_retries``,
 ``concurrency``, ``cache``. Every other option goes to the judge.
 
->>> from lexeval.metrics import get_metric
+>>> from lexeval import get_metric
 >>> judge = get_metric("judge:correctness", model="qwen", base_url="http://127.0.0.1:8080/v1",
 ...                    mode="logprobs", cache=False)
 >>> judge.signature.split("|")[:3]
@@ -29,9 +30,8 @@ from lexeval.judge.errors import JudgeConfigError
 from lexeval.judge.local import LocalServer
 from lexeval.judge.pairwise import PairwiseJudge
 from lexeval.judge.rubric import Criterion, RubricJudge
-from lexeval.metrics.base import register_metric
 
-__all__ = ["BACKEND_OPTIONS", "backend_from_options"]
+__all__ = ["BACKEND_OPTIONS", "JUDGES", "backend_from_options"]
 
 #: The options that configure the backend rather than the judge.
 BACKEND_OPTIONS = (
@@ -96,6 +96,9 @@ def _factory(name: str, judge: Callable[..., JudgeMetric]) -> Callable[..., Judg
     return build
 
 
-register_metric("judge:correctness", _factory("judge:correctness", CorrectnessJudge))
-register_metric("judge:rubric", _factory("judge:rubric", RubricJudge))
-register_metric("judge:pairwise", _factory("judge:pairwise", PairwiseJudge))
+#: The judges' names and factories (``factory(**options)``).
+JUDGES: dict[str, Callable[..., JudgeMetric]] = {
+    "judge:correctness": _factory("judge:correctness", CorrectnessJudge),
+    "judge:rubric": _factory("judge:rubric", RubricJudge),
+    "judge:pairwise": _factory("judge:pairwise", PairwiseJudge),
+}

@@ -2,9 +2,10 @@
 
 Importing this package loads no metric: each module loads on first use of one of its names
 (``from lexeval.metrics import RougeScorer`` loads ROUGE alone), and the registry
-(:func:`get_metric`, :func:`list_metrics`) loads them all.
+(:func:`get_metric`, :func:`list_metrics`) loads them all; the LLM judges are in
+:mod:`lexeval.registry`.
 
->>> sorted(list_metrics())[5:7]
+>>> sorted(list_metrics())[2:4]
 ['keyword_coverage', 'lexical_correctness']
 >>> get_metric("keyword_coverage", compat="mastra").measure("React hooks", "react").score
 0.5
@@ -64,17 +65,6 @@ _LAZY = {
     "ToneConsistencyMetric": "lexeval.metrics.nlp",
 }
 
-#: The modules that register metrics when imported (:func:`_load_all`).
-_METRIC_MODULES = (
-    "lexeval.metrics.keyword",
-    "lexeval.metrics.correctness",
-    "lexeval.metrics.rouge",
-    "lexeval.metrics.token_f1",
-    "lexeval.metrics.nlp",
-    "lexeval.judge.registry",
-)
-
-
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
@@ -87,8 +77,3 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     return sorted(__all__)
 
-
-def _load_all() -> None:
-    """Import every module that registers metrics (the metrics' modules and the judges')."""
-    for module in _METRIC_MODULES:
-        importlib.import_module(module)

@@ -165,7 +165,7 @@ def aggregate_scores(
     """:func:`aggregate` from the scores in order, the counts already summed
     (``(overlap, reference, output)``, or None) and the verdicts already counted
     (``(passed, judged)``, or None): the path for results held in columns, such as
-    :func:`lexeval.dask.aggregate_dask`, which sums where the results are.
+    :func:`lexeval.run.dask.aggregate_dask`, which sums where the results are.
 
     >>> agg = aggregate_scores([0.5, 0.25], pooled_counts=(3, 8, 4), n_boot=200)
     >>> agg.mean, agg.micro_precision, agg.micro_recall

@@ -19,6 +19,7 @@ Every metric takes ``threshold=`` (default None): its results then carry ``passe
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import math
 import re
@@ -29,7 +30,6 @@ from functools import cache
 from typing import Any, Protocol, runtime_checkable
 
 from lexeval.checks import check_references, check_text
-from lexeval.collector import paused_gc
 from lexeval.metrics.overlap import fmeasure
 
 __all__ = [
@@ -38,11 +38,11 @@ __all__ = [
     "MetricResult",
     "fmeasure",
     "get_metric",
+    "known_metric",
     "list_metrics",
     "measure_many_with_questions",
     "measure_with_question",
     "new_result",
-    "paused_gc",
     "register_metric",
     "takes_questions",
 ]
@@ -338,15 +338,11 @@ class BaseMetric(ABC):
         inputs: Iterable[str | Sequence[str]],
         outputs: Iterable[str],
         progress: bool = False,
-        *,
-        workers: int | str = 1,
     ) -> list[MetricResult]:
-        """Score pairs in order; ``progress=True`` shows a rich progress bar.
+        """Score pairs in order, in this process; ``progress=True`` shows a rich progress bar.
 
-        ``inputs`` and ``outputs`` must have the same length (ValueError otherwise).
-        ``workers=N`` scores on N processes (``0`` or ``"auto"``: every core) with a pool
-        that persists and builds this metric once per worker; the results are the same as
-        with ``workers=1``, in the same order (see :mod:`lexeval.parallel`).
+        ``inputs`` and ``outputs`` must have the same length (ValueError otherwise). To score
+        on several processes: :func:`lexeval.run.measure_many` (``workers=``).
         """
         if isinstance(inputs, str) or isinstance(outputs, str):
             raise TypeError("inputs and outputs must be sequences of texts, not str")
@@ -354,7 +350,7 @@ class BaseMetric(ABC):
         outs = list(outputs)
         if len(ins) != len(outs):
             raise ValueError(f"{len(ins)} inputs but {len(outs)} outputs")
-        return self._measure_columns([ins, outs], progress, workers, self._measure_serial)
+        return self._measure_serial(ins, outs, progress)
 
     def _measure_questions(
         self,
@@ -362,17 +358,16 @@ class BaseMetric(ABC):
         outputs: Iterable[str],
         questions: Iterable[str | None] | None,
         progress: bool,
-        workers: int | str,
     ) -> list[MetricResult]:
         """``measure_many`` of a metric whose ``measure`` takes ``question=``: the batch
-        checked, then :meth:`_asked` here or on ``workers`` processes."""
+        checked, then :meth:`_asked`."""
         if isinstance(inputs, str) or isinstance(outputs, str) or isinstance(questions, str):
             raise TypeError("inputs, outputs and questions must be sequences of texts, not str")
         ins, outs = list(inputs), list(outputs)
         qs: list[str | None] = [None] * len(outs) if questions is None else list(questions)
         if not len(ins) == len(outs) == len(qs):
             raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
-        return self._measure_columns([ins, outs, qs], progress, workers, self._asked, "_asked")
+        return self._asked(ins, outs, qs, progress)
 
     def _asked(
         self,
@@ -393,26 +388,6 @@ class BaseMetric(ABC):
             triples = track(triples, total=len(ins), description=self.name)
         measure = self.measure
         return [measure(i, o, question=q) for i, o, q in triples]  # type: ignore[call-arg]
-
-    def _measure_columns(
-        self,
-        columns: list[list[Any]],
-        progress: bool,
-        workers: int | str,
-        serial: Callable[..., list[MetricResult]],
-        remote: str = "measure_many",
-    ) -> list[MetricResult]:
-        """A checked batch's ``columns`` (inputs, outputs, ...), the garbage collector paused:
-        ``serial(*columns, progress)`` in this process, or with ``workers`` processes the
-        method named ``remote`` on chunks of the columns (:meth:`_measure_parallel`)."""
-        with paused_gc():
-            if workers != 1:
-                from lexeval.parallel import MIN_CHUNK, resolve_workers
-
-                processes = resolve_workers(workers)
-                if processes > 1 and len(columns[0]) >= 2 * MIN_CHUNK:
-                    return self._measure_parallel(columns, processes, progress, remote)
-            return serial(*columns, progress)
 
     def _measure_serial(
         self, ins: list[str | Sequence[str]], outs: list[str], progress: bool
@@ -441,27 +416,6 @@ class BaseMetric(ABC):
                 append(self.measure(i, o))
         return results
 
-    def _measure_parallel(
-        self,
-        columns: list[list[Any]],
-        processes: int,
-        progress: bool,
-        method: str = "measure_many",
-    ) -> list[MetricResult]:
-        """``method`` (a serial batch method taking the ``columns`` as positional arguments)
-        on chunks of the columns, on ``processes`` processes."""
-        from lexeval.parallel import map_chunks
-
-        if not progress:
-            return map_chunks(self, method, columns, processes)
-        from rich.progress import Progress
-
-        with Progress() as bar:
-            task = bar.add_task(self.name, total=len(columns[0]))
-            return map_chunks(
-                self, method, columns, processes, on_chunk=lambda size: bar.advance(task, size)
-            )
-
     def _prefetch(self, inputs: list[str | Sequence[str]], outputs: list[str]) -> None:
         """Normalize a batch's distinct texts at once (the normalizer's batch path), so that
         scoring the pairs finds every text in its caches."""
@@ -487,12 +441,29 @@ class BaseMetric(ABC):
 
 
 # --------------------------------------------------------------------------------------------
-# registry
+# registry (filled as the metric modules are imported: the package lexeval.metrics imports
+# them all before any of its modules, this one included)
 # --------------------------------------------------------------------------------------------
 
 _REGISTRY: dict[str, Callable[..., BaseMetric]] = {}
 _ALIASES: dict[str, str] = {}
 _ROUGE_N = re.compile(r"rouge([1-9][0-9]*)")
+
+
+#: The modules that register lexeval's metrics when imported: the registry loads them on first
+#: use (``import lexeval.metrics`` loads none of them).
+METRIC_MODULES = (
+    "lexeval.metrics.keyword",
+    "lexeval.metrics.correctness",
+    "lexeval.metrics.rouge",
+    "lexeval.metrics.token_f1",
+    "lexeval.metrics.nlp",
+)
+
+
+def _load_metric_modules() -> None:
+    for module in METRIC_MODULES:
+        importlib.import_module(module)
 
 
 def register_metric(name: str, factory: Callable[..., BaseMetric], *aliases: str) -> None:
@@ -514,26 +485,35 @@ def get_metric(name: str, **options: Any) -> BaseMetric:
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be str, not {type(name).__name__}")
-    from lexeval.metrics import _load_all
-
-    _load_all()
+    _load_metric_modules()
     key = _ALIASES.get(name, name)
     if key in _REGISTRY:
         return _REGISTRY[key](**options)
     if _ROUGE_N.fullmatch(key):
         return _REGISTRY["rougeN"](n=int(key[5:]), **options)
-    raise ValueError(f"unknown metric {name!r}; known: {', '.join(list_metrics())}")
+    hint = " (the LLM judges: lexeval.get_metric)" if name.startswith("judge:") else ""
+    raise ValueError(f"unknown metric {name!r}; known: {', '.join(list_metrics())}{hint}")
+
+
+def known_metric(name: str) -> bool:
+    """Whether :func:`get_metric` knows ``name`` (a name, an alias or ``rouge<n>``).
+
+    >>> known_metric("rouge3"), known_metric("keywords"), known_metric("judge:correctness")
+    (True, True, False)
+    """
+    _load_metric_modules()
+    key = _ALIASES.get(name, name)
+    return key in _REGISTRY or _ROUGE_N.fullmatch(key) is not None
 
 
 def list_metrics() -> list[str]:
-    """The registered metric names (``rougeN`` stands for any ``rouge<n>``).
+    """The registered metric names (``rougeN`` stands for any ``rouge<n>``; the LLM judges
+    are in :func:`lexeval.registry.list_metrics`).
 
     >>> list_metrics()
-    ['completeness', 'content_similarity', 'judge:correctness', 'judge:pairwise', 'judge:rubric',
-     'keyword_coverage', 'lexical_correctness', 'rouge1', 'rouge2', 'rougeL', 'rougeLsum',
-     'rougeN', 'textual_difference', 'token_f1', 'tone_consistency']
+    ['completeness', 'content_similarity', 'keyword_coverage', 'lexical_correctness', 'rouge1',
+     'rouge2', 'rougeL', 'rougeLsum', 'rougeN', 'textual_difference', 'token_f1',
+     'tone_consistency']
     """
-    from lexeval.metrics import _load_all
-
-    _load_all()
+    _load_metric_modules()
     return sorted(_REGISTRY)

@@ -10,9 +10,10 @@ tuning set) and ship with the package (``lexeval/data/lexical_correctness_en.jso
 
 - keyword coverage with the question and without it, its matched, missing and echoed keyword
   counts and its share of extra output keywords;
-- the router's signals (:func:`lexeval.judge.router.router_features`): whether coverage is 0 or
-  1, SQuAD token F1 and recall, a gold verbatim in the answer, the best character alignment of a
-  gold inside the answer, the lengths of answer and golds and their number;
+- the router's signals (:func:`lexeval.metrics.answer_signals.router_features`): whether
+  coverage is 0 or 1, SQuAD token F1 and recall, a gold verbatim in the answer, the best
+  character alignment of a gold inside the answer, the lengths of answer and golds and their
+  number;
 - ROUGE-L F, recall and precision, the question's length, and a hedge cue (" or ", "not sure",
   "I don't", "unknown", "cannot").
 
@@ -273,7 +274,7 @@ class LexicalCorrectnessMetric(BaseMetric):
         """
         import numpy as np
 
-        from lexeval.judge.router import router_features
+        from lexeval.metrics.answer_signals import router_features
 
         golds = list(references)
         asked = self._keyword.measure(golds, output, question=question)
@@ -333,12 +334,11 @@ class LexicalCorrectnessMetric(BaseMetric):
         outputs: Iterable[str],
         progress: bool = False,
         *,
-        workers: int | str = 1,
         questions: Iterable[str | None] | None = None,
     ) -> list[MetricResult]:
         """Score triples in order, as :meth:`BaseMetric.measure_many`; ``questions`` (one per
         pair, or None for a pair without) as in :meth:`measure`."""
-        return self._measure_questions(inputs, outputs, questions, progress, workers)
+        return self._measure_questions(inputs, outputs, questions, progress)
 
 
 def _make(**options: Any) -> LexicalCorrectnessMetric:

@@ -315,14 +315,13 @@ class KeywordCoverageMetric(BaseMetric):
         outputs: Iterable[str],
         progress: bool = False,
         *,
-        workers: int | str = 1,
         questions: Iterable[str | None] | None = None,
     ) -> list[MetricResult]:
         """Score pairs in order, as :meth:`BaseMetric.measure_many`; ``questions`` (one per
         pair, or None for a pair without) as in :meth:`measure`."""
         if questions is None:
-            return super().measure_many(inputs, outputs, progress, workers=workers)
-        return self._measure_questions(inputs, outputs, questions, progress, workers)
+            return super().measure_many(inputs, outputs, progress)
+        return self._measure_questions(inputs, outputs, questions, progress)
 
     # ---- scoring ----------------------------------------------------------------------------
     def _measure_refs(self, references: list[str], output: str) -> tuple[float, dict[str, Any]]:

@@ -29,7 +29,7 @@ from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
 from lexeval.checks import check_references, check_text
-from lexeval.metrics.base import BaseMetric, MetricResult, paused_gc, register_metric
+from lexeval.metrics.base import BaseMetric, MetricResult, register_metric
 from lexeval.metrics.evidence import (
     check_evidence_limit,
     ngrams,
@@ -620,14 +620,13 @@ class RougeScorer:
         results: list[dict[str, MetricResult]] = []
         append = results.append
         score_one = self._score_one
-        with paused_gc():
-            for reference, output in zip(refs, outs, strict=True):
-                out = cached(output) or analysis(output)
-                if type(reference) is str:
-                    append(score_one(cached(reference) or analysis(reference), out))
-                else:
-                    group = [cached(r) or analysis(r) for r in check_references(reference)]
-                    append(self._score_pair(group, out))
+        for reference, output in zip(refs, outs, strict=True):
+            out = cached(output) or analysis(output)
+            if type(reference) is str:
+                append(score_one(cached(reference) or analysis(reference), out))
+            else:
+                group = [cached(r) or analysis(r) for r in check_references(reference)]
+                append(self._score_pair(group, out))
         return results
 
 

@@ -1,0 +1,68 @@
+"""Scoring a batch with one metric, in this process or on several: :func:`measure_many`.
+
+>>> from lexeval.metrics import TokenF1Metric
+>>> [r.score for r in measure_many(TokenF1Metric(), ["a b", "c"], ["a", "c"], workers=2)]
+[0.6666666666666666, 1.0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import partial
+from typing import Any
+
+from lexeval.metrics.base import Metric, MetricResult, measure_many_with_questions
+from lexeval.run.pool import map_chunks, resolve_workers
+
+__all__ = ["measure_many"]
+
+
+def measure_many(
+    metric: Metric,
+    inputs: Iterable[str | Sequence[str]],
+    outputs: Iterable[str],
+    *,
+    questions: Iterable[str | None] | None = None,
+    workers: int | str = 1,
+    progress: bool = False,
+    start_method: str | None = None,
+) -> list[MetricResult]:
+    """``metric.measure_many(inputs, outputs)`` (with ``questions=`` when some question is
+    given and the metric takes them) on ``workers`` processes: a positive int up to
+    :func:`lexeval.run.pool.max_workers`, or ``"auto"`` for every core. The results are the
+    same as with ``workers=1``, in the same order, whatever the ``start_method``
+    (``"fork"``, ``"forkserver"``, ``"spawn"``; default: see
+    :func:`lexeval.run.pool.start_method`). ``progress=True`` shows a progress bar.
+
+    >>> from lexeval.metrics import get_metric
+    >>> scorer = get_metric("keyword_coverage")
+    >>> golds, answers = ["Tigris River"] * 2, ["Euphrates River", "the Tigris"]
+    >>> asked = ["Which river flows through Baghdad?"] * 2
+    >>> [round(r.score, 2) for r in measure_many(scorer, golds, answers, questions=asked)]
+    [0.12, 0.88]
+    """
+    processes = resolve_workers(workers)
+    if isinstance(inputs, str) or isinstance(outputs, str) or isinstance(questions, str):
+        raise TypeError("inputs, outputs and questions must be sequences of texts, not str")
+    ins, outs = list(inputs), list(outputs)
+    qs: list[str | None] | None = None if questions is None else list(questions)
+    if len(ins) != len(outs) or (qs is not None and len(qs) != len(outs)):
+        asked = "" if qs is None else f" and {len(qs)} questions"
+        raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs{asked}")
+    if processes == 1:
+        return measure_many_with_questions(metric, ins, outs, qs, progress=progress)
+    task = partial(measure_many_with_questions, metric)
+    columns: list[list[Any]] = [ins, outs, [None] * len(outs) if qs is None else qs]
+    if not progress:
+        return map_chunks(task, columns, processes, method=start_method)
+    from rich.progress import Progress
+
+    with Progress() as bar:
+        shown = bar.add_task(getattr(metric, "name", "scoring"), total=len(ins))
+        return map_chunks(
+            task,
+            columns,
+            processes,
+            on_chunk=lambda size: bar.advance(shown, size),
+            method=start_method,
+        )

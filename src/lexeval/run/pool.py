@@ -1,0 +1,333 @@
+"""Scoring on several processes: the one place that owns ``workers``, chunking and processes.
+
+:func:`map_chunks` cuts equal-length columns into chunks, hands them to a
+:class:`concurrent.futures.ProcessPoolExecutor` started for this call only, and returns the
+results in input order, identical to one call in this process. Every worker process of the
+pool dies with the caller (it watches it: ``PR_SET_PDEATHSIG`` on Linux, its parent's pid
+elsewhere), ignores ``SIGINT`` (the caller decides what an interrupt means), and is gone when
+the call returns or raises. Nothing of the caller changes: not its garbage collector, not its
+signal handlers; no file is written (a worker freezes its own heap at start: its collections
+then skip what it inherited).
+
+``workers`` is a positive int of at most :func:`max_workers` (4 per available core), or
+``"auto"`` (every available core); anything else is a ValueError before any process starts.
+
+>>> resolve_workers(1), resolve_workers("auto") == available_cores()
+(1, True)
+>>> resolve_workers(0)
+Traceback (most recent call last):
+...
+ValueError: workers must be a positive int of at most ... or 'auto', not 0
+"""
+
+from __future__ import annotations
+
+import ast
+import gc
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
+from multiprocessing.connection import Connection
+from typing import Any
+
+__all__ = [
+    "MIN_CHUNK",
+    "START_METHODS",
+    "WorkerError",
+    "available_cores",
+    "check_main_guard",
+    "chunk_bounds",
+    "map_chunks",
+    "max_workers",
+    "resolve_workers",
+    "start_method",
+]
+
+#: The fewest items a chunk holds (a call with fewer than two chunks' worth runs in this
+#: process: starting processes would cost more than it saves).
+MIN_CHUNK = 250
+#: The most items a chunk holds.
+MAX_CHUNK = 5000
+#: Chunks per worker process (when the items allow): enough that a slow chunk does not leave
+#: the other workers idle at the end, few enough that handing them out costs nothing.
+CHUNKS_PER_WORKER = 8
+#: The start methods :func:`map_chunks` accepts.
+START_METHODS = ("fork", "forkserver", "spawn")
+
+_PER_CORE = 4
+
+
+class WorkerError(RuntimeError):
+    """A worker process died (killed, out of memory) or could not start."""
+
+
+def available_cores() -> int:
+    """The cores this process may run on.
+
+    >>> available_cores() >= 1
+    True
+    """
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        return max(1, len(affinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def max_workers() -> int:
+    """The largest ``workers`` accepted: 4 per available core.
+
+    >>> max_workers() == 4 * available_cores()
+    True
+    """
+    return _PER_CORE * available_cores()
+
+
+def resolve_workers(workers: object) -> int:
+    """The number of processes for ``workers``: a positive int up to :func:`max_workers` as it
+    is, ``"auto"`` for every available core; a ValueError for anything else (``True``, a float,
+    0, a negative or absurd number).
+
+    >>> resolve_workers(3)
+    3
+    >>> resolve_workers(True)
+    Traceback (most recent call last):
+    ...
+    ValueError: workers must be a positive int of at most ... or 'auto', not True
+    """
+    if workers == "auto" and isinstance(workers, str):
+        return available_cores()
+    if type(workers) is int and 1 <= workers <= max_workers():
+        return workers
+    raise ValueError(
+        f"workers must be a positive int of at most {max_workers()} (4 per available core) "
+        f"or 'auto', not {workers!r}"
+    )
+
+
+def start_method(method: str | None = None) -> str:
+    """How the pool starts its processes: ``method`` when given (one of
+    :data:`START_METHODS` this platform has), else ``fork`` where the platform has it and
+    this process runs one thread (the workers then inherit the loaded metric and spaCy and
+    start in milliseconds), else ``spawn``. Results are the same with every method.
+
+    >>> start_method("spawn")
+    'spawn'
+    """
+    methods = multiprocessing.get_all_start_methods()
+    if method is not None:
+        if method not in START_METHODS or method not in methods:
+            offered = ", ".join(m for m in START_METHODS if m in methods)
+            raise ValueError(f"start_method must be one of {offered}, not {method!r}")
+        return method
+    if "fork" in methods and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
+
+
+def chunk_bounds(n: int, processes: int, min_chunk: int = MIN_CHUNK) -> list[tuple[int, int]]:
+    """``(start, stop)`` of the chunks of ``n`` items for ``processes`` workers: about
+    :data:`CHUNKS_PER_WORKER` per worker, each of ``min_chunk`` to :data:`MAX_CHUNK` items.
+
+    >>> chunk_bounds(1000, 2)
+    [(0, 250), (250, 500), (500, 750), (750, 1000)]
+    >>> len(chunk_bounds(100_000, 2)), chunk_bounds(100_000, 2)[0]
+    (20, (0, 5000))
+    """
+    size = max(min_chunk, min(MAX_CHUNK, -(-n // (CHUNKS_PER_WORKER * processes))))
+    return [(start, min(n, start + size)) for start in range(0, n, size)]
+
+
+def check_main_guard(method: str) -> None:
+    """Under ``spawn`` and ``forkserver`` each worker imports the caller's main script again:
+    a script that scores at its top level, without ``if __name__ == "__main__":``, would start
+    pools within pools. A RuntimeError that says so, before any process starts."""
+    if method == "fork":
+        return
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or path is None or not str(path).endswith(".py"):
+        return  # an interactive session, python -c, a notebook: nothing is imported again
+    try:
+        with open(path, encoding="utf-8") as file:
+            tree = ast.parse(file.read())
+    except (OSError, SyntaxError, ValueError):
+        return
+    if any(isinstance(node, ast.If) and _names_main(node.test) for node in tree.body):
+        return
+    raise RuntimeError(
+        f"workers under the {method!r} start method import the main script {path} again, and "
+        'it has no `if __name__ == "__main__":` guard: put the code that scores under one '
+        "(see the multiprocessing guide), or use workers=1"
+    )
+
+
+def _names_main(test: ast.expr) -> bool:
+    return any(isinstance(node, ast.Name) and node.id == "__name__" for node in ast.walk(test))
+
+
+# ---- in the worker process -------------------------------------------------------------------
+
+_TASK: list[Callable[..., list[Any]]] = []
+
+
+def _follow_parent(caller: int) -> None:
+    """In a worker: die with the caller, quietly. On Linux the kernel sends SIGKILL when the
+    parent ends (``PR_SET_PDEATHSIG``); where that is not the caller (``forkserver``: the
+    server, which may outlive a killed caller) or not available, a thread polls every 0.5 s.
+    Checked once more after setting it: the caller may be gone already."""
+    parent = os.getppid()
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            armed = False
+
+    def gone() -> bool:
+        return os.getppid() != parent or not _running(caller)
+
+    if gone():
+        os._exit(0)
+    if not armed or parent != caller:  # no PDEATHSIG, or it follows the fork server
+
+        def watch() -> None:
+            while not gone():
+                threading.Event().wait(0.5)
+            os._exit(0)
+
+        threading.Thread(target=watch, name="lexeval-parent-watch", daemon=True).start()
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs: exists, and (where /proc tells) is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _start_worker(task: Callable[..., list[Any]], caller: int, roll: Connection) -> None:
+    """A worker's first steps: ignore SIGINT (the caller stops the pool), follow its parent,
+    give the caller its pid (``roll``: to stop it at once on an interrupt), keep ``task``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _follow_parent(caller)
+    try:
+        roll.send(os.getpid())
+        roll.close()
+    except OSError:  # the caller is gone: end quietly
+        os._exit(0)
+    _TASK[:] = [task]
+    # What the worker holds now (under fork: all it inherited, spaCy included) moves to the
+    # collector's permanent generation, in this worker only: its collections then skip it
+    # (and leave the inherited pages shared). About 15% of a worker's CPU on keyword coverage
+    # (benchmarks/parallel_speed.py, docs/scale.md).
+    gc.freeze()
+
+
+def _run_chunk(*columns: list[Any]) -> list[Any]:
+    return list(_TASK[0](*columns))
+
+
+# ---- in the caller ---------------------------------------------------------------------------
+
+
+def map_chunks(
+    task: Callable[..., list[Any]],
+    columns: Sequence[Sequence[Any]],
+    workers: object,
+    *,
+    min_chunk: int = MIN_CHUNK,
+    on_chunk: Callable[[int], None] | None = None,
+    method: str | None = None,
+) -> list[Any]:
+    """``task(*chunk_columns)`` on chunks of ``columns`` (equal-length sequences) on
+    ``workers`` processes (:func:`resolve_workers`), concatenated in input order: the same
+    list as ``task(*columns)``. ``task`` must be picklable (a module-level function, a
+    ``functools.partial`` of one, a bound method of a picklable object) and return one result
+    per item. ``on_chunk(size)`` runs in this process after each chunk; ``method`` chooses
+    the start method (:func:`start_method`). With one worker, or fewer than two chunks of
+    ``min_chunk`` items, ``task`` runs here.
+
+    The pool starts for this call and stops before it returns; its processes ignore SIGINT
+    and die with this one.
+
+    >>> from functools import partial
+    >>> map_chunks(partial(map, str.upper), [["a", "b"]], 2)
+    ['A', 'B']
+    """
+    processes = resolve_workers(workers)
+    chosen = start_method(method)
+    n = len(columns[0]) if columns else 0
+    if any(len(column) != n for column in columns):
+        raise ValueError("the columns must have the same length")
+    if processes == 1 or n < 2 * min_chunk:
+        whole = list(task(*columns))
+        if on_chunk is not None:
+            on_chunk(n)
+        return whole
+    check_main_guard(chosen)
+    bounds = chunk_bounds(n, processes, min_chunk)
+    processes = min(processes, len(bounds))
+    context = multiprocessing.get_context(chosen)
+    roll, roll_writer = context.Pipe(duplex=False)
+    pool = ProcessPoolExecutor(
+        processes,
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(task, os.getpid(), roll_writer),
+    )
+    futures: list[Future[list[Any]]] = []
+    finished = False
+    try:
+        for start, stop in bounds:
+            chunk = [list(column[start:stop]) for column in columns]
+            futures.append(pool.submit(_run_chunk, *chunk))
+        sizes = {f: stop - start for f, (start, stop) in zip(futures, bounds, strict=True)}
+        for future in as_completed(futures):
+            future.result()  # the first error stops the call
+            if on_chunk is not None:
+                on_chunk(sizes[future])
+        results: list[Any] = []
+        for future in futures:
+            results.extend(future.result())
+        finished = True
+        return results
+    except BrokenProcessPool:
+        raise WorkerError(
+            "a lexeval worker process died (killed, or out of memory), or could not start"
+        ) from None
+    finally:
+        if not finished:  # an error or an interrupt: stop the chunks under way, now
+            _stop(roll)
+        pool.shutdown(wait=True, cancel_futures=True)
+        roll.close()
+        roll_writer.close()
+
+
+def _stop(roll: Connection) -> None:
+    """Kill the workers that reported their pid on ``roll`` (the pool then sees itself broken
+    and ends the others)."""
+    while roll.poll():
+        try:
+            pid = roll.recv()
+        except (EOFError, OSError):
+            return
+        with suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
