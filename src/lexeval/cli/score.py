@@ -347,8 +347,8 @@ def run(args: argparse.Namespace) -> int:
         result = measure_with_question(metrics[names[0]], args.input, args.output, args.question)
         print(strict_json(result.to_dict()))
         if html is not None:
-            from lexeval.run.batch import Record
             from lexeval.htmlreport import render_scored, write_html
+            from lexeval.run.batch import Record
             from lexeval.scored import ScoredRun
 
             record = Record(1, None, args.input, args.output, args.question)

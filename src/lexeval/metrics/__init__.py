@@ -65,6 +65,7 @@ _LAZY = {
     "ToneConsistencyMetric": "lexeval.metrics.nlp",
 }
 
+
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
@@ -76,4 +77,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(__all__)
-

@@ -521,7 +521,11 @@ class RougeScorer:
         compat = options.get("compat")
         use_stemmer = options.get("use_stemmer", False)
         normalizer = options.get("normalizer")
-        resolved = None if compat is not None else resolve_normalizer(normalizer, "rouge")
+        resolved = None
+        if compat is None:
+            from lexeval.normalize import resolve_normalizer  # lazy: compat loads no normalizer
+
+            resolved = resolve_normalizer(normalizer, "rouge")
         variant = options.get("variant", "default")
         self.metrics: dict[str, RougeMetric] = {}
         for t in rouge_types:

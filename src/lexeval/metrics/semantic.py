@@ -417,7 +417,7 @@ class SemanticSimilarityMetric(BaseMetric):
         check_text(output, "output")
         return self._score_checked([(references, output)])[0]
 
-    def measure_many(  # type: ignore[override]
+    def measure_many(
         self,
         inputs: Iterable[str | Sequence[str]],
         outputs: Iterable[str],
