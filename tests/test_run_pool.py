@@ -169,7 +169,7 @@ def test_a_failing_chunk_raises_its_error_and_leaves_no_process() -> None:
     with pytest.raises(KeyError):
         map_chunks(partial(_fail_on, 3 * MIN_CHUNK), [items], 2)
     assert _no_children()
-    with pytest.raises(TypeError, match="must be str"):
+    with pytest.raises(TypeError, match="must be a str"):
         refs, outs = _pairs(4 * MIN_CHUNK)
         measure_many(TokenF1Metric(), refs, [*outs[:-1], 3], workers=2)  # type: ignore[list-item]
     assert _no_children()

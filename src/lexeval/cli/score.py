@@ -206,6 +206,12 @@ def _per_metric(specs: Sequence[str], names: Sequence[str], flag: str) -> dict[s
     return values
 
 
+#: The matched and missing tokens or n-grams ROUGE and token-F1 list in the command line's
+#: results (their Python default is none, for speed); ``--option METRIC.evidence_limit=N``
+#: changes it.
+CLI_EVIDENCE_LIMIT = 20
+
+
 def build_metrics(
     args: argparse.Namespace, names: Sequence[str], defaults: dict[str, float] | None = None
 ) -> dict[str, BaseMetric]:
@@ -224,7 +230,11 @@ def build_metrics(
         if name in thresholds:
             options["threshold"] = thresholds[name]
         try:
-            metrics[name] = get_metric(name, **options)
+            metric = get_metric(name, **options)
+            if getattr(metric, "evidence_limit", None) == 0 and "evidence_limit" not in options:
+                # reports show what matched: ROUGE and token-F1 list it here unless told not to
+                metric = get_metric(name, **options, evidence_limit=CLI_EVIDENCE_LIMIT)
+            metrics[name] = metric
         except TypeError as exc:
             raise UsageError(f"metric {name}: {exc}") from None
         except ValueError as exc:

@@ -315,19 +315,26 @@ def map_chunks(
         ) from None
     finally:
         if not finished:  # an error or an interrupt: stop the chunks under way, now
-            _stop(roll)
+            _stop(roll, pool)
         pool.shutdown(wait=True, cancel_futures=True)
         roll.close()
         roll_writer.close()
 
 
-def _stop(roll: Connection) -> None:
-    """Kill the workers that reported their pid on ``roll`` (the pool then sees itself broken
-    and ends the others)."""
+def _stop(roll: Connection, pool: ProcessPoolExecutor) -> None:
+    """Kill every worker of ``pool`` at once: those that reported their pid on ``roll`` and
+    those the pool started that have not reported yet (under spawn a worker may still be
+    starting). All of them, since a worker killed while it held a queue's lock would leave the
+    others blocked on that lock for ever; the pool then sees itself broken and ends."""
+    pids: set[int] = set()
     while roll.poll():
         try:
-            pid = roll.recv()
+            pids.add(roll.recv())
         except (EOFError, OSError):
-            return
+            break
+    # the executor's own table of its processes (CPython's ProcessPoolExecutor has kept it
+    # since 3.2); without it the reported pids are all there is
+    pids.update(getattr(pool, "_processes", None) or {})
+    for pid in pids:
         with suppress(OSError):
             os.kill(pid, signal.SIGKILL)
