@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from lexeval.cli import main
+from lexeval.cli.score import CLI_EVIDENCE_LIMIT
 from lexeval.metrics import aggregate, get_metric
 
 PAIRS = [
@@ -47,10 +48,13 @@ def test_several_metrics_one_line_per_record(
     assert [line["id"] for line in lines] == ["q1", "q2", "q3"]
     assert [line["line"] for line in lines] == [2, 3, 4]
     for name in ("rouge1", "keyword_coverage", "token_f1"):
-        metric = get_metric(name)
+        # the command line lists ROUGE's and token-F1's evidence (Python's default lists none)
+        extra = {} if name == "keyword_coverage" else {"evidence_limit": CLI_EVIDENCE_LIMIT}
+        metric = get_metric(name, **extra)
         expected = [metric.measure(r, o).to_dict() for _, r, o in PAIRS]
         assert [line[name] for line in lines] == expected
-    assert "missing" not in lines[0]["rouge1"]["info"]  # evidence only when asked for
+    assert "missing" in lines[0]["rouge1"]["info"]
+    assert "missing" not in get_metric("rouge1").measure(*PAIRS[0][1:]).info
     # the summary on stderr: n, mean and the CI of aggregate()
     agg = aggregate([get_metric("rouge1").measure(r, o) for _, r, o in PAIRS])
     row = next(line for line in err.splitlines() if line.startswith("rouge1 "))
@@ -200,7 +204,8 @@ def test_a_single_pair_takes_its_question(capsys: pytest.CaptureFixture[str]) ->
     assert code == 0, err
     line = json.loads(out)
     assert line["keyword_coverage"] == expected
-    assert line["token_f1"] == get_metric("token_f1").measure(*pair[1::2]).to_dict()
+    token_f1 = get_metric("token_f1", evidence_limit=CLI_EVIDENCE_LIMIT)
+    assert line["token_f1"] == token_f1.measure(*pair[1::2]).to_dict()
     code, out, err = run(capsys, "--metric", "keyword_coverage", *pair)
     assert json.loads(out)["score"] > expected["score"]
 

@@ -58,8 +58,13 @@ def make_texts(count: int, seed: int = 0) -> list[str]:
 
 
 def make_pairs(count: int, seed: int = 0) -> list[tuple[str, str]]:
+    """(reference, output) pairs; references as lexical_correctness takes them (at most 256
+    characters, with a letter or a digit), so one set of pairs serves every metric."""
     texts = make_texts(2 * count, seed)
-    return list(zip(texts[:count], texts[count:], strict=True))
+    references = [
+        t[:200] if any(c.isalnum() for c in t[:200]) else t[:200] + " w" for t in texts[:count]
+    ]
+    return list(zip(references, texts[count:], strict=True))
 
 
 METRICS: dict[str, Callable[[], BaseMetric]] = {

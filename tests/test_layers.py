@@ -15,14 +15,22 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 
 #: Layers from the bottom; a module belongs to the longest prefix listed.
 LAYERS: list[tuple[str, ...]] = [
-    ("lexeval._version", "lexeval.stats", "lexeval.compat", "lexeval.io"),
+    (
+        "lexeval._version",
+        "lexeval.stats",
+        "lexeval.compat",
+        "lexeval.io",
+        "lexeval.checks",
+        "lexeval.text.porter",
+    ),
     ("lexeval.text",),
     ("lexeval.normalize", "lexeval.meta"),
     ("lexeval.metrics",),
     ("lexeval.judge",),
     ("lexeval.registry",),
     ("lexeval.run",),
-    ("lexeval.cards", "lexeval.frame", "lexeval.integrations", "lexeval.testing"),
+    ("lexeval.cards", "lexeval.frame", "lexeval.integrations", "lexeval.testing", "lexeval.scored"),
+    ("lexeval.htmlreport",),
     ("lexeval.batch", "lexeval.dask"),  # old import paths, kept as re-exports of lexeval.run
     ("lexeval.cli", "lexeval.pytest_plugin", "lexeval.__main__", "lexeval"),
 ]

@@ -8,7 +8,9 @@
    rouge1  rouge1_passed  keyword_coverage
 a     0.8           True          0.509494
 b     0.0          False          0.000000
->>> scored.loc["a", "rouge1_missing"]
+>>> from lexeval import RougeMetric
+>>> rouge1 = RougeMetric("rouge1", evidence_limit=5)  # Python's metrics list evidence if asked
+>>> score_frame(df, {"rouge1": rouge1}).loc["a", "rouge1_missing"]
 ['sat']
 """
 

@@ -28,15 +28,12 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from lexeval.cards.dataset import ExpectedCard, GeneratedCard
 from lexeval.checks import check_text
 from lexeval.normalize import resolve_normalizer
 from lexeval.text.base import TokenSource
-
-if TYPE_CHECKING:
-    from lexeval.cards.semantic import SemanticTier
 
 __all__ = [
     "DEFAULT_WEIGHTS",
@@ -46,6 +43,7 @@ __all__ = [
     "MatchedPair",
     "NormalizerArg",
     "NormalizerLike",
+    "Rescorer",
     "ScoreWeights",
     "Strategy",
     "f1_score",
@@ -108,6 +106,21 @@ class ScoreWeights:
             f"{self.front:g}/{self.back:g},"
             f"{self.typed_front:g}/{self.typed_back:g}/{self.card_type:g}"
         )
+
+
+class Rescorer(Protocol):
+    """A second opinion on uncertain pairs (:class:`lexeval.cards.semantic.SemanticTier`, the
+    optional extra ``semantic``): the grid of pair scores with some cells decided anew, and the
+    similarity behind each such cell."""
+
+    def rescore(
+        self,
+        grid: list[list[float]],
+        expected: Sequence[ExpectedCard],
+        generated: Sequence[GeneratedCard],
+        threshold: float,
+        weights: ScoreWeights,
+    ) -> tuple[list[list[float]], dict[tuple[int, int], float]]: ...
 
 
 DEFAULT_WEIGHTS = ScoreWeights()
@@ -180,7 +193,7 @@ class CardScorer:
         self,
         normalizer: NormalizerArg = "default",
         weights: ScoreWeights = DEFAULT_WEIGHTS,
-        semantic: SemanticTier | None = None,
+        semantic: Rescorer | None = None,
     ) -> None:
         self.normalizer: TokenSource | None = (
             None if normalizer is None else resolve_normalizer(normalizer, tokens_only=True)
@@ -498,7 +511,7 @@ def match_cards(
     weights: ScoreWeights = DEFAULT_WEIGHTS,
     case_id: str = "",
     has_output: bool = True,
-    semantic: SemanticTier | None = None,
+    semantic: Rescorer | None = None,
 ) -> CaseResult:
     """Pair expected with generated cards.
 

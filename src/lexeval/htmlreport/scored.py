@@ -5,7 +5,7 @@
 >>> from lexeval.metrics import get_metric
 >>> from lexeval.scored import ScoredRun
 >>> records = [Record(1, "q1", "Paris is the capital", "<b> Paris")]
->>> metrics = {"token_f1": get_metric("token_f1", threshold=0.5)}
+>>> metrics = {"token_f1": get_metric("token_f1", threshold=0.5, evidence_limit=20)}
 >>> run = ScoredRun.from_results(records, score_records(metrics, records),
 ...                              {"token_f1": metrics["token_f1"].signature})
 >>> page = render_scored(run)

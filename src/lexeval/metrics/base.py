@@ -396,9 +396,12 @@ class BaseMetric(ABC):
         self._prefetch(ins, outs)
         pairs: Iterable[tuple[str | Sequence[str], str]] = zip(ins, outs, strict=True)
         if progress:
+            from rich.console import Console
             from rich.progress import track
 
-            pairs = track(pairs, total=len(ins), description=f"{self.name}")
+            pairs = track(  # on standard error: standard output holds the results
+                pairs, total=len(ins), description=f"{self.name}", console=Console(stderr=True)
+            )
         results: list[MetricResult] = []
         append = results.append
         pair = self._measure_pair

@@ -21,7 +21,8 @@ the best one scored.
 >>> records[0]
 Record(line=2, id=None, reference='the cat sat', output='the cat', question=None)
 >>> from lexeval.metrics import get_metric
->>> results = score_records({"rouge1": get_metric("rouge1", threshold=0.5)}, records)
+>>> rouge1 = get_metric("rouge1", threshold=0.5, evidence_limit=5)  # evidence: up to 5
+>>> results = score_records({"rouge1": rouge1}, records)
 >>> row = flatten_result("rouge1", results["rouge1"][0])
 >>> row["rouge1"], row["rouge1_passed"], row["rouge1_recall"], row["rouge1_missing"]
 (0.8, True, 0.6666666666666666, ['sat'])

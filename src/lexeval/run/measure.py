@@ -55,9 +55,10 @@ def measure_many(
     columns: list[list[Any]] = [ins, outs, [None] * len(outs) if qs is None else qs]
     if not progress:
         return map_chunks(task, columns, processes, method=start_method)
+    from rich.console import Console
     from rich.progress import Progress
 
-    with Progress() as bar:
+    with Progress(console=Console(stderr=True)) as bar:  # standard output holds the results
         shown = bar.add_task(getattr(metric, "name", "scoring"), total=len(ins))
         return map_chunks(
             task,
