@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from lexeval.cli import main
-from lexeval.cli.score import CLI_EVIDENCE_LIMIT
 from lexeval.metrics import aggregate, get_metric
+from lexeval.registry import REPORT_EVIDENCE_LIMIT
 
 PAIRS = [
     ("q1", "the cat sat on the mat", "the cat sat"),
@@ -49,7 +49,7 @@ def test_several_metrics_one_line_per_record(
     assert [line["line"] for line in lines] == [2, 3, 4]
     for name in ("rouge1", "keyword_coverage", "token_f1"):
         # the command line lists ROUGE's and token-F1's evidence (Python's default lists none)
-        extra = {} if name == "keyword_coverage" else {"evidence_limit": CLI_EVIDENCE_LIMIT}
+        extra = {} if name == "keyword_coverage" else {"evidence_limit": REPORT_EVIDENCE_LIMIT}
         metric = get_metric(name, **extra)
         expected = [metric.measure(r, o).to_dict() for _, r, o in PAIRS]
         assert [line[name] for line in lines] == expected
@@ -204,7 +204,7 @@ def test_a_single_pair_takes_its_question(capsys: pytest.CaptureFixture[str]) ->
     assert code == 0, err
     line = json.loads(out)
     assert line["keyword_coverage"] == expected
-    token_f1 = get_metric("token_f1", evidence_limit=CLI_EVIDENCE_LIMIT)
+    token_f1 = get_metric("token_f1", evidence_limit=REPORT_EVIDENCE_LIMIT)
     assert line["token_f1"] == token_f1.measure(*pair[1::2]).to_dict()
     code, out, err = run(capsys, "--metric", "keyword_coverage", *pair)
     assert json.loads(out)["score"] > expected["score"]

@@ -16,7 +16,12 @@ from lexeval.metrics.base import BaseMetric, known_metric
 from lexeval.metrics.base import get_metric as get_lexical_metric
 from lexeval.metrics.base import list_metrics as list_lexical_metrics
 
-__all__ = ["get_metric", "list_metrics"]
+__all__ = ["REPORT_EVIDENCE_LIMIT", "get_metric", "get_reporting_metric", "list_metrics"]
+
+#: How many matched and missing tokens or n-grams ROUGE and token-F1 list in reports (the
+#: command line, the DeepEval, Ragas and promptfoo adapters). In Python they list none unless
+#: asked (``evidence_limit=N``): the lists cost most of a call.
+REPORT_EVIDENCE_LIMIT = 20
 
 
 def get_metric(name: str, **options: Any) -> BaseMetric:
@@ -45,3 +50,18 @@ def list_metrics() -> list[str]:
      'rougeN', 'textual_difference', 'token_f1', 'tone_consistency']
     """
     return sorted([*list_lexical_metrics(), *JUDGES])
+
+
+def get_reporting_metric(name: str, **options: Any) -> BaseMetric:
+    """:func:`get_metric` for a report: ROUGE and token-F1 list their evidence
+    (:data:`REPORT_EVIDENCE_LIMIT` items) unless ``options`` set ``evidence_limit``.
+
+    >>> get_reporting_metric("rouge1").measure("the cat sat", "the cat").info["missing"]
+    ['sat']
+    >>> "missing" in get_metric("rouge1").measure("the cat sat", "the cat").info
+    False
+    """
+    metric = get_metric(name, **options)
+    if getattr(metric, "evidence_limit", None) == 0 and "evidence_limit" not in options:
+        metric = get_metric(name, **options, evidence_limit=REPORT_EVIDENCE_LIMIT)
+    return metric

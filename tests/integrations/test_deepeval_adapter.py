@@ -15,7 +15,8 @@ from deepeval.metrics import BaseMetric as DeepEvalBaseMetric
 from deepeval.test_case import LLMTestCase
 
 from lexeval.integrations.deepeval import LexicalMetric
-from lexeval.metrics import KeywordCoverageMetric, get_metric
+from lexeval.metrics import KeywordCoverageMetric
+from lexeval.registry import get_reporting_metric
 
 REFERENCE = "Paris is the capital of France"
 GOOD = "The capital of France is Paris"
@@ -38,7 +39,9 @@ def test_a_deepeval_metric_that_scores_like_lexeval() -> None:
     assert metric.__name__ == "lexeval keyword_coverage"
     rouge = LexicalMetric("rouge1", threshold=0.3, score="recall")
     rouge.measure(case(GOOD, expected_output=REFERENCE))
-    assert rouge.score == get_metric("rouge1", score="recall").measure(REFERENCE, GOOD).score
+    assert (
+        rouge.score == get_reporting_metric("rouge1", score="recall").measure(REFERENCE, GOOD).score
+    )
     assert rouge.is_successful()
 
 

@@ -17,7 +17,8 @@ from ragas.metrics.collections.base import BaseMetric as RagasBaseMetric
 from ragas.metrics.result import MetricResult as RagasResult
 
 from lexeval.integrations.ragas import LexicalMetric, LexicalSingleTurnMetric
-from lexeval.metrics import KeywordCoverageMetric, get_metric
+from lexeval.metrics import KeywordCoverageMetric
+from lexeval.registry import get_reporting_metric
 
 REFERENCE = "Paris is the capital of France"
 GOOD = "The capital of France is Paris"
@@ -46,7 +47,9 @@ def test_a_class_based_ragas_metric_that_scores_like_lexeval() -> None:
     rouge = LexicalMetric("rouge1", name="rouge1_recall", score="recall")
     assert rouge.name == "rouge1_recall"
     rouge_result = asyncio.run(rouge.ascore(reference=REFERENCE, response="The capital is Paris"))
-    expected = get_metric("rouge1", score="recall").measure(REFERENCE, "The capital is Paris")
+    expected = get_reporting_metric("rouge1", score="recall").measure(
+        REFERENCE, "The capital is Paris"
+    )
     assert rouge_result.value == expected.score
     assert rouge_result.reason == (  # rouge1 recall's recommended threshold, lexeval's evidence
         f"rouge1 {expected.score:.3f} >= threshold 0.500; "
@@ -77,7 +80,7 @@ def test_evaluate_scores_a_dataset_without_a_model() -> None:
     frame = evaluate(dataset, metrics=[keyword, rouge], show_progress=False).to_pandas()
     references = [row["reference"] for row in ROWS]
     responses = [row["response"] for row in ROWS]
-    kc, rl = KeywordCoverageMetric(), get_metric("rougeL")
+    kc, rl = KeywordCoverageMetric(), get_reporting_metric("rougeL")
     questions = [row["user_input"] for row in ROWS]  # keyword coverage reads the question
     assert list(frame["keyword_coverage"]) == [
         kc.measure(r, o, question=q).score
@@ -106,7 +109,7 @@ def test_an_experiment_scores_each_row() -> None:
         asyncio.run(lexical.arun(dataset)),
         key=lambda r: ROWS.index({k: r[k] for k in ("user_input", "reference", "response")}),
     )
-    rouge = get_metric("rouge1")
+    rouge = get_reporting_metric("rouge1")
     assert [r["rouge1"] for r in rows] == [
         rouge.measure(row["reference"], row["response"]).score for row in ROWS
     ]

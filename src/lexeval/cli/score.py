@@ -206,18 +206,12 @@ def _per_metric(specs: Sequence[str], names: Sequence[str], flag: str) -> dict[s
     return values
 
 
-#: The matched and missing tokens or n-grams ROUGE and token-F1 list in the command line's
-#: results (their Python default is none, for speed); ``--option METRIC.evidence_limit=N``
-#: changes it.
-CLI_EVIDENCE_LIMIT = 20
-
-
 def build_metrics(
     args: argparse.Namespace, names: Sequence[str], defaults: dict[str, float] | None = None
 ) -> dict[str, BaseMetric]:
     """One configured metric per name (``defaults``: thresholds for metrics ``--threshold``
     leaves without one); bad names or options are usage errors."""
-    from lexeval.registry import get_metric
+    from lexeval.registry import get_reporting_metric
 
     targeted, common = split_targeted(args.option, names)
     thresholds = {**(defaults or {}), **_per_metric(args.threshold, names, "--threshold")}
@@ -230,11 +224,8 @@ def build_metrics(
         if name in thresholds:
             options["threshold"] = thresholds[name]
         try:
-            metric = get_metric(name, **options)
-            if getattr(metric, "evidence_limit", None) == 0 and "evidence_limit" not in options:
-                # reports show what matched: ROUGE and token-F1 list it here unless told not to
-                metric = get_metric(name, **options, evidence_limit=CLI_EVIDENCE_LIMIT)
-            metrics[name] = metric
+            # reports show what matched: ROUGE and token-F1 list it unless told not to
+            metrics[name] = get_reporting_metric(name, **options)
         except TypeError as exc:
             raise UsageError(f"metric {name}: {exc}") from None
         except ValueError as exc:

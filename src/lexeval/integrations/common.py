@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from lexeval.metrics.base import BaseMetric, MetricResult
-from lexeval.registry import get_metric
+from lexeval.registry import get_reporting_metric
 
 __all__ = ["metric_and_threshold", "metric_by_name", "reason"]
 
@@ -30,7 +30,7 @@ def metric_by_name(metric: str | BaseMetric, options: Mapping[str, Any]) -> Base
             raise TypeError("options apply to a metric given by name, not to a metric object")
         return metric
     if isinstance(metric, str):
-        return get_metric(metric, **options)
+        return get_reporting_metric(metric, **options)  # with ROUGE/token-F1 evidence
     raise TypeError(f"metric must be a name or a metric, not {type(metric).__name__}")
 
 
