@@ -35,7 +35,7 @@ TokenF1Metric(compat="squad").measure("the cat sat", "a cat")
 
 
 def test_stemming_loads_the_stemmer_alone() -> None:
-    """rouge-score's Porter stems come from lexeval.text.porter (nltk's algorithm), not from
+    """rouge-score's Porter stems come from lexeval.porter (nltk's algorithm), not from
     nltk's package, whose import loads most of nltk."""
     code = """
 from lexeval.metrics import RougeMetric

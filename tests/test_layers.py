@@ -21,7 +21,7 @@ LAYERS: list[tuple[str, ...]] = [
         "lexeval.compat",
         "lexeval.io",
         "lexeval.checks",
-        "lexeval.text.porter",
+        "lexeval.porter",
     ),
     ("lexeval.text",),
     ("lexeval.normalize", "lexeval.meta"),

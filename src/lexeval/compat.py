@@ -10,7 +10,7 @@ Three peers are reproduced, each written from its documented or observed behavio
   :func:`rouge_score_sentences`.
 
 All functions are pure and cheap to import (the Porter stemmer loads only when stemming is
-asked for: :mod:`lexeval.text.porter`, nltk's algorithm without importing nltk).
+asked for: :mod:`lexeval.porter`, nltk's algorithm without importing nltk).
 
 >>> mastra_keywords("The quick brown fox jumps over the lazy dog")
 ['quick', 'brown', 'fox', 'jumps', 'lazy', 'dog']
@@ -311,7 +311,7 @@ _ROUGE_ASCII = bytes(c if 48 <= c <= 57 or 97 <= c <= 122 else 32 for c in range
 @cache
 def _porter() -> Callable[[str], str]:
     # lazy: only when stemming is asked for; nltk's algorithm without nltk's package import
-    from lexeval.text.porter import PorterStemmer
+    from lexeval.porter import PorterStemmer
 
     return PorterStemmer().stem
 
@@ -352,7 +352,7 @@ def rouge_score_tokens(text: str, *, stemmer: bool) -> list[str]:
     """rouge-score 0.1.2's default tokenizer, exactly.
 
     Lower case, every run of characters outside ``[a-z0-9]`` is a separator, and with
-    ``stemmer=True`` nltk's Porter stemmer (its default mode, :mod:`lexeval.text.porter`) is
+    ``stemmer=True`` nltk's Porter stemmer (its default mode, :mod:`lexeval.porter`) is
     applied to tokens longer than three characters. Stems are cached per process.
 
     >>> rouge_score_tokens("The QUICK brown-fox, jumping!", stemmer=False)

@@ -6,7 +6,7 @@ numpy, scipy, scikit-learn or pandas when they are installed): seconds of CPU ti
 new process's first stemmed ROUGE score. This module is that class's algorithm, adapted from
 nltk 3.10.4's ``nltk/stem/porter.py`` (Copyright (C) 2001-2025 NLTK Project, Apache License
 2.0): the same steps and rules in the same order, with type hints and the other two modes
-left out. ``tests/test_text_porter.py`` checks it equals nltk's stemmer on every distinct
+left out. ``tests/test_porter.py`` checks it equals nltk's stemmer on every distinct
 word of the shared corpora it finds and on random strings.
 
 >>> stem = PorterStemmer().stem

@@ -1,4 +1,4 @@
-"""lexeval.text.porter equals nltk's PorterStemmer (default mode) on real and random words."""
+"""lexeval.porter equals nltk's PorterStemmer (default mode) on real and random words."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lexeval.text.porter import PorterStemmer
+from lexeval.porter import PorterStemmer
 
 porter = pytest.importorskip("nltk.stem.porter")
 
