@@ -32,11 +32,10 @@ import unicodedata
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
-from lexeval.metrics.base import BaseMetric, register_metric
-from lexeval.metrics.nlp.jsstring import JS_WHITESPACE, check_size, js_trim
-from lexeval.normalize import resolve_normalizer
+from lexeval.metrics.base import register_metric
+from lexeval.metrics.nlp.base import NlpMetric, NlpMode
+from lexeval.metrics.nlp.jsstring import JS_WHITESPACE, js_trim
 from lexeval.text.base import TextProcessor
-from lexeval.text.signature import Signature
 
 if TYPE_CHECKING:
     from lexeval.normalize import Normalizer
@@ -195,7 +194,7 @@ class NormalizedCompleteness:
         return score, info
 
 
-class CompletenessMetric(BaseMetric):
+class CompletenessMetric(NlpMetric):
     """Share of the reference's elements the output covers (see the module).
 
     ``compat="mastra"`` is this metric's default: lexeval's mode (``compat=None``) does not
@@ -208,6 +207,7 @@ class CompletenessMetric(BaseMetric):
     """
 
     name = "completeness"
+    preset = "default"
 
     def __init__(
         self,
@@ -217,35 +217,19 @@ class CompletenessMetric(BaseMetric):
         scale: float = 1.0,
         threshold: float | None = None,
     ) -> None:
-        super().__init__(scale=scale, threshold=threshold)
-        if compat not in (None, "mastra"):
-            raise ValueError(f"compat must be None or 'mastra', not {compat!r}")
-        self.compat = compat
-        self.normalizer: TextProcessor | None = None
-        self.mode: MastraCompleteness | NormalizedCompleteness
-        if compat == "mastra":
-            if normalizer is not None:
-                raise ValueError(
-                    "normalizer cannot be combined with compat='mastra' (the default of "
-                    "completeness); give compat=None for lexeval's mode"
-                )
-            self.mode = MastraCompleteness()
-        else:
-            self.normalizer = resolve_normalizer(normalizer, "default")
-            self.mode = NormalizedCompleteness(self.normalizer)
+        super().__init__(compat=compat, normalizer=normalizer, scale=scale, threshold=threshold)
 
-    @property
-    def signature(self) -> str:
-        parts = [self.name, f"mode:{self.compat or 'default'}"]
-        if self.scale != 1.0:
-            parts.append(f"scale:{self.scale:g}")
-        parts.append(self.mode.signature)
-        return Signature.of(parts)
+    def normalizer_with_mastra(self) -> str:
+        return (
+            "normalizer cannot be combined with compat='mastra' (the default of "
+            "completeness); give compat=None for lexeval's mode"
+        )
 
-    def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
-        check_size(reference, "input")
-        check_size(output, "output")
-        return self.mode.score(reference, output)
+    def mastra_mode(self) -> NlpMode:
+        return MastraCompleteness()
+
+    def lexeval_mode(self, processor: TextProcessor) -> NlpMode:
+        return NormalizedCompleteness(processor)
 
 
 def _make(**options: Any) -> CompletenessMetric:

@@ -23,11 +23,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from rapidfuzz.distance import LCSseq
 
-from lexeval.metrics.base import BaseMetric, register_metric
-from lexeval.metrics.nlp.jsstring import check_size, js_collapse_space, js_split_words, utf16_units
-from lexeval.normalize import resolve_normalizer
+from lexeval.metrics.base import register_metric
+from lexeval.metrics.nlp.base import NlpMetric, NlpMode
+from lexeval.metrics.nlp.jsstring import js_collapse_space, js_split_words, utf16_units
 from lexeval.text.base import TextProcessor
-from lexeval.text.signature import Signature
 
 if TYPE_CHECKING:
     from lexeval.normalize import Normalizer
@@ -125,7 +124,7 @@ class NormalizedDifference:
         return ratio, info
 
 
-class TextualDifferenceMetric(BaseMetric):
+class TextualDifferenceMetric(NlpMetric):
     """Common-subsequence similarity of the output to the reference (see the module).
 
     >>> TextualDifferenceMetric(compat="mastra").measure("", "").info
@@ -142,32 +141,13 @@ class TextualDifferenceMetric(BaseMetric):
         scale: float = 1.0,
         threshold: float | None = None,
     ) -> None:
-        super().__init__(scale=scale, threshold=threshold)
-        if compat not in (None, "mastra"):
-            raise ValueError(f"compat must be None or 'mastra', not {compat!r}")
-        self.compat = compat
-        self.normalizer: TextProcessor | None = None
-        self.mode: MastraDifference | NormalizedDifference
-        if compat == "mastra":
-            if normalizer is not None:
-                raise ValueError("normalizer cannot be combined with compat='mastra'")
-            self.mode = MastraDifference()
-        else:
-            self.normalizer = resolve_normalizer(normalizer, "tokens")
-            self.mode = NormalizedDifference(self.normalizer)
+        super().__init__(compat=compat, normalizer=normalizer, scale=scale, threshold=threshold)
 
-    @property
-    def signature(self) -> str:
-        parts = [self.name, f"mode:{self.compat or 'default'}"]
-        if self.scale != 1.0:
-            parts.append(f"scale:{self.scale:g}")
-        parts.append(self.mode.signature)
-        return Signature.of(parts)
+    def mastra_mode(self) -> NlpMode:
+        return MastraDifference()
 
-    def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
-        check_size(reference, "input")
-        check_size(output, "output")
-        return self.mode.score(reference, output)
+    def lexeval_mode(self, processor: TextProcessor) -> NlpMode:
+        return NormalizedDifference(processor)
 
 
 def _make(**options: Any) -> TextualDifferenceMetric:

@@ -22,16 +22,14 @@ from collections import Counter
 from operator import add
 from typing import TYPE_CHECKING, Any, Literal
 
-from lexeval.metrics.base import BaseMetric, register_metric
+from lexeval.metrics.base import register_metric
+from lexeval.metrics.nlp.base import NlpMetric, NlpMode
 from lexeval.metrics.nlp.jsstring import (
-    check_size,
     js_collapse_space,
     js_remove_space,
     utf16_units,
 )
-from lexeval.normalize import resolve_normalizer
 from lexeval.text.base import TextProcessor
-from lexeval.text.signature import Signature
 
 if TYPE_CHECKING:
     from lexeval.normalize import Normalizer
@@ -128,7 +126,7 @@ class NormalizedSimilarity:
         return value, {"similarity": value}
 
 
-class ContentSimilarityMetric(BaseMetric):
+class ContentSimilarityMetric(NlpMetric):
     """Character-bigram Dice similarity of the output to the reference (see the module).
 
     ``ignore_case`` and ``ignore_whitespace`` are Mastra's options (``compat="mastra"``); the
@@ -153,37 +151,19 @@ class ContentSimilarityMetric(BaseMetric):
         scale: float = 1.0,
         threshold: float | None = None,
     ) -> None:
-        super().__init__(scale=scale, threshold=threshold)
-        if compat not in (None, "mastra"):
-            raise ValueError(f"compat must be None or 'mastra', not {compat!r}")
-        self.compat = compat
-        self.normalizer: TextProcessor | None = None
-        self.mode: MastraSimilarity | NormalizedSimilarity
-        if compat == "mastra":
-            if normalizer is not None:
-                raise ValueError("normalizer cannot be combined with compat='mastra'")
-            self.mode = MastraSimilarity(bool(ignore_case), bool(ignore_whitespace))
-        else:
-            if not (ignore_case and ignore_whitespace):
-                raise ValueError(
-                    "ignore_case and ignore_whitespace are options of compat='mastra'; the "
-                    "default mode folds case and white space through its normalizer"
-                )
-            self.normalizer = resolve_normalizer(normalizer, "tokens")
-            self.mode = NormalizedSimilarity(self.normalizer)
+        if compat is None and not (ignore_case and ignore_whitespace):
+            raise ValueError(
+                "ignore_case and ignore_whitespace are options of compat='mastra'; the "
+                "default mode folds case and white space through its normalizer"
+            )
+        self.ignore_case, self.ignore_whitespace = bool(ignore_case), bool(ignore_whitespace)
+        super().__init__(compat=compat, normalizer=normalizer, scale=scale, threshold=threshold)
 
-    @property
-    def signature(self) -> str:
-        parts = [self.name, f"mode:{self.compat or 'default'}"]
-        if self.scale != 1.0:
-            parts.append(f"scale:{self.scale:g}")
-        parts.append(self.mode.signature)
-        return Signature.of(parts)
+    def mastra_mode(self) -> NlpMode:
+        return MastraSimilarity(self.ignore_case, self.ignore_whitespace)
 
-    def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
-        check_size(reference, "input")
-        check_size(output, "output")
-        return self.mode.score(reference, output)
+    def lexeval_mode(self, processor: TextProcessor) -> NlpMode:
+        return NormalizedSimilarity(processor)
 
 
 def _make(**options: Any) -> ContentSimilarityMetric:

@@ -25,12 +25,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Literal
 
-from lexeval.metrics.base import BaseMetric, register_metric
-from lexeval.metrics.nlp.jsstring import check_size
+from lexeval.metrics.base import register_metric
+from lexeval.metrics.nlp.base import NlpMetric, NlpMode
 from lexeval.metrics.nlp.sentiment import afinn, analyze, negators, score_tokens
-from lexeval.normalize import resolve_normalizer
 from lexeval.text.base import TextProcessor
-from lexeval.text.signature import Signature
 
 if TYPE_CHECKING:
     from lexeval.normalize import Normalizer
@@ -112,7 +110,7 @@ class NormalizedTone:
         return stability, {"mean_sentiment": mean, "sentiment_variance": variance}
 
 
-class ToneConsistencyMetric(BaseMetric):
+class ToneConsistencyMetric(NlpMetric):
     """Sentiment agreement of the output with the reference, or the reference's own tone
     stability when the output is ``""`` (see the module).
 
@@ -130,32 +128,13 @@ class ToneConsistencyMetric(BaseMetric):
         scale: float = 1.0,
         threshold: float | None = None,
     ) -> None:
-        super().__init__(scale=scale, threshold=threshold)
-        if compat not in (None, "mastra"):
-            raise ValueError(f"compat must be None or 'mastra', not {compat!r}")
-        self.compat = compat
-        self.normalizer: TextProcessor | None = None
-        self.mode: MastraTone | NormalizedTone
-        if compat == "mastra":
-            if normalizer is not None:
-                raise ValueError("normalizer cannot be combined with compat='mastra'")
-            self.mode = MastraTone()
-        else:
-            self.normalizer = resolve_normalizer(normalizer, "tokens")
-            self.mode = NormalizedTone(self.normalizer)
+        super().__init__(compat=compat, normalizer=normalizer, scale=scale, threshold=threshold)
 
-    @property
-    def signature(self) -> str:
-        parts = [self.name, f"mode:{self.compat or 'default'}"]
-        if self.scale != 1.0:
-            parts.append(f"scale:{self.scale:g}")
-        parts.append(self.mode.signature)
-        return Signature.of(parts)
+    def mastra_mode(self) -> NlpMode:
+        return MastraTone()
 
-    def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
-        check_size(reference, "input")
-        check_size(output, "output")
-        return self.mode.score(reference, output)
+    def lexeval_mode(self, processor: TextProcessor) -> NlpMode:
+        return NormalizedTone(processor)
 
 
 def _make(**options: Any) -> ToneConsistencyMetric:
