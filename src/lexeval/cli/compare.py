@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 from lexeval.cli.common import UsageError, console, output_target, positive_int, unit_float
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from lexeval.scored import ScoredRun
 
 __all__ = ["register", "run"]
@@ -113,7 +115,6 @@ def _run_scored(
     html: str | None,
     inputs: dict[str, str],
 ) -> int:
-    from lexeval.io import write_text_atomic
     from lexeval.scored import compare_scored
 
     result = compare_scored(
@@ -124,23 +125,15 @@ def _run_scored(
         alpha=args.alpha,
         allow_signature_mismatch=args.allow_signature_mismatch,
     )
-    result.render(console(stderr=markdown == "-"))
-    if markdown == "-":
-        sys.stdout.write(result.to_markdown())
-    elif markdown is not None:
-        write_text_atomic(markdown, result.to_markdown(), inputs=inputs)
-    if html is not None:
-        from lexeval.htmlreport import render_scored_comparison, write_html
+    from lexeval.htmlreport import render_scored_comparison
 
-        write_html(html, render_scored_comparison(result), inputs=inputs)
-    return 0 if result.passed else 1
+    return _report(result, markdown, html, inputs, render_scored_comparison)
 
 
 def _run_cards(
     args: argparse.Namespace, markdown: str | None, html: str | None, inputs: dict[str, str]
 ) -> int:
     from lexeval.cards import compare_runs, load_report
-    from lexeval.io import write_text_atomic
 
     base = load_report(args.base)
     candidate = load_report(args.candidate)
@@ -153,13 +146,27 @@ def _run_cards(
         alpha=args.alpha,
         allow_signature_mismatch=args.allow_signature_mismatch,
     )
+    from lexeval.htmlreport import render_card_comparison
+
+    return _report(result, markdown, html, inputs, render_card_comparison)
+
+
+def _report(
+    result: Any,
+    markdown: str | None,
+    html: str | None,
+    inputs: dict[str, str],
+    render_html: Callable[[Any], str],
+) -> int:
+    """Show a comparison (table; Markdown to a file or stdout; HTML); its exit code."""
+    from lexeval.htmlreport import write_html
+    from lexeval.io import write_text_atomic
+
     result.render(console(stderr=markdown == "-"))
     if markdown == "-":
         sys.stdout.write(result.to_markdown())
     elif markdown is not None:
         write_text_atomic(markdown, result.to_markdown(), inputs=inputs)
     if html is not None:
-        from lexeval.htmlreport import render_card_comparison, write_html
-
-        write_html(html, render_card_comparison(result), inputs=inputs)
+        write_html(html, render_html(result), inputs=inputs)
     return 0 if result.passed else 1
