@@ -20,7 +20,7 @@ Tasks (``--only`` picks some):
   rouge-score-rs's ``score_multi`` in a loop (references repeat across rounds: the multi-reference
   batch figure, compared with lexeval's previous commits by running this file against them);
 * ``squad``: SQuAD v1.1 dev, one system's prediction per question (rotating systems), token-F1
-  and exact match: ``TokenF1Metric(variant="squad").measure`` against the official script's
+  and exact match: ``TokenF1Metric(compat="squad").measure`` against the official script's
   functions;
 * ``keyword``: default ``KeywordCoverageMetric().measure`` on EVOUNA NQ (first gold, one
   answer per question) against Mastra's KeywordCoverageMetric on Node (needs
@@ -305,8 +305,17 @@ def rouge_tasks(rounds: int, size: int, only: list[str]) -> None:
         )
 
 
-def squad_task(rounds: int, size: int) -> None:
+def _squad_metric() -> Any:
+    """SQuAD's token-F1 (``compat="squad"``; ``variant="squad"`` in trees before it)."""
     from lexeval.metrics import TokenF1Metric
+
+    try:
+        return TokenF1Metric(compat="squad")
+    except TypeError:
+        return TokenF1Metric(variant="squad")  # type: ignore[call-arg]
+
+
+def squad_task(rounds: int, size: int) -> None:
 
     def official(_: object, pairs: list[Pair]) -> None:
         for golds, prediction in pairs:
@@ -317,7 +326,7 @@ def squad_task(rounds: int, size: int) -> None:
         "SQuAD v1.1 token-F1 and exact match",
         {
             "lexeval": (
-                lambda: TokenF1Metric(variant="squad"),  # type: ignore[call-arg]
+                _squad_metric,
                 _each(lambda s, r, o: s.measure(r, o)),
             ),
             "SQuAD v1.1 script": (lambda: None, official),
