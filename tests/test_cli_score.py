@@ -95,7 +95,10 @@ def test_usage_errors_before_any_output(
         (["--metric", "rouge1", "--fail-under", "rouge2=0.5"], "not one of --metric"),
         (["--metric", "rouge1,rouge1"], "given more than once"),
         (["--metric", "rouge1", "--option", "rouge2.score=recall"], "not one of --metric"),
-        (["--metric", "rouge1,keyword_coverage", "--option", "variant=set"], "keyword_coverage"),
+        (
+            ["--metric", "rouge1,keyword_coverage", "--option", "counting=distinct"],
+            "keyword_coverage",
+        ),
         (["--metric", "rougeN"], "rouge4"),
         (["--metric", "rouge1", "--reference-field", "nope"], "no field 'nope'"),
         (["--metric", "rouge1", "--input", "a"], "FILE, or --input and --output"),

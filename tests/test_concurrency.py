@@ -81,7 +81,7 @@ METRICS: dict[str, Callable[[], BaseMetric]] = {
     "rouge2": lambda: RougeMetric("rouge2"),
     "rougeL": lambda: RougeMetric("rougeL"),
     "rougeLsum": lambda: RougeMetric("rougeLsum"),
-    "rouge2_set": lambda: RougeMetric("rouge2", variant="set"),
+    "rouge2_set": lambda: RougeMetric("rouge2", counting="distinct"),
     "rouge1_compat": lambda: RougeMetric("rouge1", compat="rouge-score", use_stemmer=True),
     "rougeL_compat": lambda: RougeMetric("rougeL", compat="rouge-score"),
     "rougeLsum_compat": lambda: RougeMetric("rougeLsum", compat="rouge-score", use_stemmer=True),

@@ -71,8 +71,8 @@ def test_lcs_evidence_is_a_common_subsequence(make: object) -> None:
             assert all(token in out_tokens for token in info["matched"])  # a subsequence
 
 
-def test_rouge_set_variant_lists_distinct_ngrams() -> None:
-    metric = RougeMetric("rouge1", variant="set", evidence_limit=20)
+def test_rouge_distinct_counting_lists_distinct_ngrams() -> None:
+    metric = RougeMetric("rouge1", counting="distinct", evidence_limit=20)
     info = metric.measure("the cat the mat", "the dog").info
     assert info["matched"] == ["the"] and info["missing"] == ["cat", "mat"]
 

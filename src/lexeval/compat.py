@@ -39,6 +39,7 @@ __all__ = [
     "mastra_keywords",
     "mastra_stopwords",
     "rouge_score_sentences",
+    "rouge_score_stems",
     "rouge_score_tokens",
     "squad_counts",
     "squad_exact_match",
@@ -368,8 +369,17 @@ def rouge_score_tokens(text: str, *, stemmer: bool) -> list[str]:
         tokens = low.encode("ascii").translate(_ROUGE_ASCII).decode("ascii").split()
     else:
         tokens = _ROUGE_TOKEN.findall(low)
-    if not stemmer:
-        return tokens
+    return rouge_score_stems(tokens) if stemmer else tokens
+
+
+def rouge_score_stems(tokens: list[str]) -> list[str]:
+    """rouge-score's stemming of its tokens (``[a-z0-9]+`` each): the Porter stems of tokens
+    longer than three characters, a stem that is not ``[a-z0-9]+`` dropped; each distinct token
+    is stemmed once per process (remembered, bounded).
+
+    >>> rouge_score_stems(["the", "dogs", "were", "running"])
+    ['the', 'dog', 'were', 'run']
+    """
     # one C-level pass over the remembered stems; only new tokens go to the stemmer
     known = list(map(_STEMS.get, tokens))
     if None in known:

@@ -112,18 +112,6 @@ def _drop(word: str, suffix: str) -> str:
     return word[: -len(suffix)] if suffix else word
 
 
-def _apply_rule_list(word: str, rules: Sequence[_Rule]) -> str:
-    """The first rule whose suffix ``word`` ends with decides (``"*d"``: a double consonant)."""
-    for suffix, replacement, condition in rules:
-        if suffix == "*d" and _ends_double_consonant(word):
-            stem = word[:-2]
-            return stem + replacement if condition is None or condition(stem) else word
-        if word.endswith(suffix):
-            stem = _drop(word, suffix)
-            return stem + replacement if condition is None or condition(stem) else word
-    return word
-
-
 _Table = dict[str, tuple[_Rule, ...]]
 
 
@@ -138,7 +126,8 @@ def _table(rules: Sequence[_Rule]) -> _Table:
 
 
 def _apply_table(word: str, table: _Table) -> str | None:
-    """:func:`_apply_rule_list` of the rules of ``table``; None when no suffix matches."""
+    """The first rule of ``table`` whose suffix ``word`` ends with decides (its condition on
+    the stem); None when no suffix matches."""
     for suffix, replacement, condition in table.get(word[-2:], ()):
         if word.endswith(suffix):
             stem = word[: -len(suffix)]
@@ -162,28 +151,23 @@ def _step1a(word: str) -> str:
 
 def _step1b(word: str) -> str:
     if word.endswith("ied"):
-        return _drop(word, "ied") + ("ie" if len(word) == 4 else "i")
+        return word[:-3] + ("ie" if len(word) == 4 else "i")
     if word.endswith("eed"):
-        stem = _drop(word, "eed")
+        stem = word[:-3]
         return stem + "ee" if _measure(stem) > 0 else word
-    for suffix in ("ed", "ing"):
-        if word.endswith(suffix):
-            intermediate = _drop(word, suffix)
-            if _contains_vowel(intermediate):
-                break
+    # "ed" or "ing" after a stem with a vowel, then the first of nltk's rules that applies
+    if word.endswith("ed") and _contains_vowel(word[:-2]):
+        stem = word[:-2]
+    elif word.endswith("ing") and _contains_vowel(word[:-3]):
+        stem = word[:-3]
     else:
         return word
-    last = intermediate[-1]
-    return _apply_rule_list(
-        intermediate,
-        [
-            ("at", "ate", None),
-            ("bl", "ble", None),
-            ("iz", "ize", None),
-            ("*d", last, lambda stem: last not in ("l", "s", "z")),
-            ("", "e", lambda stem: _measure(stem) == 1 and _ends_cvc(stem)),
-        ],
-    )
+    last = stem[-1]
+    if stem.endswith(("at", "bl", "iz")):  # -> "ate", "ble", "ize"
+        return stem + "e"
+    if _ends_double_consonant(stem) or stem.endswith("*d"):  # the rule "*d" (and its text)
+        return stem[:-2] + last if last not in ("l", "s", "z") else stem
+    return stem + "e" if _measure(stem) == 1 and _ends_cvc(stem) else stem
 
 
 def _step1c(word: str) -> str:
@@ -223,6 +207,8 @@ _STEP2: tuple[_Rule, ...] = tuple(
 
 
 _STEP2_TABLE = _table(_STEP2)
+#: The last two letters of the words step 2 may change ("alli" and "logi" beside its table).
+_STEP2_ENDS = frozenset([*_STEP2_TABLE, "li", "gi"])
 
 
 def _step2(word: str) -> str:
@@ -304,15 +290,33 @@ class PorterStemmer:
             return found
         if len(word) <= 2:
             return stem
-        stem = _step1a(stem)
-        stem = _step1b(stem)
-        stem = _step1c(stem)
-        stem = _step2(stem)
-        stem = _step3(stem)
-        found = _apply_table(stem, _STEP4_TABLE)
-        stem = stem if found is None else found
-        stem = _step5a(stem)
-        return _step5b(stem)
+        # Each step runs only when the word ends with one of its suffixes' last letters (the
+        # steps leave other words unchanged): most words skip most steps.
+        last = stem[-1:]
+        if last == "s":
+            stem = _step1a(stem)
+            last = stem[-1:]
+        if last == "d" or last == "g":
+            stem = _step1b(stem)
+            last = stem[-1:]
+        if last == "y":
+            stem = _step1c(stem)
+        end = stem[-2:]
+        if end in _STEP2_ENDS:
+            stem = _step2(stem)
+            end = stem[-2:]
+        if end in _STEP3_TABLE:
+            stem = _step3(stem)
+            end = stem[-2:]
+        if end in _STEP4_TABLE:
+            found = _apply_table(stem, _STEP4_TABLE)
+            if found is not None:
+                stem = found
+        if stem.endswith("e"):
+            stem = _step5a(stem)
+        if stem.endswith("ll"):
+            return _step5b(stem)
+        return stem
 
     def __repr__(self) -> str:
         return "<PorterStemmer>"

@@ -35,8 +35,8 @@ OPTION_HELP = (
     "as JSON when possible. keyword_coverage: compat (mastra, mastra-scorer), match (lenient, "
     "exact), fuzzy, fuzzy_threshold, fuzzy_min_length, keywords, normalizer, scale, "
     "threshold; token_f1: compat (squad, set), normalizer, scale, threshold, "
-    "evidence_limit; rouge<n>/rougeL/rougeLsum: compat (rouge-score), use_stemmer, variant "
-    "(default, set), score (fmeasure, precision, recall), normalizer, scale, threshold, "
+    "evidence_limit; rouge<n>/rougeL/rougeLsum: compat (rouge-score), use_stemmer, counting "
+    "(occurrences, distinct), score (fmeasure, precision, recall), normalizer, scale, threshold, "
     "evidence_limit; rougeN: n; lexical_correctness: scale, threshold"
 )
 

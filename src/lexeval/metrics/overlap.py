@@ -50,6 +50,8 @@ def ngram_counts(tokens: Sequence[str], n: int) -> Counter[Hashable]:
     counts: Counter[Hashable] = Counter()
     if n == 1:
         _count_elements(counts, tokens)
+    elif n == 2:
+        _count_elements(counts, zip(tokens, tokens[1:], strict=False))  # noqa: RUF007
     else:
         _count_elements(counts, zip(*(tokens[i:] for i in range(n)), strict=False))
     return counts

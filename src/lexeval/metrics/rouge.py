@@ -9,13 +9,16 @@ Two modes:
 * ``compat="rouge-score"``: Google's rouge-score 0.1.2 exactly (its tokenizer, optional Porter
   stemming with ``use_stemmer=True``, rougeLsum's union-LCS over newline-separated sentences).
 
-``variant="set"`` (ROUGE-N only) counts distinct n-grams instead of occurrences.
+Not a mode but a counting choice, in either mode: ``counting="distinct"`` (ROUGE-N only)
+counts each distinct n-gram once instead of every occurrence (the default,
+``counting="occurrences"``). ``variant="set"`` is its deprecated name (a
+``DeprecationWarning``; removed in the next release).
 
 >>> m = RougeMetric("rouge1", compat="rouge-score")
 >>> r = m.measure("the cat sat on the mat", "the cat sat")
 >>> r.score, r.info["precision"], r.info["recall"]
 (0.6666666666666666, 1.0, 0.5)
->>> RougeMetric("rouge2", compat="rouge-score", variant="set", score="recall").measure(
+>>> RougeMetric("rouge2", compat="rouge-score", counting="distinct", score="recall").measure(
 ...     "the cat sat on", "the cat sat").score
 0.6666666666666666
 """
@@ -23,12 +26,14 @@ Two modes:
 from __future__ import annotations
 
 import re
+import warnings
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
 from lexeval.checks import check_references, check_text
+from lexeval.compat import rouge_score_sentences, rouge_score_tokens
 from lexeval.metrics.base import BaseMetric, MetricResult, register_metric
 from lexeval.metrics.evidence import (
     check_evidence_limit,
@@ -79,6 +84,7 @@ _CACHE_SIZE = 4096  # prepared texts kept per metric (references are often score
 MAX_ROUGE_N = 32
 _TYPE = re.compile(r"rouge(?:([1-9][0-9]*)|(L)|(Lsum))")
 ScoreKey = Literal["fmeasure", "precision", "recall"]
+Counting = Literal["occurrences", "distinct"]
 
 
 class RougeMetric(BaseMetric):
@@ -113,12 +119,13 @@ class RougeMetric(BaseMetric):
         *,
         compat: Literal["rouge-score"] | None = None,
         use_stemmer: bool = False,
-        variant: Literal["default", "set"] = "default",
+        counting: Counting = "occurrences",
         score: ScoreKey = "fmeasure",
         normalizer: Normalizer | TextProcessor | str | None = None,
         scale: float = 1.0,
         threshold: float | None = None,
         evidence_limit: int = 0,
+        variant: Literal["default", "set"] | None = None,
     ) -> None:
         super().__init__(scale=scale, threshold=threshold)
         self.evidence_limit = check_evidence_limit(evidence_limit)
@@ -135,18 +142,20 @@ class RougeMetric(BaseMetric):
             raise ValueError(f"ROUGE-N takes n from 1 to {MAX_ROUGE_N}, not {self.n}")
         if compat not in (None, "rouge-score"):
             raise ValueError(f"compat must be None or 'rouge-score', not {compat!r}")
-        if variant not in ("default", "set"):
-            raise ValueError(f"variant must be 'default' or 'set', not {variant!r}")
-        if variant == "set" and not self.n:
-            raise ValueError("variant='set' applies to ROUGE-N only")
+        if variant is not None:
+            counting = _counting_of_variant(variant, counting)
+        if counting not in ("occurrences", "distinct"):
+            raise ValueError(f"counting must be 'occurrences' or 'distinct', not {counting!r}")
+        if counting == "distinct" and not self.n:
+            raise ValueError("counting='distinct' applies to ROUGE-N only")
         if score not in ("fmeasure", "precision", "recall"):
             raise ValueError(f"score must be 'fmeasure', 'precision' or 'recall', not {score!r}")
         if not isinstance(use_stemmer, bool):
             raise TypeError(f"use_stemmer must be bool, not {type(use_stemmer).__name__}")
         self.compat = compat
         self.use_stemmer = use_stemmer
-        self.variant = variant
-        self._set = variant == "set"
+        self.counting: Counting = counting
+        self._set = counting == "distinct"
         self.score_key: ScoreKey = score
         if compat is not None:
             if normalizer is not None:
@@ -187,7 +196,9 @@ class RougeMetric(BaseMetric):
         return self._signature
 
     def _build_signature(self) -> str:
-        parts = [self.rouge_type, f"mode:{self.compat or 'default'}", f"variant:{self.variant}"]
+        # "variant:set" names distinct counting (the option's former name; signatures kept)
+        counting = "set" if self._set else "default"
+        parts = [self.rouge_type, f"mode:{self.compat or 'default'}", f"variant:{counting}"]
         parts.append(f"score:{self.score_key}")
         if self.scale != 1.0:
             parts.append(f"scale:{self.scale:g}")
@@ -207,7 +218,7 @@ class RougeMetric(BaseMetric):
         >>> RougeMetric("rouge1", score="recall").recommended_threshold
         0.5
         """
-        plain = self.compat is None and self.variant == "default" and self.scale == 1.0
+        plain = self.compat is None and not self._set and self.scale == 1.0
         if plain and self.rouge_type == "rouge1" and self.score_key == "recall":
             return 0.5
         return None
@@ -355,6 +366,23 @@ class RougeMetric(BaseMetric):
         return fmeasure
 
 
+def _counting_of_variant(variant: str, counting: str) -> Counting:
+    """``counting`` for the deprecated ``variant=`` (``"set"`` is ``"distinct"``), with a
+    ``DeprecationWarning``; a ``ValueError`` when both are given and differ."""
+    warnings.warn(
+        "RougeMetric(variant=...) is deprecated and will be removed in the next release: use "
+        f"counting={'distinct' if variant == 'set' else 'occurrences'!r}",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    if variant not in ("default", "set"):
+        raise ValueError(f"variant must be 'default' or 'set', not {variant!r}")
+    given: Counting = "distinct" if variant == "set" else "occurrences"
+    if counting != "occurrences" and counting != given:
+        raise ValueError(f"variant={variant!r} contradicts counting={counting!r}; use counting")
+    return given
+
+
 def _shared_lcs(ref_tokens: Sequence[str], out_tokens: Sequence[str], shared: _Shared) -> int:
     """The LCS length of a pair's tokens, computed once per pair when ``shared`` is given."""
     if shared is None:
@@ -385,7 +413,7 @@ class _Analysis:
         return counts
 
     def gram_set(self, n: int) -> frozenset[Hashable]:
-        """The distinct n-grams (``variant="set"``)."""
+        """The distinct n-grams (``counting="distinct"``)."""
         grams: frozenset[Hashable] | None = self.counts.get(-n)
         if grams is None:
             grams = self.counts[-n] = frozenset(ngram_counts(self.tokens, n))
@@ -408,15 +436,16 @@ def _analyze(
     tokens joined, as ``"\\n"`` separates tokens) or a normalizer's (``tokens=False``: the
     text's tokens are not needed, only its sentences')."""
     if isinstance(processor, RougeScoreProcessor):
+        stemmer = processor.stemmer
         if not sentences:
-            return _Analysis(processor.token_tuple(text), ())
+            return _Analysis(rouge_score_tokens(text, stemmer=stemmer), ())
         if "\n" not in text:  # one sentence (or none, for "")
-            line = processor.token_tuple(text)
+            line = rouge_score_tokens(text, stemmer=stemmer)
             return _Analysis(line, (line,) if text else ())
-        sents = processor.sentence_tokens(text)
+        sents = [rouge_score_tokens(s, stemmer=stemmer) for s in rouge_score_sentences(text)]
         if len(sents) == 1:
             return _Analysis(sents[0], sents)
-        return _Analysis(tuple(t for s in sents for t in s), sents)
+        return _Analysis([t for s in sents for t in s], sents)
     norm = processor
     if not sentences:
         return _Analysis(norm.tokens(text), ())
@@ -430,7 +459,7 @@ class _PreparedTexts:
 
     >>> texts = _PreparedTexts(RougeScoreProcessor(), sentences=False, tokens=True)
     >>> texts.get("The cat.") is texts.get("The cat."), texts.get("The cat.").tokens
-    (True, ('the', 'cat'))
+    (True, ['the', 'cat'])
     """
 
     __slots__ = ("_settings", "get")
@@ -490,12 +519,13 @@ class RougeOptions(TypedDict, total=False):
 
     compat: Literal["rouge-score"] | None
     use_stemmer: bool
-    variant: Literal["default", "set"]
+    counting: Counting
     score: ScoreKey
     normalizer: Normalizer | TextProcessor | str | None
     scale: float
     threshold: float | None
     evidence_limit: int
+    variant: Literal["default", "set"]  # deprecated: counting
 
 
 class RougeScorer:
@@ -526,15 +556,18 @@ class RougeScorer:
             from lexeval.normalize import resolve_normalizer  # lazy: compat loads no normalizer
 
             resolved = resolve_normalizer(normalizer, "rouge")
-        variant = options.get("variant", "default")
+        counting = options.get("counting", "occurrences")
+        variant = options.pop("variant", None)
+        if variant is not None:
+            counting = _counting_of_variant(variant, counting)
         self.metrics: dict[str, RougeMetric] = {}
         for t in rouge_types:
-            # one normalizer for every type; variant applies to ROUGE-N only
+            # one normalizer for every type; counting applies to ROUGE-N only
             rouge_n = bool(_TYPE.fullmatch(t)) and t[5:].isdigit()
             each: RougeOptions = {
                 **options,
                 "normalizer": resolved,
-                "variant": variant if rouge_n else "default",
+                "counting": counting if rouge_n else "occurrences",
             }
             self.metrics[t] = RougeMetric(t, **each)
         self.rouge_types = tuple(rouge_types)
