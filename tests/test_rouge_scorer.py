@@ -152,3 +152,43 @@ def test_prepared_text_caches_are_bounded_shared_by_threads_and_pickle_empty() -
         clone = pickle.loads(pickle.dumps(obj))
         assert clone._texts.get.cache_info().currsize == 0
     assert pickle.loads(pickle.dumps(metric)).measure(*pairs[1]) == metric.measure(*pairs[1])
+
+
+@pytest.mark.parametrize("stem", [False, True])
+def test_batch_path_equals_one_pair_path_on_random_text(stem: bool) -> None:
+    """score_many analyses a stretch's texts together (stems of every text in one pass, each
+    new word once) and then scores each pair as score does: equal results, whatever the stem
+    cache holds, across stretch boundaries, with repeated and multi-line texts."""
+    import random
+
+    from lexeval.compat import clear_stem_cache
+    from lexeval.metrics import rouge
+
+    rng = random.Random(27)
+    words = ["running", "runs", "ran", "the", "generalizations", "cats", "a", "Ça", "b2b", "z"]
+    words += [f"word{k}ing" for k in range(40)] + ["", "\n", "-", "!"]
+
+    def text() -> str:
+        return " ".join(rng.choice(words) for _ in range(rng.randint(0, 30)))
+
+    refs: list[Any] = [text() for _ in range(rouge._STRETCH + 300)]
+    outs = [text() for _ in refs]
+    for i in range(0, len(refs), 7):  # repeated texts and lists of references
+        outs[i] = refs[i - 1]
+    for i in range(3, len(refs), 11):
+        refs[i] = [text(), refs[i - 2] if isinstance(refs[i - 2], str) else "x", text()]
+    clear_stem_cache()
+    batch = RougeScorer(TYPES, compat="rouge-score", use_stemmer=stem).score_many(refs, outs)
+    clear_stem_cache()
+    one = RougeScorer(TYPES, compat="rouge-score", use_stemmer=stem)
+    assert batch == [one.score(r, o) for r, o in zip(refs, outs, strict=True)]
+    again = RougeScorer(TYPES, compat="rouge-score", use_stemmer=stem).score_many(refs, outs)
+    assert again == batch  # stems now remembered
+
+
+def test_batch_errors_name_the_text() -> None:
+    scorer = RougeScorer(["rouge1"], compat="rouge-score")
+    with pytest.raises(TypeError, match="output"):
+        scorer.score_many(["a"], [3])  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        scorer.score_many([["a", 3]], ["a"])  # type: ignore[list-item]

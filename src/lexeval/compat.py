@@ -39,6 +39,7 @@ __all__ = [
     "mastra_keywords",
     "mastra_stopwords",
     "rouge_score_sentences",
+    "rouge_score_stem_each",
     "rouge_score_stems",
     "rouge_score_tokens",
     "squad_counts",
@@ -380,15 +381,28 @@ def rouge_score_stems(tokens: list[str]) -> list[str]:
     >>> rouge_score_stems(["the", "dogs", "were", "running"])
     ['the', 'dog', 'were', 'run']
     """
-    # one C-level pass over the remembered stems; only new tokens go to the stemmer
-    known = list(map(_STEMS.get, tokens))
-    if None in known:
-        stems = [_stem_token(t) if s is None else s for s, t in zip(known, tokens, strict=True)]
-    else:
-        stems = cast(list[str], known)
+    stems = rouge_score_stem_each(tokens)
     if "" in stems:
         return [s for s in stems if s]
     return stems
+
+
+def rouge_score_stem_each(tokens: list[str]) -> list[str]:
+    """:func:`rouge_score_stems` without dropping: one entry per token, ``""`` where the stem
+    is dropped (the batch path stems the tokens of many texts in one pass, then splits them).
+
+    >>> rouge_score_stem_each(["cats", "ran"])
+    ['cat', 'ran']
+    """
+    # one C-level pass over the remembered stems; each new token goes to the stemmer once
+    known = list(map(_STEMS.get, tokens))
+    if None in known:
+        for token in set(tokens).difference(_STEMS):
+            _stem_token(token)
+        known = list(map(_STEMS.get, tokens))
+        if None in known:  # the stems were cleared meanwhile (full, or by another thread)
+            return [_stem_token(t) if s is None else s for s, t in zip(known, tokens, strict=True)]
+    return cast(list[str], known)
 
 
 def rouge_score_sentences(text: str) -> list[str]:

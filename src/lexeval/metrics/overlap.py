@@ -41,13 +41,16 @@ def fmeasure(precision: float, recall: float) -> float:
     return 0.0
 
 
+_new_counter = Counter.__new__
+
+
 def ngram_counts(tokens: Sequence[str], n: int) -> Counter[Hashable]:
     """Occurrences of every n-gram (unigrams as plain strings, longer ones as tuples).
 
     >>> ngram_counts(["a", "b", "a", "b"], 2)
     Counter({('a', 'b'): 2, ('b', 'a'): 1})
     """
-    counts: Counter[Hashable] = Counter()
+    counts: Counter[Hashable] = _new_counter(Counter)  # empty: Counter.__init__ does nothing more
     if n == 1:
         _count_elements(counts, tokens)
     elif n == 2:

@@ -29,11 +29,11 @@ import re
 import warnings
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
-from functools import lru_cache, partial
-from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack, cast
 
 from lexeval.checks import check_references, check_text
-from lexeval.compat import rouge_score_sentences, rouge_score_tokens
+from lexeval.compat import rouge_score_sentences, rouge_score_stem_each, rouge_score_tokens
 from lexeval.metrics.base import BaseMetric, MetricResult, register_metric
 from lexeval.metrics.evidence import (
     check_evidence_limit,
@@ -174,7 +174,7 @@ class RougeMetric(BaseMetric):
         self._signature: str | None = None
         lsum = rouge_type == "rougeLsum"
         processor = self._peer if self.normalizer is None else self.normalizer
-        self._texts = _PreparedTexts(processor, sentences=lsum, tokens=not lsum)
+        self._texts = _PreparedTexts(_analyzer(processor, sentences=lsum, tokens=not lsum))
         # the counting and evidence methods of this type (plain functions: they pickle by name)
         self._counter: Callable[..., _Counts]
         self._evidence: Callable[[RougeMetric, _Analysis, _Analysis, int], dict[str, list[str]]]
@@ -227,7 +227,7 @@ class RougeMetric(BaseMetric):
     def _tokens(self, text: str) -> Sequence[str]:
         """The text's tokens (all of its sentences' for rougeLsum)."""
         processor = self._peer if self.normalizer is None else self.normalizer
-        return _analyze(text, processor, sentences=False).tokens
+        return _analyzer(processor, sentences=False)(text).tokens
 
     # ---- scoring ---------------------------------------------------------------------------
     def _score(
@@ -424,20 +424,24 @@ class _Analysis:
         return [t for sentence in self.sentences for t in sentence]
 
 
-def _analyze(
-    text: str,
-    processor: RougeScoreProcessor | TextProcessor,
-    *,
-    sentences: bool,
-    tokens: bool = True,
-) -> _Analysis:
-    """``text``'s tokens, and its sentences' tokens when ``sentences`` (rougeLsum): rouge-score's
-    (``processor`` a :class:`RougeScoreProcessor`; its tokens of a text are its sentences'
-    tokens joined, as ``"\\n"`` separates tokens) or a normalizer's (``tokens=False``: the
-    text's tokens are not needed, only its sentences')."""
-    if isinstance(processor, RougeScoreProcessor):
-        stemmer = processor.stemmer
-        if not sentences:
+class _RougeScoreAnalyzer:
+    """rouge-score's analysis of a text (``compat="rouge-score"``): its tokens and, for
+    rougeLsum (``sentences``), its lines' tokens; a text's tokens are its lines' tokens joined,
+    as ``"\n"`` separates tokens.
+
+    >>> _RougeScoreAnalyzer(stemmer=True, sentences=True)("Cats sat.\\nDogs ran.").sentences
+    [['cat', 'sat'], ['dog', 'ran']]
+    """
+
+    __slots__ = ("sentences", "stemmer")
+
+    def __init__(self, *, stemmer: bool, sentences: bool) -> None:
+        self.stemmer = stemmer
+        self.sentences = sentences
+
+    def __call__(self, text: str) -> _Analysis:
+        stemmer = self.stemmer
+        if not self.sentences:
             return _Analysis(rouge_score_tokens(text, stemmer=stemmer), ())
         if "\n" not in text:  # one sentence (or none, for "")
             line = rouge_score_tokens(text, stemmer=stemmer)
@@ -446,45 +450,100 @@ def _analyze(
         if len(sents) == 1:
             return _Analysis(sents[0], sents)
         return _Analysis([t for s in sents for t in s], sents)
-    norm = processor
-    if not sentences:
-        return _Analysis(norm.tokens(text), ())
-    sents_tokens = [t for t in (norm.tokens(s) for s in norm.sentences(text)) if t]
-    return _Analysis(norm.tokens(text) if tokens else (), sents_tokens)
+
+    def many(self, texts: list[str]) -> list[_Analysis]:
+        """Each text's analysis, as :meth:`__call__` gives it: the tokens of every one-line
+        text stemmed in one pass (each new word once)."""
+        if not self.stemmer:
+            return [self(text) for text in texts]
+        lines = [t for t in texts if "\n" not in t] if self.sentences else texts
+        raw = [rouge_score_tokens(t, stemmer=False) for t in lines]
+        stems = rouge_score_stem_each([t for tokens in raw for t in tokens])
+        found: dict[str, _Analysis] = {}
+        start = 0
+        for text, tokens in zip(lines, raw, strict=True):
+            end = start + len(tokens)
+            line = stems[start:end]
+            start = end
+            if "" in line:
+                line = [s for s in line if s]
+            if not self.sentences:
+                found[text] = _Analysis(line, ())
+            else:
+                found[text] = _Analysis(line, (line,) if text else ())
+        get = found.get
+        return [get(text) or self(text) for text in texts]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rouge_score_analyzer, (self.stemmer, self.sentences))
+
+
+def _rouge_score_analyzer(stemmer: bool, sentences: bool) -> _RougeScoreAnalyzer:
+    return _RougeScoreAnalyzer(stemmer=stemmer, sentences=sentences)
+
+
+class _NormalizerAnalyzer:
+    """A normalizer's analysis of a text (the default mode): its tokens and, for rougeLsum
+    (``sentences``), its sentences' tokens (``tokens=False``: only the sentences' are needed)."""
+
+    __slots__ = ("norm", "sentences", "tokens")
+
+    def __init__(self, norm: TextProcessor, *, sentences: bool, tokens: bool) -> None:
+        self.norm = norm
+        self.sentences = sentences
+        self.tokens = tokens
+
+    def many(self, texts: list[str]) -> list[_Analysis]:
+        """Each text's analysis (the normalizer prepares them together first)."""
+        self.norm.prefetch(texts)
+        return [self(text) for text in texts]
+
+    def __call__(self, text: str) -> _Analysis:
+        norm = self.norm
+        if not self.sentences:
+            return _Analysis(norm.tokens(text), ())
+        sents_tokens = [t for t in (norm.tokens(s) for s in norm.sentences(text)) if t]
+        return _Analysis(norm.tokens(text) if self.tokens else (), sents_tokens)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_normalizer_analyzer, (self.norm, self.sentences, self.tokens))
+
+
+def _normalizer_analyzer(norm: TextProcessor, sentences: bool, tokens: bool) -> _NormalizerAnalyzer:
+    return _NormalizerAnalyzer(norm, sentences=sentences, tokens=tokens)
+
+
+_Analyzer = _RougeScoreAnalyzer | _NormalizerAnalyzer
+
+
+def _analyzer(
+    processor: RougeScoreProcessor | TextProcessor, *, sentences: bool, tokens: bool = True
+) -> _Analyzer:
+    """The analyzer of a mode: rouge-score's (``processor`` a :class:`RougeScoreProcessor`) or
+    a normalizer's."""
+    if isinstance(processor, RougeScoreProcessor):
+        return _RougeScoreAnalyzer(stemmer=processor.stemmer, sentences=sentences)
+    return _NormalizerAnalyzer(processor, sentences=sentences, tokens=tokens)
 
 
 class _PreparedTexts:
-    """Analysed texts (:func:`_analyze` with fixed settings) in a bounded, thread-safe cache
-    keyed by the text (``functools.lru_cache``); it pickles as its settings, empty.
+    """Analysed texts (an analyzer's) in a bounded, thread-safe cache keyed by the text
+    (``functools.lru_cache``); it pickles as its analyzer, empty.
 
-    >>> texts = _PreparedTexts(RougeScoreProcessor(), sentences=False, tokens=True)
+    >>> texts = _PreparedTexts(_analyzer(RougeScoreProcessor(), sentences=False))
     >>> texts.get("The cat.") is texts.get("The cat."), texts.get("The cat.").tokens
     (True, ['the', 'cat'])
     """
 
-    __slots__ = ("_settings", "get")
+    __slots__ = ("_settings", "analyze", "get")
 
-    def __init__(
-        self,
-        processor: RougeScoreProcessor | TextProcessor,
-        *,
-        sentences: bool,
-        tokens: bool,
-        size: int = _CACHE_SIZE,
-    ) -> None:
-        self._settings = (processor, sentences, tokens, size)
-        analyze = partial(_analyze, processor=processor, sentences=sentences, tokens=tokens)
+    def __init__(self, analyze: _Analyzer, size: int = _CACHE_SIZE) -> None:
+        self._settings = (analyze, size)
+        self.analyze = analyze  # uncached
         self.get: Callable[[str], _Analysis] = lru_cache(maxsize=size)(analyze)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        processor, sentences, tokens, size = self._settings
-        return (_rebuild_texts, (processor, sentences, tokens, size))
-
-
-def _rebuild_texts(
-    processor: RougeScoreProcessor | TextProcessor, sentences: bool, tokens: bool, size: int
-) -> _PreparedTexts:
-    return _PreparedTexts(processor, sentences=sentences, tokens=tokens, size=size)
+        return (_PreparedTexts, self._settings)
 
 
 def _rouge_factory(rouge_type: str) -> Any:
@@ -579,7 +638,7 @@ class RougeScorer:
         )
         self._processor = processor
         self._needs_sentences = "rougeLsum" in self.metrics
-        self._texts = _PreparedTexts(processor, sentences=self._needs_sentences, tokens=True)
+        self._texts = _PreparedTexts(_analyzer(processor, sentences=self._needs_sentences))
         self._items = tuple(self.metrics.items())
         # rouge1 and rouge2 counted (not as sets) in one pass over the output's tokens
         counted = {m.n for m in self.metrics.values() if m.n and not m._set}
@@ -632,39 +691,45 @@ class RougeScorer:
     def score_many(
         self, references: Sequence[str | Sequence[str]], outputs: Sequence[str]
     ) -> list[dict[str, MetricResult]]:
-        """:meth:`score` of many pairs, in order; each distinct text is analysed once."""
+        """:meth:`score` of many pairs, in order. The distinct outputs and single references of
+        each stretch of pairs are analysed together first (rouge-score's stems: each new word
+        once, in one pass); lists of references go through the scorer's cache of prepared
+        texts (they recur across outputs); every pair is scored by :meth:`score`'s own path."""
         if isinstance(references, str) or isinstance(outputs, str):
             raise TypeError("references and outputs must be sequences of texts, not str")
         refs, outs = list(references), list(outputs)
         if len(refs) != len(outs):
             raise ValueError(f"{len(refs)} references but {len(outs)} outputs")
-        if self.normalizer is not None:
-            texts = [t for r in refs for t in ([r] if isinstance(r, str) else r)]
-            self.normalizer.prefetch([t for t in [*texts, *outs] if isinstance(t, str)])
-        cache: dict[str, _Analysis] = {}
-        cached = cache.get
+        results: list[dict[str, MetricResult]] = []
+        for start in range(0, len(refs), _STRETCH):
+            stop = start + _STRETCH
+            results += self._score_stretch(refs[start:stop], outs[start:stop])
+        return results
 
-        analyze = partial(
-            _analyze, processor=self._processor, sentences=self._needs_sentences, tokens=True
-        )
-
-        def analysis(text: str) -> _Analysis:
-            if len(cache) >= _BATCH_CACHE:
-                cache.clear()
-            found = cache[text] = analyze(check_text(text, "text"))
-            return found
-
+    def _score_stretch(
+        self, refs: list[str | Sequence[str]], outs: list[str]
+    ) -> list[dict[str, MetricResult]]:
+        texts: dict[str, None] = {}
+        groups: list[Sequence[str] | None] = []
+        for reference in refs:
+            if type(reference) is str:
+                texts[reference] = None
+                groups.append(None)
+            else:  # several references: kept in the scorer's cache (they recur across outputs)
+                groups.append(check_references(reference))
+        for output in outs:
+            texts[check_text(output, "output")] = None
+        distinct = list(texts)
+        analysis = dict(zip(distinct, self._texts.analyze.many(distinct), strict=True)).__getitem__
+        score_one, prepare = self._score_one, self._texts.get
         results: list[dict[str, MetricResult]] = []
         append = results.append
-        score_one = self._score_one
-        for reference, output in zip(refs, outs, strict=True):
-            out = cached(output) or analysis(output)
-            if type(reference) is str:
-                append(score_one(cached(reference) or analysis(reference), out))
+        for reference, several, output in zip(refs, groups, outs, strict=True):
+            if several is None:
+                append(score_one(analysis(cast(str, reference)), analysis(output)))
             else:
-                group = [cached(r) or analysis(r) for r in check_references(reference)]
-                append(self._score_pair(group, out))
+                append(self._score_pair([prepare(r) for r in several], analysis(output)))
         return results
 
 
-_BATCH_CACHE = 50_000  # analysed texts kept by one score_many call
+_STRETCH = 2048  # pairs whose texts score_many analyses together (bounds its memory)
