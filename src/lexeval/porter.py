@@ -24,6 +24,7 @@ __all__ = ["PorterStemmer"]
 _VOWELS = frozenset("aeiou")
 _VOWEL = re.compile("[aeiou]")
 _VOWEL_CONSONANT = re.compile("[aeiou][^aeiou]")
+_TWO_VOWEL_CONSONANTS = re.compile("[aeiou][^aeiou].*[aeiou][^aeiou]", re.DOTALL)
 #: Irregular forms of the NLTK extensions: form -> stem.
 _POOL = {
     form: stem
@@ -81,10 +82,14 @@ def _measure(stem: str) -> int:
 
 
 def _positive_measure(stem: str) -> bool:
+    if "y" not in stem:  # one vowel-consonant sequence is enough
+        return _VOWEL_CONSONANT.search(stem) is not None
     return _measure(stem) > 0
 
 
 def _measure_gt_1(stem: str) -> bool:
+    if "y" not in stem:  # two that do not overlap (the sequences are two letters long)
+        return _TWO_VOWEL_CONSONANTS.search(stem) is not None
     return _measure(stem) > 1
 
 

@@ -732,4 +732,4 @@ class RougeScorer:
         return results
 
 
-_STRETCH = 2048  # pairs whose texts score_many analyses together (bounds its memory)
+_STRETCH = 512  # pairs whose texts score_many analyses together (bounds the live objects)
