@@ -19,6 +19,10 @@ Tasks (``--only`` picks some):
 * ``rouge-multi``: ``score_many`` with the 11 references of each SummEval summary against
   rouge-score-rs's ``score_multi`` in a loop (references repeat across rounds: the multi-reference
   batch figure, compared with lexeval's previous commits by running this file against them);
+* ``rouge-parts``: where a per-call ROUGE pair's time goes, on the ``rouge`` task's unseen
+  pairs: the whole ``RougeScorer.score`` call (the new words' Porter stems computed), the same
+  calls again with a new scorer (every stem known: the difference is the stemming of new
+  words), rouge-score's tokens of both texts alone (stems known), and rouge-score-rs's call;
 * ``squad``: SQuAD v1.1 dev, one system's prediction per question (rotating systems), token-F1
   and exact match: ``TokenF1Metric(compat="squad").measure`` against the official script's
   functions;
@@ -305,6 +309,53 @@ def rouge_tasks(rounds: int, size: int, only: list[str]) -> None:
         )
 
 
+def rouge_parts_task(rounds: int, size: int) -> None:
+    from lexeval.compat import rouge_score_tokens
+    from lexeval.metrics.rouge import RougeScorer
+
+    pairs = summeval_unseen()
+    chunks = [pairs[i * size : (i + 1) * size] for i in range(rounds + 1)]
+    chunks = [c for c in chunks if len(c) == size]
+    parts: dict[str, list[float]] = {}
+
+    def timed(label: str, run: Callable[[Any, list[Pair]], object], *args: Any) -> None:
+        start = time.process_time()
+        run(*args)
+        parts.setdefault(label, []).append(time.process_time() - start)
+
+    def new_scorer() -> Any:
+        return RougeScorer(TYPES, compat="rouge-score", use_stemmer=True, **ROUGE_OPTIONS)
+
+    def scores(scorer: Any, chunk: list[Pair]) -> None:
+        for reference, output in chunk:
+            scorer.score(reference, output)
+
+    def tokens(chunk: list[Pair]) -> None:
+        for reference, output in chunk:
+            rouge_score_tokens(reference, stemmer=True)
+            rouge_score_tokens(output, stemmer=True)
+
+    peer: Any = None
+    try:
+        import rouge_score_rs
+
+        peer = rouge_score_rs.RougeScorer(TYPES, use_stemmer=True)
+    except ImportError:
+        print("rouge-score-rs not installed: pip install rouge-score-rs")
+    for r in range(1, len(chunks)):
+        warm, chunk = chunks[r - 1], chunks[r]
+        scores(new_scorer(), warm)
+        timed("whole score", scores, new_scorer(), chunk)
+        timed("whole score, stems known", scores, new_scorer(), chunk)
+        timed("tokens only, stems known", lambda _, c: tokens(c), None, chunk)
+        if peer is not None:
+            timed("rouge-score-rs whole score", scores, peer, chunk)
+    print(f"\nROUGE 4 types, stemming: parts of a call ({len(chunks) - 1} rounds x {size} unseen")
+    print(f"pairs, medians; {load_average()})")
+    for label, times in parts.items():
+        print(f"  {label:28s} {statistics.median(times) / size * 1e6:9.1f} us/pair CPU")
+
+
 def _squad_metric() -> Any:
     """SQuAD's token-F1 (``compat="squad"``; ``variant="squad"`` in trees before it)."""
     from lexeval.metrics import TokenF1Metric
@@ -389,7 +440,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--size", type=int, default=100, help="pairs per round")
-    tasks = ["rouge", "rouge-batch", "rouge-multi", "squad", "keyword", "first"]
+    tasks = ["rouge", "rouge-batch", "rouge-multi", "rouge-parts", "squad", "keyword", "first"]
     parser.add_argument("--only", default=",".join(tasks), help=f"some of {','.join(tasks)}")
     parser.add_argument(
         "--evidence-limit",
@@ -412,6 +463,8 @@ def main() -> None:
         ROUGE_OPTIONS = {"evidence_limit": args.evidence_limit}
     if set(only) & {"rouge", "rouge-batch", "rouge-multi"}:
         rouge_tasks(args.rounds, args.size, only)
+    if "rouge-parts" in only:
+        rouge_parts_task(args.rounds, args.size)
     if "squad" in only:
         squad_task(args.rounds, args.size * 4)
     if "keyword" in only:
