@@ -129,6 +129,8 @@ def test_variant_is_a_deprecated_alias_of_counting(
     assert seen[0].filename == __file__  # the warning names the caller's line
     new = RougeMetric("rouge2", compat=compat, counting=counting)  # type: ignore[arg-type]
     assert old.counting == counting and old.signature == new.signature
+    with pytest.warns(DeprecationWarning, match="read counting"):
+        assert new.variant == variant
     pair = ("the cat sat on the cat mat", "the cat sat on the mat")
     assert old.measure(*pair) == new.measure(*pair)
 

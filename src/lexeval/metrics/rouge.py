@@ -190,6 +190,18 @@ class RougeMetric(BaseMetric):
         self._fmeasure = score == "fmeasure"
 
     @property
+    def variant(self) -> str:
+        """Deprecated (removed in the next release): ``"set"`` for ``counting="distinct"``,
+        else ``"default"``; read :attr:`counting`."""
+        warnings.warn(
+            "RougeMetric.variant is deprecated and will be removed in the next release: "
+            "read counting",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return "set" if self._set else "default"
+
+    @property
     def signature(self) -> str:
         if self._signature is None:  # fixed by the settings: built once (results carry it)
             self._signature = self._build_signature()
