@@ -21,8 +21,9 @@ Tasks (``--only`` picks some):
   batch figure, compared with lexeval's previous commits by running this file against them);
 * ``rouge-parts``: where a per-call ROUGE pair's time goes, on the ``rouge`` task's unseen
   pairs: the whole ``RougeScorer.score`` call (the new words' Porter stems computed), the same
-  calls again with a new scorer (every stem known: the difference is the stemming of new
-  words), rouge-score's tokens of both texts alone (stems known), and rouge-score-rs's call;
+  calls again with a new scorer (every stem known; the difference is the stemming of new words
+  plus the second pass finding the texts warm in memory: an upper bound), rouge-score's tokens
+  of both texts alone (stems known), and rouge-score-rs's call;
 * ``squad``: SQuAD v1.1 dev, one system's prediction per question (rotating systems), token-F1
   and exact match: ``TokenF1Metric(compat="squad").measure`` against the official script's
   functions;
