@@ -133,7 +133,13 @@ def _table(rules: Sequence[_Rule]) -> _Table:
 def _apply_table(word: str, table: _Table) -> str | None:
     """The first rule of ``table`` whose suffix ``word`` ends with decides (its condition on
     the stem); None when no suffix matches."""
-    for suffix, replacement, condition in table.get(word[-2:], ()):
+    rules = table.get(word[-2:])
+    return None if rules is None else _apply_rules(word, rules)
+
+
+def _apply_rules(word: str, rules: tuple[_Rule, ...]) -> str | None:
+    """:func:`_apply_table` of the rules of ``word``'s last two letters."""
+    for suffix, replacement, condition in rules:
         if word.endswith(suffix):
             stem = word[: -len(suffix)]
             return stem + replacement if condition is None or condition(stem) else word
@@ -159,7 +165,7 @@ def _step1b(word: str) -> str:
         return word[:-3] + ("ie" if len(word) == 4 else "i")
     if word.endswith("eed"):
         stem = word[:-3]
-        return stem + "ee" if _measure(stem) > 0 else word
+        return stem + "ee" if _positive_measure(stem) else word
     # "ed" or "ing" after a stem with a vowel, then the first of nltk's rules that applies
     if word.endswith("ed") and _contains_vowel(word[:-2]):
         stem = word[:-2]
@@ -245,13 +251,8 @@ _STEP3: tuple[_Rule, ...] = tuple(
 _STEP3_TABLE = _table(_STEP3)
 
 
-def _step3(word: str) -> str:
-    found = _apply_table(word, _STEP3_TABLE)
-    return word if found is None else found
-
-
 def _ion(stem: str) -> bool:
-    return _measure(stem) > 1 and stem[-1] in ("s", "t")
+    return _measure_gt_1(stem) and stem[-1] in ("s", "t")
 
 
 _STEP4_SUFFIXES = ["al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment"]
@@ -266,16 +267,16 @@ _STEP4_TABLE = _table(_STEP4)
 
 def _step5a(word: str) -> str:
     if word.endswith("e"):
-        stem = _drop(word, "e")
-        m = _measure(stem)
-        if m > 1 or (m == 1 and not _ends_cvc(stem)):
+        stem = word[:-1]
+        # m > 1, or m == 1 and no consonant-vowel-consonant ending
+        if _measure_gt_1(stem) or (_positive_measure(stem) and not _ends_cvc(stem)):
             return stem
     return word
 
 
 def _step5b(word: str) -> str:
     # the one rule "ll" -> "l" when the word without its last letter has a measure above 1
-    if word.endswith("ll") and _measure(word[:-1]) > 1:
+    if word.endswith("ll") and _measure_gt_1(word[:-1]):
         return word[:-1]
     return word
 
@@ -310,11 +311,15 @@ class PorterStemmer:
         if end in _STEP2_ENDS:
             stem = _step2(stem)
             end = stem[-2:]
-        if end in _STEP3_TABLE:
-            stem = _step3(stem)
-            end = stem[-2:]
-        if end in _STEP4_TABLE:
-            found = _apply_table(stem, _STEP4_TABLE)
+        rules = _STEP3_TABLE.get(end)
+        if rules is not None:
+            found = _apply_rules(stem, rules)
+            if found is not None:
+                stem = found
+                end = stem[-2:]
+        rules = _STEP4_TABLE.get(end)
+        if rules is not None:
+            found = _apply_rules(stem, rules)
             if found is not None:
                 stem = found
         if stem.endswith("e"):
