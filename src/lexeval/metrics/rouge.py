@@ -439,7 +439,7 @@ class _Analysis:
 class _RougeScoreAnalyzer:
     """rouge-score's analysis of a text (``compat="rouge-score"``): its tokens and, for
     rougeLsum (``sentences``), its lines' tokens; a text's tokens are its lines' tokens joined,
-    as ``"\n"`` separates tokens.
+    as ``"\\n"`` separates tokens.
 
     >>> _RougeScoreAnalyzer(stemmer=True, sentences=True)("Cats sat.\\nDogs ran.").sentences
     [['cat', 'sat'], ['dog', 'ran']]
