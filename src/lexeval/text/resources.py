@@ -37,6 +37,8 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as distribution_version
 from typing import Any
 
+from lexeval.text.affixes import AffixRules
+
 __all__ = [
     "RENEW_AFTER_LEXEMES",
     "TECH_TOKEN_RE",
@@ -84,6 +86,7 @@ class LanguageResources:
     nlp: Any
     stopwords: frozenset[str]
     specials: frozenset[str] | None = None  # special cases; None: no letters fast path
+    affixes: AffixRules | None = None  # the tokenizer's rules in Python; None: spaCy only
     # compound indexes (vocabulary-free parts), by the settings that shape keys
     compound_indexes: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     # phrase matchers on ``nlp``'s vocabulary and their patterns, by the same keys
@@ -348,10 +351,12 @@ def _build_language(language: str) -> LanguageResources:
 
     # The letters-only fast path holds for spaCy's rule-based tokenizer only (not zh's).
     tokenizer = nlp.tokenizer
-    specials = frozenset(tokenizer.rules or ()) if isinstance(tokenizer, Tokenizer) else None
+    spacy_rules = isinstance(tokenizer, Tokenizer)
+    specials = frozenset(tokenizer.rules or ()) if spacy_rules else None
     return LanguageResources(
         language=language,
         specials=specials,
+        affixes=AffixRules.of(tokenizer) if spacy_rules else None,
         nlp=nlp,
         stopwords=frozenset(nlp.Defaults.stop_words),
     )
