@@ -288,6 +288,8 @@ class UnicodeStep:
         form = self.form
         if form is None:
             return _SURROGATE_RE.sub("\ufffd", text) if _SURROGATE_RE.search(text) else text
+        if text.isascii():  # no invisible character, and every normal form of ASCII is itself
+            return text if text.isprintable() else _CONTROL_RE.sub(" ", text)
         text = _INVISIBLE_RE.sub("", _CONTROL_RE.sub(" ", text))
         if not unicodedata.is_normalized(form, text):  # type: ignore[arg-type]
             text = unicodedata.normalize(form, text)  # type: ignore[arg-type]
@@ -345,23 +347,31 @@ class SpacyTokenizer(_TokenStep):
         the last token of each chunk is the one followed by a space. The tokens of a chunk
         always join up to the chunk.
         """
-        pieces: list[list[str]] = [[] for _ in chunks]
         res = self.resources
         specials = res.specials
         affixes = res.affixes
-        short = []
-        for i, chunk in enumerate(chunks):
+        if split_cjk is None:
+            split_cjk = self.split_cjk
+        pieces: list[list[str]] = []
+        short: list[int] = []  # chunks for spaCy's tokenizer
+        for chunk in chunks:
+            if len(chunk) > MAX_CHUNK:
+                pieces.append(list(long_chunk_pieces(chunk, split_cjk)))
+                continue
             if specials is not None and chunk.isalpha() and chunk not in specials:
                 # No affix rule of spaCy's applies to letters alone; only a special case
                 # ("cannot", "gonna") splits them (a test checks this against the tokenizer).
-                pieces[i].append(chunk)
-            elif len(chunk) <= MAX_CHUNK:
+                split: list[str] | None = [chunk]
+            else:
                 # spaCy's rules in Python where no special case takes part (AffixRules)
                 split = affixes.split(chunk) if affixes is not None else None
                 if split is None:
-                    short.append(i)
-                else:
-                    pieces[i] = split
+                    short.append(len(pieces))
+                    pieces.append([])
+                    continue
+            if split_cjk and not chunk.isascii() and CJK_RE.search(chunk):
+                split = [p for piece in split for p in CJK_RE.split(piece) if p]
+            pieces.append(split)
         if short:
             with spacy_zone(res):
                 doc = res.nlp.tokenizer(" ".join(chunks[i] for i in short))
@@ -370,13 +380,10 @@ class SpacyTokenizer(_TokenStep):
                     pieces[short[position]].append(token.text)
                     if token.whitespace_:
                         position += 1
-        if split_cjk is None:
-            split_cjk = self.split_cjk
-        for i, chunk in enumerate(chunks):
-            if len(chunk) > MAX_CHUNK:
-                pieces[i] = list(long_chunk_pieces(chunk, split_cjk))
-            elif split_cjk and CJK_RE.search(chunk):
-                pieces[i] = [p for piece in pieces[i] for p in CJK_RE.split(piece) if p]
+            if split_cjk:
+                for i in short:
+                    if CJK_RE.search(chunks[i]):
+                        pieces[i] = [p for piece in pieces[i] for p in CJK_RE.split(piece) if p]
         return pieces
 
     def run(self, pieces: list[Piece]) -> list[Piece]:
