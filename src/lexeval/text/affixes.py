@@ -43,8 +43,9 @@ class AffixRules:
     same: frozenset[str]
     #: every other special case: the chunk goes to spaCy
     other: frozenset[str]
-    #: the length of the longest special case
-    longest: int
+    #: every beginning of a special case ("e", "e.", "e.g" of "e.g."): where a run of
+    #: tokens is not one, no longer run from the same token is a special case
+    beginnings: frozenset[str]
 
     @classmethod
     def of(cls, tokenizer: Any) -> AffixRules:
@@ -63,7 +64,7 @@ class AffixRules:
             url_match=tokenizer.url_match,
             same=same,
             other=frozenset(rules) - same,
-            longest=max(map(len, rules), default=0),
+            beginnings=frozenset(s[:i] for s in rules for i in range(1, len(s) + 1)),
         )
 
     def split(self, chunk: str) -> list[str] | None:
@@ -164,16 +165,18 @@ class AffixRules:
     def _spells_special(self, tokens: list[str]) -> bool:
         """Whether a run of tokens spells a special case that spaCy's final matcher would
         retokenize (a run of two or more, or one token that is not its own special case)."""
-        same, other, longest = self.same, self.other, self.longest
+        same, other, beginnings = self.same, self.other, self.beginnings
         n = len(tokens)
-        for i in range(n):
+        for i in range(n - 1):
             run = tokens[i]
+            if run not in beginnings:
+                continue
             if run in other:
                 return True
             for j in range(i + 1, n):
                 run += tokens[j]
-                if len(run) > longest:
+                if run not in beginnings:
                     break
                 if run in other or run in same:
                     return True
-        return False
+        return tokens[-1] in other

@@ -668,14 +668,16 @@ class Compounds:
 
     def merge(self, pairs: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
         """(key, is_stopword) pairs with each compound term's keys as one, never a stopword."""
+        keys = [p[0] for p in pairs]
         aliases = self.aliases
-        if aliases:
+        if aliases and not aliases.keys().isdisjoint(keys):
             pairs = [(aliases[p[0]], False) if p[0] in aliases else p for p in pairs]
-        if len(pairs) < 2 or self.first_bigrams.isdisjoint(itertools.pairwise(k for k, _ in pairs)):
+            keys = [p[0] for p in pairs]
+        if len(pairs) < 2 or self.first_bigrams.isdisjoint(itertools.pairwise(keys)):
             return pairs
         merged: list[tuple[str, bool]] = []
         position = 0
-        for start, end, label in self.spans([k for k, _ in pairs]):
+        for start, end, label in self.spans(keys):
             merged.extend(pairs[position:start])
             merged.append((label, False))
             position = end
