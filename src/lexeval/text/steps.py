@@ -361,14 +361,15 @@ class SpacyTokenizer(_TokenStep):
             if specials is not None and chunk.isalpha() and chunk not in specials:
                 # No affix rule of spaCy's applies to letters alone; only a special case
                 # ("cannot", "gonna") splits them (a test checks this against the tokenizer).
-                split: list[str] | None = [chunk]
+                split = [chunk]
             else:
                 # spaCy's rules in Python where no special case takes part (AffixRules)
-                split = affixes.split(chunk) if affixes is not None else None
-                if split is None:
+                found = affixes.split(chunk) if affixes is not None else None
+                if found is None:
                     short.append(len(pieces))
                     pieces.append([])
                     continue
+                split = found
             if split_cjk and not chunk.isascii() and CJK_RE.search(chunk):
                 split = [p for piece in split for p in CJK_RE.split(piece) if p]
             pieces.append(split)
