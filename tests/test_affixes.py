@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from lexeval.metrics import KeywordCoverageMetric
 from lexeval.normalize import Normalizer
+from lexeval.text.affixes import tail_search
 from lexeval.text.processor import StepProcessor
 from lexeval.text.resources import LanguageResources, load_language
 from lexeval.text.steps import Compounds, Piece, SpacyTokenizer, has_alnum, is_technical
@@ -83,6 +84,29 @@ def test_affix_rules_take_part_only_without_special_cases() -> None:
         got = rules.split(special)
         assert got is None or got == spacy_tokens(load_language("en"), special)
     assert rules.split("can't.") is None  # spaCy's special case: its tokenizer decides
+
+
+_SUFFIX_TEXT = st.lists(
+    st.sampled_from([*"abcZ.,;:!?)\"'%²°0123456789-…\n", "..", "...", "km", "’s", "'s", "x" * 9]),
+    max_size=12,
+).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_SUFFIX_TEXT)
+def test_property_tail_search_equals_the_suffix_pattern(text: str) -> None:
+    search = load_language("en").nlp.tokenizer.suffix_search
+    fast, full = tail_search(search)(text), search(text)
+    assert (fast and fast.span()) == (full and full.span())
+
+
+def test_tail_search_keeps_patterns_it_cannot_bound() -> None:
+    import re
+
+    for source in [r"a$|b", r"(a|b)$|c", r"x"]:
+        search = re.compile(source).search
+        assert tail_search(search) is search
+    assert tail_search(re.compile(r"a$|[|]$").search)("xx|").span() == (2, 3)
 
 
 def _real_chunks() -> list[str]:

@@ -20,13 +20,118 @@ compare the result with spaCy's tokenizer on random and real text.
 
 from __future__ import annotations
 
+import importlib
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["AffixRules"]
+__all__ = ["AffixRules", "tail_search"]
 
 _Search = Callable[[str], Any]  # a compiled pattern's search/match/fullmatch: Match or None
+#: A pattern wider than this counts as unbounded ("\.\.+").
+_UNBOUNDED = 1 << 20
+
+
+def _regex_parser() -> Any:
+    """The standard library's regular expression parser (``re._parser``; ``sre_parse``
+    before Python 3.11)."""
+    try:
+        return importlib.import_module("re._parser")
+    except ImportError:  # pragma: no cover - Python 3.10
+        return importlib.import_module("sre_parse")
+
+
+def _top_branches(source: str) -> list[str]:
+    """``source`` split at its top-level ``|`` (outside groups and character classes)."""
+    branches: list[str] = []
+    depth = 0
+    start = 0
+    i = 0
+    in_class = False
+    while i < len(source):
+        char = source[i]
+        if char == "\\":
+            i += 2
+            continue
+        if in_class:
+            if char == "]":
+                in_class = False
+        elif char == "[":
+            in_class = True
+            if source[i + 1 : i + 2] == "^":
+                i += 1
+            if source[i + 1 : i + 2] == "]":  # a leading "]" is a literal
+                i += 1
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            branches.append(source[start:i])
+            start = i + 1
+        i += 1
+    branches.append(source[start:])
+    return branches
+
+
+def tail_search(search: _Search) -> _Search:
+    """A suffix pattern's ``search`` started where a match can start: spaCy compiles suffixes
+    as alternatives that each end the string (``piece$``), so an alternative at most ``w``
+    characters wide matches only in the last ``w``; alternatives without a bound (``\\.\\.+$``)
+    are searched on their own first. The same match as ``search`` on every string (the
+    pattern's structure is checked with the standard library's parser; any other pattern
+    keeps its own ``search``).
+
+    >>> suffix = re.compile(r"(?<=[0-9])km$|,$|\\.\\.+$").search
+    >>> fast = tail_search(suffix)
+    >>> [fast(s).span() for s in ("Paris,", "10km", "wait...", "x" * 50 + "...")]
+    [(5, 6), (2, 4), (4, 7), (50, 53)]
+    """
+    pattern = getattr(search, "__self__", None)
+    if not isinstance(pattern, re.Pattern) or not isinstance(pattern.pattern, str):
+        return search
+    if search != pattern.search:
+        return search
+    parser = _regex_parser()
+    branches = _top_branches(pattern.pattern)
+    try:
+        whole = parser.parse(pattern.pattern, pattern.flags).data
+        parsed = [parser.parse(branch, pattern.flags) for branch in branches]
+    except (re.error, RecursionError):  # pragma: no cover - a pattern re compiled
+        return search
+    if len(branches) > 1:  # the parser must see the same alternatives
+        if len(whole) != 1 or str(whole[0][0]) != "BRANCH" or len(whole[0][1][1]) != len(parsed):
+            return search
+        if any(a.getwidth() != b.getwidth() for a, b in zip(whole[0][1][1], parsed, strict=True)):
+            return search
+    widths: list[int] = []
+    unbounded: list[str] = []
+    for branch, tree in zip(branches, parsed, strict=True):
+        items = tree.data
+        if not items or str(items[-1][0]) != "AT" or str(items[-1][1]) != "AT_END":
+            return search
+        high = tree.getwidth()[1]
+        if high > _UNBOUNDED:
+            unbounded.append(branch)
+        else:
+            widths.append(high)
+    # "$" also matches before a final newline: one character more
+    reach = max(widths, default=0) + 1
+    unbounded_search = re.compile("|".join(unbounded), pattern.flags).search if unbounded else None
+    full = pattern.search
+
+    def search_tail(string: str) -> Any:
+        start = len(string) - reach
+        if start <= 0:
+            return full(string)
+        if unbounded_search is not None:
+            found = unbounded_search(string)
+            if found is not None and found.start() < start:
+                return full(string)
+        return full(string, start)
+
+    return search_tail
 
 
 @dataclass(frozen=True)
@@ -58,7 +163,9 @@ class AffixRules:
         )
         return cls(
             prefix_search=tokenizer.prefix_search,
-            suffix_search=tokenizer.suffix_search,
+            suffix_search=(
+                tail_search(tokenizer.suffix_search) if tokenizer.suffix_search else None
+            ),
             infix_finditer=tokenizer.infix_finditer,
             token_match=tokenizer.token_match,
             url_match=tokenizer.url_match,
