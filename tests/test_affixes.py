@@ -21,9 +21,14 @@ from hypothesis import strategies as st
 
 from lexeval.metrics import KeywordCoverageMetric
 from lexeval.normalize import Normalizer
-from lexeval.text.affixes import tail_search
+from lexeval.text.affixes import head_search, tail_search
 from lexeval.text.processor import StepProcessor
-from lexeval.text.resources import LanguageResources, load_language
+from lexeval.text.resources import (
+    TECH_TOKEN_RE,
+    LanguageResources,
+    load_language,
+    tech_token_match,
+)
 from lexeval.text.steps import Compounds, Piece, SpacyTokenizer, has_alnum, is_technical
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -97,6 +102,16 @@ _SUFFIX_TEXT = st.lists(
 def test_property_tail_search_equals_the_suffix_pattern(text: str) -> None:
     search = load_language("en").nlp.tokenizer.suffix_search
     fast, full = tail_search(search)(text), search(text)
+    assert (fast and fast.span()) == (full and full.span())
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.one_of(_SUFFIX_TEXT, _CHUNK))
+def test_property_head_search_and_token_match_equal_spacy_rules(text: str) -> None:
+    tokenizer = load_language("en").nlp.tokenizer
+    fast, full = head_search(tokenizer.prefix_search)(text), tokenizer.prefix_search(text)
+    assert (fast and fast.span()) == (full and full.span())
+    fast, full = tech_token_match(text), TECH_TOKEN_RE.fullmatch(text)
     assert (fast and fast.span()) == (full and full.span())
 
 

@@ -54,6 +54,7 @@ __all__ = [
     "sentence_punct_chars",
     "short_hash",
     "spacy_zone",
+    "tech_token_match",
     "unload_language",
 ]
 
@@ -62,6 +63,20 @@ __all__ = [
 # snake_case, user@example.com), an optional ++ or # (C++, C#). Every repetition must consume a
 # separator, so the pattern cannot backtrack catastrophically.
 TECH_TOKEN_RE = re.compile(r"\.?\w+(?:[-./@]\w+)*(?:\+\+|#)?")
+_TECH_FULLMATCH = TECH_TOKEN_RE.fullmatch
+
+
+def tech_token_match(token: str) -> re.Match[str] | None:
+    """``TECH_TOKEN_RE.fullmatch(token)``, answered at once when the last character cannot end
+    a match (anything but a word character, ``+`` or ``#``: most chunks with punctuation).
+
+    >>> bool(tech_token_match("React.js")), tech_token_match("Paris,")
+    (True, None)
+    """
+    last = token[-1:]
+    if not (last.isalnum() or last in "_+#"):
+        return None
+    return _TECH_FULLMATCH(token)
 
 
 LemmaTable = dict[str, Any]  # form -> lemma (a str, or a list of them in the fr and ca tables)
@@ -356,10 +371,17 @@ def _build_language(language: str) -> LanguageResources:
     return LanguageResources(
         language=language,
         specials=specials,
-        affixes=AffixRules.of(tokenizer) if spacy_rules else None,
+        affixes=AffixRules.of(tokenizer, token_match=_token_match(tokenizer))
+        if spacy_rules
+        else None,
         nlp=nlp,
         stopwords=frozenset(nlp.Defaults.stop_words),
     )
+
+
+def _token_match(tokenizer: Any) -> Callable[[str], re.Match[str] | None] | None:
+    """:func:`tech_token_match` where the tokenizer has lexeval's rule, else None."""
+    return tech_token_match if tokenizer.token_match == _TECH_FULLMATCH else None
 
 
 def load_pipeline(name: str) -> TrainedPipeline:
