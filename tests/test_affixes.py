@@ -80,6 +80,18 @@ def test_property_affix_rules_equal_spacy_on_any_text(text: str) -> None:
     check_chunks(text.split())
 
 
+@pytest.mark.parametrize("language", ["de", "fr", "es", "ru"])
+def test_affix_rules_equal_spacy_in_other_languages(language: str) -> None:
+    res = load_language(language)
+    assert res.affixes is not None
+    rng = random.Random(language)
+    pieces = [*TRICKY, "z.B.", "l'", "d'", "qu'il", "c'est", "т.е.", "Москва", "1.000"]
+    for _ in range(2000):
+        chunk = "".join("".join(rng.choice(pieces) for _ in range(rng.randint(1, 5))).split())
+        got = res.affixes.split(chunk) if chunk else None
+        assert got is None or got == spacy_tokens(res, chunk), chunk
+
+
 def test_affix_rules_take_part_only_without_special_cases() -> None:
     rules = load_language("en").affixes
     assert rules is not None
