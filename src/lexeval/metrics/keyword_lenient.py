@@ -165,17 +165,17 @@ class OutputKeys:
         "_english",
         "_found",
         "_indexes",
+        "_joined",
         "_keys",
         "_kinds",
         "_near",
         "_parts",
         "_plain_keys",
         "_sorted",
+        "_text",
         "canonical",
-        "joined",
         "keywords",
         "output",
-        "text",
     )
 
     def __init__(self, output: str, analysis: KeywordAnalysis, english: bool) -> None:
@@ -197,15 +197,32 @@ class OutputKeys:
         self._found: dict[str, bool] = {}  # answers of has(), per reference key
         self._near: dict[str, tuple[str, float] | None] = {}  # answers of near()
         self._plain_keys: list[str] | None = None
-        folded = fold_accents(output)
-        if not folded.isascii():
-            folded = folded.translate(DASHES)
-        numbers = _THOUSANDS_IN_TEXT.sub(_drop_commas, folded) if "," in folded else folded
-        self.text = numbers
-        self.joined = _NON_WORD.sub("", folded)
+        self._text: tuple[str, str] | None = None  # text and joined, built on first use
         self._indexes: tuple[SubstringIndex, SubstringIndex] | None = None
         self._sorted: list[str] | None = None
         self._kinds: dict[str, tuple[str, ...]] | None = None
+
+    def _texts(self) -> tuple[str, str]:
+        """The folded text (accents off, dashes as hyphens, numbers without thousands
+        separators) and its letters and digits alone (built once, for the substring rule)."""
+        texts = self._text
+        if texts is None:
+            folded = fold_accents(self.output)
+            if not folded.isascii():
+                folded = folded.translate(DASHES)
+            numbers = _THOUSANDS_IN_TEXT.sub(_drop_commas, folded) if "," in folded else folded
+            texts = self._text = (numbers, _NON_WORD.sub("", folded))
+        return texts
+
+    @property
+    def text(self) -> str:
+        """The output folded for substring queries (accents off, one spelling of numbers)."""
+        return self._texts()[0]
+
+    @property
+    def joined(self) -> str:
+        """:attr:`text`'s letters and digits alone (glued words: "byJohann")."""
+        return self._texts()[1]
 
     def every_key(self) -> frozenset[str]:
         """The canonical forms of all the text's keys, stopwords too (a question's words)."""
@@ -256,7 +273,7 @@ class OutputKeys:
     def _inside(self, key: str) -> bool:
         """The substring rule: ``key`` inside the output text or its letters and digits
         (a key with a digit only as a whole number)."""
-        text, joined = self.text, self.joined
+        text, joined = self._texts()
         if len(text) < LONG_TEXT:
             if not _has_digit(key):
                 return key in text or key in joined

@@ -37,6 +37,8 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as distribution_version
 from typing import Any
 
+from lexeval.text.affixes import AffixRules
+
 __all__ = [
     "RENEW_AFTER_LEXEMES",
     "TECH_TOKEN_RE",
@@ -52,6 +54,7 @@ __all__ = [
     "sentence_punct_chars",
     "short_hash",
     "spacy_zone",
+    "tech_token_match",
     "unload_language",
 ]
 
@@ -60,6 +63,20 @@ __all__ = [
 # snake_case, user@example.com), an optional ++ or # (C++, C#). Every repetition must consume a
 # separator, so the pattern cannot backtrack catastrophically.
 TECH_TOKEN_RE = re.compile(r"\.?\w+(?:[-./@]\w+)*(?:\+\+|#)?")
+_TECH_FULLMATCH = TECH_TOKEN_RE.fullmatch
+
+
+def tech_token_match(token: str) -> re.Match[str] | None:
+    """``TECH_TOKEN_RE.fullmatch(token)``, answered at once when the last character cannot end
+    a match (anything but a word character, ``+`` or ``#``: most chunks with punctuation).
+
+    >>> bool(tech_token_match("React.js")), tech_token_match("Paris,")
+    (True, None)
+    """
+    last = token[-1:]
+    if not (last.isalnum() or last in "_+#"):
+        return None
+    return _TECH_FULLMATCH(token)
 
 
 LemmaTable = dict[str, Any]  # form -> lemma (a str, or a list of them in the fr and ca tables)
@@ -84,6 +101,7 @@ class LanguageResources:
     nlp: Any
     stopwords: frozenset[str]
     specials: frozenset[str] | None = None  # special cases; None: no letters fast path
+    affixes: AffixRules | None = None  # the tokenizer's rules in Python; None: spaCy only
     # compound indexes (vocabulary-free parts), by the settings that shape keys
     compound_indexes: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     # phrase matchers on ``nlp``'s vocabulary and their patterns, by the same keys
@@ -348,13 +366,22 @@ def _build_language(language: str) -> LanguageResources:
 
     # The letters-only fast path holds for spaCy's rule-based tokenizer only (not zh's).
     tokenizer = nlp.tokenizer
-    specials = frozenset(tokenizer.rules or ()) if isinstance(tokenizer, Tokenizer) else None
+    spacy_rules = isinstance(tokenizer, Tokenizer)
+    specials = frozenset(tokenizer.rules or ()) if spacy_rules else None
     return LanguageResources(
         language=language,
         specials=specials,
+        affixes=AffixRules.of(tokenizer, token_match=_token_match(tokenizer))
+        if spacy_rules
+        else None,
         nlp=nlp,
         stopwords=frozenset(nlp.Defaults.stop_words),
     )
+
+
+def _token_match(tokenizer: Any) -> Callable[[str], re.Match[str] | None] | None:
+    """:func:`tech_token_match` where the tokenizer has lexeval's rule, else None."""
+    return tech_token_match if tokenizer.token_match == _TECH_FULLMATCH else None
 
 
 def load_pipeline(name: str) -> TrainedPipeline:

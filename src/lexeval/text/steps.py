@@ -154,9 +154,17 @@ _GROUPED_NUMBER_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+")
 # ---------------------------------------------------------------------- token predicates
 
 
+# A letter or digit: ``\w`` is exactly ``str.isalnum`` plus the underscore.
+_ALNUM_SEARCH = re.compile(r"[^\W_]").search
+
+
 def has_alnum(token: str) -> bool:
-    """True when the token has a letter or digit (else it is punctuation or a symbol)."""
-    return any(c.isalnum() for c in token)
+    """True when the token has a letter or digit (else it is punctuation or a symbol).
+
+    >>> has_alnum("a."), has_alnum("--"), has_alnum("_"), has_alnum("²")
+    (True, False, False, True)
+    """
+    return token.isalnum() or _ALNUM_SEARCH(token) is not None
 
 
 def is_punct(token: str) -> bool:
@@ -174,6 +182,11 @@ def is_technical(token: str) -> bool:
     >>> [is_technical(t) for t in ["dogs", "React.js", "camelCase", "NASA", "n't", "x86"]]
     [False, True, True, False, False, True]
     """
+    if token.isalpha():  # the common case, without copies
+        rest = token[1:]
+        if not rest or rest.islower():  # no upper-case letter after the first
+            return False
+        return any(c.isupper() for c in rest) and not token.isupper()
     plain = token.replace("'", "").replace("’", "").replace("‘", "")
     if not plain.isalpha():
         return True
@@ -275,6 +288,8 @@ class UnicodeStep:
         form = self.form
         if form is None:
             return _SURROGATE_RE.sub("\ufffd", text) if _SURROGATE_RE.search(text) else text
+        if text.isascii():  # no invisible character, and every normal form of ASCII is itself
+            return text if text.isprintable() else _CONTROL_RE.sub(" ", text)
         text = _INVISIBLE_RE.sub("", _CONTROL_RE.sub(" ", text))
         if not unicodedata.is_normalized(form, text):  # type: ignore[arg-type]
             text = unicodedata.normalize(form, text)  # type: ignore[arg-type]
@@ -332,17 +347,32 @@ class SpacyTokenizer(_TokenStep):
         the last token of each chunk is the one followed by a space. The tokens of a chunk
         always join up to the chunk.
         """
-        pieces: list[list[str]] = [[] for _ in chunks]
         res = self.resources
         specials = res.specials
-        short = []
-        for i, chunk in enumerate(chunks):
+        affixes = res.affixes
+        if split_cjk is None:
+            split_cjk = self.split_cjk
+        pieces: list[list[str]] = []
+        short: list[int] = []  # chunks for spaCy's tokenizer
+        for chunk in chunks:
+            if len(chunk) > MAX_CHUNK:
+                pieces.append(list(long_chunk_pieces(chunk, split_cjk)))
+                continue
             if specials is not None and chunk.isalpha() and chunk not in specials:
                 # No affix rule of spaCy's applies to letters alone; only a special case
                 # ("cannot", "gonna") splits them (a test checks this against the tokenizer).
-                pieces[i].append(chunk)
-            elif len(chunk) <= MAX_CHUNK:
-                short.append(i)
+                split = [chunk]
+            else:
+                # spaCy's rules in Python where no special case takes part (AffixRules)
+                found = affixes.split(chunk) if affixes is not None else None
+                if found is None:
+                    short.append(len(pieces))
+                    pieces.append([])
+                    continue
+                split = found
+            if split_cjk and not chunk.isascii() and CJK_RE.search(chunk):
+                split = [p for piece in split for p in CJK_RE.split(piece) if p]
+            pieces.append(split)
         if short:
             with spacy_zone(res):
                 doc = res.nlp.tokenizer(" ".join(chunks[i] for i in short))
@@ -351,13 +381,10 @@ class SpacyTokenizer(_TokenStep):
                     pieces[short[position]].append(token.text)
                     if token.whitespace_:
                         position += 1
-        if split_cjk is None:
-            split_cjk = self.split_cjk
-        for i, chunk in enumerate(chunks):
-            if len(chunk) > MAX_CHUNK:
-                pieces[i] = list(long_chunk_pieces(chunk, split_cjk))
-            elif split_cjk and CJK_RE.search(chunk):
-                pieces[i] = [p for piece in pieces[i] for p in CJK_RE.split(piece) if p]
+            if split_cjk:
+                for i in short:
+                    if CJK_RE.search(chunks[i]):
+                        pieces[i] = [p for piece in pieces[i] for p in CJK_RE.split(piece) if p]
         return pieces
 
     def run(self, pieces: list[Piece]) -> list[Piece]:
@@ -581,6 +608,15 @@ class Compounds:
             resources.compound_indexes[index_key] = cached
         self.aliases: dict[str, str] = cached[0]
         self.first_bigrams: frozenset[tuple[str, str]] = cached[1]
+        labels: dict[tuple[str, ...], str] = {}
+        lengths: set[int] = set()
+        ambiguous = False
+        for label, words in cached[2]:
+            ambiguous = ambiguous or labels.setdefault(words, label) != label
+            lengths.add(len(words))
+        #: each pattern's term; None when a pattern has several (spaCy's matcher decides)
+        self.labels: dict[tuple[str, ...], str] | None = None if ambiguous else labels
+        self.lengths = tuple(sorted(lengths))
 
     def spans(self, keys: list[str]) -> list[tuple[int, int, str]]:
         """(start, end, term) of the multi-token compound terms among ``keys``, longest first
@@ -588,6 +624,9 @@ class Compounds:
         # Every pattern has at least two tokens, so a match needs its first two side by side.
         if len(keys) < 2 or self.first_bigrams.isdisjoint(itertools.pairwise(keys)):
             return []
+        labels = self.labels
+        if labels is not None:
+            return self._match(keys, labels)
         from spacy.tokens import Doc
         from spacy.util import filter_spans
 
@@ -597,16 +636,49 @@ class Compounds:
             spans = filter_spans(res.matcher(self.index_key)(doc, as_spans=True))
             return [(span.start, span.end, span.label_) for span in spans]
 
+    def _match(
+        self, keys: list[str], labels: dict[tuple[str, ...], str]
+    ) -> list[tuple[int, int, str]]:
+        """What spaCy's ``PhraseMatcher`` on ORTH and ``filter_spans`` give when each pattern
+        has one term: every occurrence of a pattern, by start then length; then the longest
+        (the first of equal length) of overlapping ones, in order of start."""
+        first = self.first_bigrams
+        found: list[tuple[int, int, str]] = []
+        n = len(keys)
+        for start in range(n - 1):
+            if (keys[start], keys[start + 1]) not in first:
+                continue
+            for length in self.lengths:
+                end = start + length
+                if end > n:
+                    break
+                label = labels.get(tuple(keys[start:end]))
+                if label is not None:
+                    found.append((start, end, label))
+        if len(found) < 2:
+            return found
+        found.sort(key=lambda span: (span[1] - span[0], -span[0]), reverse=True)
+        kept: list[tuple[int, int, str]] = []
+        seen: set[int] = set()
+        for span in found:
+            if span[0] not in seen and span[1] - 1 not in seen:
+                kept.append(span)
+                seen.update(range(span[0], span[1]))
+        kept.sort(key=lambda span: span[0])
+        return kept
+
     def merge(self, pairs: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
         """(key, is_stopword) pairs with each compound term's keys as one, never a stopword."""
+        keys = [p[0] for p in pairs]
         aliases = self.aliases
-        if aliases:
+        if aliases and not aliases.keys().isdisjoint(keys):
             pairs = [(aliases[p[0]], False) if p[0] in aliases else p for p in pairs]
-        if len(pairs) < 2 or self.first_bigrams.isdisjoint(itertools.pairwise(k for k, _ in pairs)):
+            keys = [p[0] for p in pairs]
+        if len(pairs) < 2 or self.first_bigrams.isdisjoint(itertools.pairwise(keys)):
             return pairs
         merged: list[tuple[str, bool]] = []
         position = 0
-        for start, end, label in self.spans([k for k, _ in pairs]):
+        for start, end, label in self.spans(keys):
             merged.extend(pairs[position:start])
             merged.append((label, False))
             position = end

@@ -1,0 +1,324 @@
+"""spaCy's rule-based tokenization of one white-space chunk, in Python, for the chunks where no
+special case takes part: the same prefix, suffix, infix, token and URL rules (the tokenizer's
+own compiled patterns), applied in the order of spaCy's ``Tokenizer._split_affixes`` and
+``_attach_tokens``. Where a special case (an exception such as "don't", "U.S." or ":)") could
+change the result, :meth:`AffixRules.split` says ``None`` and the caller asks spaCy: no Doc,
+no memory zone, no lock for the common chunks ("Paris.", "(1990)", "well-known").
+
+Special cases whose only token is the case itself ("'", "’", "—") are followed as spaCy
+follows them; any other special case met while splitting, and any run of the result's tokens
+that spells a special case (spaCy's final special-case matcher), gives ``None``. Property tests
+compare the result with spaCy's tokenizer on random and real text.
+
+>>> from lexeval.text.resources import load_language
+>>> rules = load_language("en").affixes
+>>> rules.split('"Paris,"'), rules.split("(1990)."), rules.split("TCP/IP.")
+(['"', 'Paris', ',', '"'], ['(', '1990', ')', '.'], ['TCP/IP', '.'])
+>>> rules.split("don't") is None, rules.split("(Mr.")
+(True, ['(', 'Mr.'])
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["AffixRules", "head_search", "tail_search"]
+
+_Search = Callable[[str], Any]  # a compiled pattern's search/match/fullmatch: Match or None
+#: A pattern wider than this counts as unbounded ("\.\.+").
+_UNBOUNDED = 1 << 20
+
+
+def _regex_parser() -> Any:
+    """The standard library's regular expression parser (``re._parser``; ``sre_parse``
+    before Python 3.11)."""
+    try:
+        return importlib.import_module("re._parser")
+    except ImportError:  # pragma: no cover - Python 3.10
+        return importlib.import_module("sre_parse")
+
+
+def _top_branches(source: str) -> list[str]:
+    """``source`` split at its top-level ``|`` (outside groups and character classes)."""
+    branches: list[str] = []
+    depth = 0
+    start = 0
+    i = 0
+    in_class = False
+    while i < len(source):
+        char = source[i]
+        if char == "\\":
+            i += 2
+            continue
+        if in_class:
+            if char == "]":
+                in_class = False
+        elif char == "[":
+            in_class = True
+            if source[i + 1 : i + 2] == "^":
+                i += 1
+            if source[i + 1 : i + 2] == "]":  # a leading "]" is a literal
+                i += 1
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            branches.append(source[start:i])
+            start = i + 1
+        i += 1
+    branches.append(source[start:])
+    return branches
+
+
+def _alternatives(
+    search: _Search, anchor: str, where: int
+) -> tuple[re.Pattern[str], list[str], list[Any]] | None:
+    """The pattern of ``search`` (a compiled pattern's own ``search``), its top-level
+    alternatives and their parses, when each alternative has ``anchor`` at its start
+    (``where=0``) or end (``-1``); None otherwise."""
+    pattern = getattr(search, "__self__", None)
+    if not isinstance(pattern, re.Pattern) or not isinstance(pattern.pattern, str):
+        return None
+    if search != pattern.search or pattern.flags & re.MULTILINE:
+        return None
+    parser = _regex_parser()
+    branches = _top_branches(pattern.pattern)
+    try:
+        whole = parser.parse(pattern.pattern, pattern.flags).data
+        parsed = [parser.parse(branch, pattern.flags) for branch in branches]
+    except (re.error, RecursionError):  # pragma: no cover - a pattern re compiled
+        return None
+    # A wrong split would leave a group or a class open (an error above); where the parser
+    # keeps the alternatives as they are, they must also be the same.
+    if len(branches) > 1 and len(whole) == 1 and str(whole[0][0]) == "BRANCH":
+        alternatives = whole[0][1][1]
+        if len(alternatives) != len(parsed) or any(
+            a.getwidth() != b.getwidth() for a, b in zip(alternatives, parsed, strict=True)
+        ):
+            return None
+    for tree in parsed:
+        items = tree.data
+        if not items or str(items[where][0]) != "AT" or str(items[where][1]) != anchor:
+            return None
+    return pattern, branches, parsed
+
+
+def head_search(search: _Search) -> _Search:
+    """A prefix pattern's ``search`` as ``match``: spaCy compiles prefixes as alternatives
+    that each begin the string (``^piece``), so a match can only start at the start (the
+    pattern's structure is checked; any other pattern keeps its own ``search``).
+
+    >>> prefix = re.compile(r"^\\(|^US\\$|^\\.\\.+").search
+    >>> head_search(prefix)("(1990").span(), head_search(prefix)("US$5").span()
+    ((0, 1), (0, 3))
+    >>> head_search(re.compile(r"^a|b").search)("xb").span()
+    (1, 2)
+    """
+    found = _alternatives(search, "AT_BEGINNING", 0)
+    return search if found is None else found[0].match
+
+
+def tail_search(search: _Search) -> _Search:
+    """A suffix pattern's ``search`` started where a match can start: spaCy compiles suffixes
+    as alternatives that each end the string (``piece$``), so an alternative at most ``w``
+    characters wide matches only in the last ``w``; alternatives without a bound (``\\.\\.+$``)
+    are searched on their own first. The same match as ``search`` on every string (the
+    pattern's structure is checked with the standard library's parser; any other pattern
+    keeps its own ``search``).
+
+    >>> suffix = re.compile(r"(?<=[0-9])km$|,$|\\.\\.+$").search
+    >>> fast = tail_search(suffix)
+    >>> [fast(s).span() for s in ("Paris,", "10km", "wait...", "x" * 50 + "...")]
+    [(5, 6), (2, 4), (4, 7), (50, 53)]
+    """
+    found = _alternatives(search, "AT_END", -1)
+    if found is None:
+        return search
+    pattern, branches, parsed = found
+    widths: list[int] = []
+    unbounded: list[str] = []
+    for branch, tree in zip(branches, parsed, strict=True):
+        high = tree.getwidth()[1]
+        if high > _UNBOUNDED:
+            unbounded.append(branch)
+        else:
+            widths.append(high)
+    # "$" also matches before a final newline: one character more
+    reach = max(widths, default=0) + 1
+    unbounded_search = re.compile("|".join(unbounded), pattern.flags).search if unbounded else None
+    full = pattern.search
+
+    def search_tail(string: str) -> Any:
+        start = len(string) - reach
+        if start <= 0:
+            return full(string)
+        if unbounded_search is not None:
+            found = unbounded_search(string)
+            if found is not None and found.start() < start:
+                return full(string)
+        return full(string, start)
+
+    return search_tail
+
+
+@dataclass(frozen=True)
+class AffixRules:
+    """One language's tokenizer rules, read once from its spaCy ``Tokenizer`` (immutable:
+    safe to share between threads; no spaCy object is kept)."""
+
+    prefix_search: _Search | None
+    suffix_search: _Search | None
+    infix_finditer: Callable[[str], Iterator[Any]] | None
+    token_match: _Search | None
+    url_match: _Search | None
+    #: special cases whose only token is the case itself: followed
+    same: frozenset[str]
+    #: every other special case: the chunk goes to spaCy
+    other: frozenset[str]
+    #: every beginning of a special case ("e", "e.", "e.g" of "e.g."): where a run of
+    #: tokens is not one, no longer run from the same token is a special case
+    beginnings: frozenset[str]
+
+    @classmethod
+    def of(cls, tokenizer: Any, *, token_match: _Search | None = None) -> AffixRules:
+        """The rules of a spaCy ``Tokenizer`` (its patterns and its special cases);
+        ``token_match``: a function equal to the tokenizer's own (a faster one)."""
+        from spacy.symbols import ORTH
+
+        rules: Mapping[str, Sequence[Mapping[Any, str]]] = tokenizer.rules or {}
+        same = frozenset(
+            s for s, tokens in rules.items() if len(tokens) == 1 and tokens[0].get(ORTH) == s
+        )
+        return cls(
+            prefix_search=(
+                head_search(tokenizer.prefix_search) if tokenizer.prefix_search else None
+            ),
+            suffix_search=(
+                tail_search(tokenizer.suffix_search) if tokenizer.suffix_search else None
+            ),
+            infix_finditer=tokenizer.infix_finditer,
+            token_match=token_match or tokenizer.token_match,
+            url_match=tokenizer.url_match,
+            same=same,
+            other=frozenset(rules) - same,
+            beginnings=frozenset(s[:i] for s in rules for i in range(1, len(s) + 1)),
+        )
+
+    def split(self, chunk: str) -> list[str] | None:
+        """The tokens of ``chunk`` (no white space in it) as spaCy's tokenizer gives them, or
+        None where a special case could take part."""
+        same, other = self.same, self.other
+        if chunk in other:
+            return None
+        if chunk in same:
+            return [chunk]
+        token_match = self.token_match
+        prefix_search, suffix_search = self.prefix_search, self.suffix_search
+        prefixes: list[str] = []
+        suffixes: list[str] = []
+        string = chunk
+        last_size = 0
+        while string and len(string) != last_size:  # Tokenizer._split_affixes
+            if token_match is not None and token_match(string):
+                break
+            if string in same:
+                break
+            if string in other:
+                return None
+            last_size = len(string)
+            pre_len = 0
+            if prefix_search is not None:
+                found = prefix_search(string)
+                if found is not None:
+                    pre_len = found.end() - found.start()
+            if pre_len:
+                prefix, minus_pre = string[:pre_len], string[pre_len:]
+                if minus_pre and (minus_pre in same or minus_pre in other):
+                    if minus_pre in other:
+                        return None
+                    string = minus_pre
+                    prefixes.append(prefix)
+                    break
+            suf_len = 0
+            if suffix_search is not None:
+                found = suffix_search(string[pre_len:])
+                if found is not None:
+                    suf_len = found.end() - found.start()
+            if suf_len:
+                suffix, minus_suf = string[-suf_len:], string[:-suf_len]
+                if minus_suf and (minus_suf in same or minus_suf in other):
+                    if minus_suf in other:
+                        return None
+                    string = minus_suf
+                    suffixes.append(suffix)
+                    break
+            if pre_len and suf_len and pre_len + suf_len <= len(string):
+                string = string[pre_len:-suf_len]
+                prefixes.append(prefix)
+                suffixes.append(suffix)
+            elif pre_len:
+                string = minus_pre
+                prefixes.append(prefix)
+            elif suf_len:
+                string = minus_suf
+                suffixes.append(suffix)
+        tokens = prefixes
+        if string:  # Tokenizer._attach_tokens
+            if string in other:
+                return None
+            if (
+                string in same
+                or (token_match is not None and token_match(string))
+                or (self.url_match is not None and self.url_match(string))
+            ):
+                tokens.append(string)
+            else:
+                self._infixes(string, tokens)
+        if suffixes:
+            tokens.extend(reversed(suffixes))
+        if len(tokens) > 1 and self._spells_special(tokens):
+            return None
+        return tokens
+
+    def _infixes(self, string: str, tokens: list[str]) -> None:
+        """``string`` split at its infixes (as ``_attach_tokens``), appended to ``tokens``."""
+        matches = list(self.infix_finditer(string)) if self.infix_finditer is not None else []
+        if not matches:
+            tokens.append(string)
+            return
+        start = 0
+        for match in matches:
+            infix_start, infix_end = match.start(), match.end()
+            if infix_start == 0:  # spaCy skips an infix at the very start
+                continue
+            if infix_start != start:
+                tokens.append(string[start:infix_start])
+            if infix_start != infix_end:
+                tokens.append(string[infix_start:infix_end])
+            start = infix_end
+        if string[start:]:
+            tokens.append(string[start:])
+
+    def _spells_special(self, tokens: list[str]) -> bool:
+        """Whether a run of tokens spells a special case that spaCy's final matcher would
+        retokenize (a run of two or more, or one token that is not its own special case)."""
+        same, other, beginnings = self.same, self.other, self.beginnings
+        n = len(tokens)
+        for i in range(n - 1):
+            run = tokens[i]
+            if run not in beginnings:
+                continue
+            if run in other:
+                return True
+            for j in range(i + 1, n):
+                run += tokens[j]
+                if run not in beginnings:
+                    break
+                if run in other or run in same:
+                    return True
+        return tokens[-1] in other

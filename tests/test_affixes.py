@@ -1,0 +1,283 @@
+"""The text layer's fast paths against the reference paths: spaCy's affix rules in Python
+(:class:`lexeval.text.affixes.AffixRules`) against spaCy's tokenizer, compound terms matched in
+Python against spaCy's ``PhraseMatcher``, the processor's cached tokens against its steps run
+with spaCy's tokenizer, on random strings of tricky characters and on real text; and keyword
+coverage giving the same results under threads with caches cleared midway."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lexeval.metrics import KeywordCoverageMetric
+from lexeval.normalize import Normalizer
+from lexeval.text.affixes import head_search, tail_search
+from lexeval.text.processor import StepProcessor
+from lexeval.text.resources import (
+    TECH_TOKEN_RE,
+    LanguageResources,
+    load_language,
+    tech_token_match,
+)
+from lexeval.text.steps import Compounds, Piece, SpacyTokenizer, has_alnum, is_technical
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+SUMMEVAL = SHARED / "summeval" / "summeval_expert_avg_11refs.jsonl"
+EVOUNA = SHARED / "qa_human" / "evouna" / "NQ.json"
+
+#: Characters and pieces that exercise the tokenizer's rules: quotes, apostrophes, dots,
+#: hyphens, slashes, brackets, digits, currency, Unicode letters, emoji, abbreviations and
+#: special cases ("U.S.", "e.g.", "Mr.", "can't", "'s", ":)", "10am").
+TRICKY = [
+    *"\"'`’‘“”«».,;:!?-–—/\\()[]{}<>@#$%&*+=_~^|…°",
+    *["U.S.", "e.g.", "i.e.", "Mr.", "Dr.", "etc.", "a.m.", "10am", "can't", "don't", "won't"],
+    *["'s", "’s", "n't", "'re", "''", "--", "...", ":)", ";-)", "<3", "C++", "C#", ".NET"],
+    *["Paris", "dogs", "x", "I", "NASA", "React.js", "TCP/IP", "état", "Straße", "狐狸", "😀"],
+    *["1", "99", "3.5", "1,000", "2004", "5th", "10%", "$5", "http://x.org/a", "a@b.co"],
+]
+_CHUNK = st.lists(st.sampled_from(TRICKY), min_size=1, max_size=6).map("".join)
+_ANY = st.text(st.characters(codec="utf-8", exclude_categories=["Zs", "Zl", "Zp", "Cc"]))
+
+
+def spacy_tokens(res: LanguageResources, chunk: str) -> list[str]:
+    with res.lock, res.nlp.memory_zone():
+        return [t.text for t in res.nlp.tokenizer(chunk)]
+
+
+def check_chunks(chunks: list[str]) -> int:
+    """Assert that every chunk the fast path splits comes out as spaCy splits it; the number
+    of chunks it split."""
+    res = load_language("en")
+    assert res.affixes is not None
+    split = 0
+    for chunk in chunks:
+        got = res.affixes.split(chunk)
+        if got is not None:
+            assert got == spacy_tokens(res, chunk), chunk
+            split += 1
+    return split
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_CHUNK)
+def test_property_affix_rules_equal_spacy_on_tricky_chunks(chunk: str) -> None:
+    check_chunks(["".join(chunk.split())] if chunk.split() else [])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(_ANY, st.sampled_from(TRICKY)), min_size=1, max_size=5).map("".join))
+def test_property_affix_rules_equal_spacy_on_any_text(text: str) -> None:
+    check_chunks(text.split())
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "es", "ru"])
+def test_affix_rules_equal_spacy_in_other_languages(language: str) -> None:
+    res = load_language(language)
+    assert res.affixes is not None
+    rng = random.Random(language)
+    pieces = [*TRICKY, "z.B.", "l'", "d'", "qu'il", "c'est", "т.е.", "Москва", "1.000"]
+    for _ in range(2000):
+        chunk = "".join("".join(rng.choice(pieces) for _ in range(rng.randint(1, 5))).split())
+        got = res.affixes.split(chunk) if chunk else None
+        assert got is None or got == spacy_tokens(res, chunk), chunk
+
+
+def test_affix_rules_take_part_only_without_special_cases() -> None:
+    rules = load_language("en").affixes
+    assert rules is not None
+    assert rules.split("Paris,") == ["Paris", ","]
+    assert rules.split('("well-known")') == ["(", '"', "well-known", '"', ")"]
+    for special in ["can't", "(don't", "U.S.", ":)", "x:)", "10am", "e.g.,"]:
+        got = rules.split(special)
+        assert got is None or got == spacy_tokens(load_language("en"), special)
+    assert rules.split("can't.") is None  # spaCy's special case: its tokenizer decides
+
+
+_SUFFIX_TEXT = st.lists(
+    st.sampled_from([*"abcZ.,;:!?)\"'%²°0123456789-…\n", "..", "...", "km", "’s", "'s", "x" * 9]),
+    max_size=12,
+).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_SUFFIX_TEXT)
+def test_property_tail_search_equals_the_suffix_pattern(text: str) -> None:
+    search = load_language("en").nlp.tokenizer.suffix_search
+    fast, full = tail_search(search)(text), search(text)
+    assert (fast and fast.span()) == (full and full.span())
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.one_of(_SUFFIX_TEXT, _CHUNK))
+def test_property_head_search_and_token_match_equal_spacy_rules(text: str) -> None:
+    tokenizer = load_language("en").nlp.tokenizer
+    fast, full = head_search(tokenizer.prefix_search)(text), tokenizer.prefix_search(text)
+    assert (fast and fast.span()) == (full and full.span())
+    fast, full = tech_token_match(text), TECH_TOKEN_RE.fullmatch(text)
+    assert (fast and fast.span()) == (full and full.span())
+
+
+def test_tail_search_keeps_patterns_it_cannot_bound() -> None:
+    import re
+
+    for source in [r"a$|b", r"(a|b)$|c", r"x"]:
+        search = re.compile(source).search
+        assert tail_search(search) is search
+    assert tail_search(re.compile(r"a$|[|]$").search)("xx|").span() == (2, 3)
+
+
+def _real_chunks() -> list[str]:
+    if not SUMMEVAL.exists() or not EVOUNA.exists():
+        pytest.skip("../shared is absent: real-text parity not run")
+    texts: list[str] = []
+    with open(SUMMEVAL, encoding="utf-8") as lines:
+        for i, line in enumerate(lines):
+            if i % 8 == 0:
+                row = json.loads(line)
+                texts += [row["decoded"], row["source"][:3000], *row["references"][:2]]
+    with open(EVOUNA, encoding="utf-8") as fh:
+        rows = json.load(fh)
+    texts += [v for row in rows[::3] for v in row.values() if isinstance(v, str)]
+    return texts
+
+
+def test_affix_rules_equal_spacy_on_real_text() -> None:
+    chunks = list(dict.fromkeys(c for text in _real_chunks() for c in text.split()))
+    assert len(chunks) > 10_000
+    split = check_chunks(chunks)
+    assert split > 0.99 * len(chunks)  # what makes it worth having: few chunks go to spaCy
+
+
+def test_letters_and_technical_predicates_equal_their_definitions() -> None:
+    def technical(token: str) -> bool:  # the definition before its fast path
+        plain = token.replace("'", "").replace("’", "").replace("‘", "")
+        if not plain.isalpha():
+            return True
+        return any(c.isupper() for c in plain[1:]) and not plain.isupper()
+
+    letters = [chr(i) for i in range(0x110000) if chr(i).isalpha()] + ["'", "’", "A", "b"]
+    for char in map(chr, range(0x110000)):
+        assert has_alnum(char) == char.isalnum()
+        assert has_alnum(f"-{char}") == any(c.isalnum() for c in f"-{char}")
+    rng = random.Random(7)
+    for _ in range(20_000):
+        token = "".join(rng.choice(letters) for _ in range(rng.randint(1, 5)))
+        assert is_technical(token) == technical(token), token
+
+
+# ---------------------------------------------------------------- the processor end to end
+
+
+def reference_tokens(processor: StepProcessor, text: str) -> list[str]:
+    """The processor's steps one at a time (as ``explain``), with spaCy's tokenizer for every
+    chunk and spaCy's matcher for compound terms: no fast path, no cache."""
+    pieces = [Piece(text)]
+    for step in processor.steps:
+        if isinstance(step, SpacyTokenizer):
+            step = SpacyTokenizer(replace(step.resources, affixes=None), step.split_cjk)
+        elif isinstance(step, Compounds):
+            step = _spacy_compounds(step)
+        pieces = step.run(pieces)
+    return [p.key for p in pieces]
+
+
+def _spacy_compounds(compounds: Compounds) -> Compounds:
+    spacy_only = object.__new__(Compounds)
+    spacy_only.__dict__.update(compounds.__dict__)
+    spacy_only.labels = None  # spaCy's PhraseMatcher decides
+    return spacy_only
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*TRICKY, " ", " ", "machine learning", "state of the art"])))
+def test_property_processor_equals_reference_path(parts: list[str]) -> None:
+    text = "".join(parts)
+    processor = StepProcessor(Normalizer().config)
+    assert processor.tokens(text) == reference_tokens(processor, text)
+
+
+def test_processor_equals_reference_path_on_real_text() -> None:
+    texts = _real_chunks()[::4]
+    processor = StepProcessor(Normalizer().config)
+    for text in texts:
+        assert processor.tokens(text) == reference_tokens(processor, text), text[:80]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["machine", "learning", "neural", "network", "state", "of", "the", "art"]),
+        max_size=12,
+    )
+)
+def test_property_compound_spans_equal_spacy_matcher(keys: list[str]) -> None:
+    processor = StepProcessor(Normalizer().config)
+    compounds = next(s for s in processor.steps if isinstance(s, Compounds))
+    assert compounds.labels is not None
+    assert compounds.spans(keys) == _spacy_compounds(compounds).spans(keys)
+
+
+# ---------------------------------------------------------------- threads and cache states
+
+
+def _pairs() -> list[tuple[list[str], str]]:
+    if not EVOUNA.exists():
+        pytest.skip("../shared is absent: keyword coverage on real pairs not run")
+    with open(EVOUNA, encoding="utf-8") as fh:
+        rows = json.load(fh)
+    pairs = []
+    for row in rows[:150]:
+        golds = [g.strip() for g in row["golden_answer"].split("/") if g.strip()]
+        for system in ("chatgpt", "newbing"):
+            answer = row.get(f"answer_{system}")
+            if golds and isinstance(answer, str):
+                pairs.append((golds, answer))
+    return pairs
+
+
+def _results(metric: KeywordCoverageMetric, pairs: list[tuple[list[str], str]]) -> list[Any]:
+    return [(r.score, r.info) for r in (metric.measure(g, a) for g, a in pairs)]
+
+
+def _clearing(metric: KeywordCoverageMetric) -> Iterator[Callable[[], None]]:
+    """Functions that empty the caches a keyword result goes through (while others run)."""
+    processor = metric.normalizer.processor  # type: ignore[union-attr]
+    yield processor._clear_chunks
+    yield processor._token_memo.clear
+    assert metric._lenient is not None
+    yield metric._lenient._outputs.clear
+    yield metric._lenient._references.clear
+
+
+def test_same_results_under_threads_with_caches_cleared_midway() -> None:
+    pairs = _pairs()
+    expected = _results(KeywordCoverageMetric(normalizer=Normalizer()), pairs)
+    metric = KeywordCoverageMetric(normalizer=Normalizer())
+    stop = threading.Event()
+
+    def clear() -> None:
+        while not stop.is_set():
+            for empty in _clearing(metric):
+                empty()
+            stop.wait(0.001)
+
+    clearer = threading.Thread(target=clear)
+    clearer.start()
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            got = list(pool.map(lambda pair: _results(metric, [pair])[0], pairs))
+    finally:
+        stop.set()
+        clearer.join()
+    assert got == expected
+    assert _results(metric, pairs) == expected  # and again, caches warm
