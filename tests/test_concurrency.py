@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import pickle
 import random
+import re
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -201,7 +202,7 @@ def test_a_used_metric_pickles_as_it_did_unused() -> None:
 
 @pytest.fixture
 def frequent_renewals() -> Iterator[Any]:
-    """English spaCy objects renewed every 300 lexemes (instead of every 2**19)."""
+    """English spaCy objects renewed often (every 300 lexemes instead of every 2**19)."""
     res = load_language("en")
     before = res.renew_after
     res.renew_after = 300
@@ -209,16 +210,22 @@ def frequent_renewals() -> Iterator[Any]:
     res.renew_after = before
 
 
+def _glued(text: str) -> str:
+    return re.sub(r"\b(w\d+\w*)", r"\1:)", text)
+
+
 def test_renewed_spacy_objects_give_the_same_results(frequent_renewals: Any) -> None:
     """spaCy's objects built anew while texts with new tokens stream through (memory stays
     bounded): results equal those of objects never renewed, on one thread and on many."""
-    pairs = make_pairs(600, seed=23)
+    # new tokens glued to an emoticon (a special case): chunks lexeval's affix rules leave to
+    # spaCy's tokenizer, so its objects fill up with new lexemes and are renewed
+    pairs = [(_glued(reference), _glued(output)) for reference, output in make_pairs(600, seed=23)]
     texts = [t for pair in pairs for t in pair] + ["machine learning on neural networks"] * 3
     frequent_renewals.renew_after = 10**9
     expected_tokens = [Normalizer().tokens(t) for t in texts]
     expected_scores = _results(KeywordCoverageMetric(), pairs)
     renewals = frequent_renewals.renewals
-    frequent_renewals.renew_after = 300
+    frequent_renewals.renew_after = 150
     assert [Normalizer().tokens(t) for t in texts] == expected_tokens
     assert _results(KeywordCoverageMetric(), pairs) == expected_scores
     shared = KeywordCoverageMetric()
