@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from lexeval.metrics.base import register_metric
 from lexeval.metrics.nlp.base import NlpMetric, NlpMode
-from lexeval.metrics.nlp.jsstring import JS_WHITESPACE, js_trim
+from lexeval.metrics.nlp.compromise import elements
 from lexeval.text.base import TextProcessor
 
 if TYPE_CHECKING:
@@ -48,78 +48,13 @@ __all__ = [
     "mastra_elements",
 ]
 
-_MARKS = re.compile("[\u0300-\u036f]")
-_NON_ALNUM = re.compile("[^a-z0-9]+")
-_EDGES = re.compile(r"^[^a-z0-9']+|[^a-z0-9']+$")
-_ED = re.compile("[a-z]{3,}ed")
-_SPACE = re.compile("[" + re.escape(JS_WHITESPACE) + "]+")
-_BE = frozenset({"is", "are", "was", "were", "am"})
-_PROGRESSIVE = _BE | {"be", "been"}
-_NEGATED = {
-    "don't": ("do", "not"),
-    "doesn't": ("do", "not"),
-    "didn't": ("do", "not"),
-    "isn't": ("be", "not"),
-    "aren't": ("be", "not"),
-    "wasn't": ("be", "not"),
-    "weren't": ("be", "not"),
-    "can't": ("can", "not"),
-    "cannot": ("can", "not"),
-    "won't": ("will", "not"),
-}
-
-
-def _fold(text: str) -> str:
-    """Mastra's ``normalizeString``: NFD, combining marks U+0300-U+036F dropped, lower case."""
-    return _MARKS.sub("", unicodedata.normalize("NFD", text)).lower()
-
-
-@cache
-def _lemmatizer() -> TextProcessor:
-    from lexeval.normalize import Normalizer
-
-    return Normalizer("tokens")
-
-
-def _lemma(word: str) -> str:
-    tokens = _lemmatizer().tokens(word)
-    return tokens[0] if len(tokens) == 1 else word
-
-
-def _verb_form(previous: str, core: str) -> bool:
-    """A word in *-ing* after a form of *be*, or in *-ed* after any word."""
-    if previous in _PROGRESSIVE and core.endswith("ing"):
-        return True
-    return bool(previous) and _ED.fullmatch(core) is not None
-
-
 def mastra_elements(text: str) -> list[str]:
-    """The elements of ``text`` (see the module), each once, in order.
+    """The elements of ``text`` Mastra takes (compromise's words, verbs as infinitives), once each.
 
     >>> mastra_elements("She isn't running; it's Zoë's café")
-    ['she', 'be', 'not', 'running', 'it', 's', 'zoe', 'cafe']
+    ['she', 'be', 'not', 'run', 'it', 's', 'zoe', 'cafe']
     """
-    words = _SPACE.split(_fold(js_trim(text)).replace("\u2019", "'"))
-    elements: list[str] = []
-    previous = ""
-    for word in words:
-        core = _EDGES.sub("", word)
-        if core in _NEGATED:
-            elements.extend(_NEGATED[core])
-        elif core == "let's":
-            elements.extend(("let", "us"))
-        elif core.endswith(("'re", "'m")) and core[: core.index("'")].isalpha():
-            elements.extend((*_NON_ALNUM.sub(" ", core).split(), "be"))
-        elif core in _BE:
-            elements.append("be")
-        elif core in ("does", "did"):
-            elements.append("do")
-        elif _verb_form(previous, core):
-            elements.append(_lemma(core))
-        else:
-            elements.extend(_NON_ALNUM.sub(" ", word).split())
-        previous = core
-    return list(dict.fromkeys(elements))
+    return elements(text)
 
 
 def _covers(element: str, candidate: str) -> bool:
