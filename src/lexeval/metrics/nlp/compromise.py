@@ -54,7 +54,7 @@ _DO = frozenset({"do", "does", "did"})
 _MODAL = frozenset(
     {"can", "could", "will", "would", "shall", "should", "may", "might", "must", "ought"}
 )
-_NEGATIVE = frozenset({"not", "never"})
+_NEGATIVE = frozenset({"not", "never", "n't"})
 #: Words after which compromise takes a verb form for a noun or an adjective.
 _DETERMINER = frozenset(
     {
@@ -104,7 +104,22 @@ _BEFORE_PLURAL = _DETERMINER - {"this", "that"} | {
     "into",
     "about",
 }
-_PLURAL_SUBJECT = frozenset({"i", "we", "they", "you"}) - {"you"}
+_PLURAL_SUBJECT = frozenset({"i", "we", "they"})
+_SINGULAR_SUBJECT = frozenset({"he", "she", "it", "you", "that", "this", "which", "who"})
+#: Words compromise does not take for the main verb after a modal or *do*.
+_NOT_AFTER_MODAL = _DETERMINER | _BEFORE_PLURAL | _PLURAL_SUBJECT | _SINGULAR_SUBJECT | {
+    "there",
+    "also",
+    "then",
+    "so",
+    "only",
+    "still",
+    "just",
+    "even",
+    "too",
+    "very",
+    "be",
+}
 _NEGATED = {
     "don't": ("do", "not"),
     "doesn't": ("do", "not"),
@@ -179,6 +194,7 @@ class _Word:
     raw: str  # the folded word with its punctuation
     core: str  # without leading and trailing punctuation
     ends_clause: bool
+    capital: bool  # written with a capital first letter
 
     def parts(self) -> list[str]:
         return _NON_ALNUM.sub(" ", self.raw).split()
@@ -214,16 +230,21 @@ def _subject_plural(previous: list[str]) -> bool:
     for word in reversed(previous):
         if word in _PLURAL_SUBJECT:
             return True
-        if word in ("he", "she", "it", "you"):
+        if word in _SINGULAR_SUBJECT:
             return False
+        if word.isalpha() and not (word in _BEFORE_PLURAL or _auxiliary(word)):
+            return word.endswith("s") and not word.endswith(("ss", "us", "is"))
     return False
 
 
 def _words(text: str) -> list[_Word]:
     out = []
-    for raw in _SPACE.split(_fold(js_trim(text)).replace("\u2019", "'")):
+    for written in _SPACE.split(js_trim(text)):
+        raw = _fold(written).replace("\u2019", "'")
         if raw:
-            out.append(_Word(raw, _EDGES.sub("", raw), bool(_CLAUSE_END.search(raw))))
+            core = _EDGES.sub("", raw)
+            capital = written[:1].isupper()
+            out.append(_Word(raw, core, bool(_CLAUSE_END.search(raw)), capital))
     return out
 
 
@@ -293,6 +314,16 @@ def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
     main: str | None = None
     if i < len(words) and not words[i - 1].ends_clause:
         tense = _verb_tense(words[i], words[i - 1].core, after_auxiliary=bool(auxiliaries))
+        after_modal = bool(auxiliaries) and auxiliaries[-1] in _MODAL
+        nxt = words[i]
+        if (
+            tense is None
+            and after_modal
+            and nxt.core.isalpha()
+            and not nxt.capital
+            and nxt.core not in _NOT_AFTER_MODAL
+        ):
+            tense = "In"
         if tense is not None:
             main = words[i].core if tense == "In" else infinitive(words[i].core, tense)
             i += 1
