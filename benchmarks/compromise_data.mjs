@@ -1,40 +1,57 @@
 #!/usr/bin/env node
-// Writes src/lexeval/data/compromise_en.json: what lexeval's emulation of compromise 14.17.0
-// (the tagger inside @mastra/evals 0.14.4's CompletenessMetric) takes from compromise itself:
-//   verbs:  every one-word verb form of compromise's lexicon -> [tense, compromise's infinitive]
-//           (tense In|Pa|Pr|Ge|Pt: Infinitive, PastTense, PresentTense, Gerund, Participle)
-//   others: the lexicon's other words ending in -ing, -ed or -s -> their first tag
-//   models: compromise's suffix rules turning an unknown verb form into its infinitive
-//           (fromPast, fromPresent, fromGerund, fromParticiple: suffix-thumb's fwd, both, ex)
+// Writes src/lexeval/data/compromise_en.json: the data of compromise 14.17.0 (the part-of-speech
+// tagger inside @mastra/evals 0.14.4's CompletenessMetric) that lexeval's emulation of its
+// first tagging passes uses (lexeval.metrics.nlp.compromise), taken from compromise itself:
+//   lexicon:  every one-word entry of its lexicon -> its tags, comma-separated
+//   switches: words that can take two parts of speech -> the kind of switch ('Plural|Verb'...)
+//   clues:    per kind of switch, the neighbouring words and tags that decide it
+//   parents:  each tag -> its ancestors in compromise's tag set
+//   suffixes: the word endings that tag an unknown word (by ending length)
+//   regexes:  the regular expressions that tag an unknown word (regexNormal, then endsWith by
+//             last letter: [source, tag]; those needing Unicode property classes are left out)
+//   neighbours: the words and tags beside an untagged word that tag it
+//   models:   the suffix rules that turn a verb form into its infinitive
+//             (fromPast, fromPresent, fromGerund, fromParticiple: suffix-thumb's fwd, both, ex)
 // Run: node benchmarks/compromise_data.mjs > src/lexeval/data/compromise_en.json
 // (NODE_DIR defaults to /tmp/mastra-nlp, where @mastra/evals 0.14.4 is installed).
+import fs from 'node:fs';
 import path from 'node:path';
 const dir = process.env.NODE_DIR || '/tmp/mastra-nlp';
 const nlp = (await import(path.join(dir, 'node_modules/compromise/src/three.js'))).default;
-const world = nlp.world();
-const lexicon = world.model.one.lexicon;
-const toInfinitive = world.methods.two.transform.verb.toInfinitive;
-const TENSES = { Infinitive: 'In', PastTense: 'Pa', PresentTense: 'Pr', Gerund: 'Ge', Participle: 'Pt' };
-const verbs = {};
-const others = {};
-for (const word of Object.keys(lexicon).sort()) {
-  if (/[^a-z'-]/.test(word)) continue;
-  const tag = lexicon[word];
-  const tags = Array.isArray(tag) ? tag : String(tag).split(',');
-  const tense = Object.keys(TENSES).find((t) => tags.includes(t));
-  if (tense && !tags.includes('PhrasalVerb')) {
-    const inf = tense === 'Infinitive' ? word : toInfinitive(word, world.model, tense);
-    verbs[word] = [TENSES[tense], inf];
-  } else if (!tense && /(ing|ed|s)$/.test(word)) {
-    others[word] = tags[0];
-  }
+const { model } = nlp.world();
+const lexicon = {};
+for (const word of Object.keys(model.one.lexicon).sort()) {
+  if (/\s/.test(word)) continue;
+  const tag = model.one.lexicon[word];
+  lexicon[word] = Array.isArray(tag) ? tag.join(',') : String(tag);
 }
+const parents = {};
+for (const [tag, info] of Object.entries(model.one.tagSet)) parents[tag] = info.parents || [];
 const models = {};
 for (const name of ['fromPast', 'fromPresent', 'fromGerund', 'fromParticiple']) {
-  const { fwd = {}, both = {}, ex = {}, same = [] } = world.model.two.models[name];
+  const { fwd = {}, both = {}, ex = {}, same = [] } = model.two.models[name];
   models[name] = { fwd, both, ex, same };
 }
-const version = JSON.parse(
-  (await import('node:fs')).readFileSync(path.join(dir, 'node_modules/compromise/package.json'), 'utf8'),
-).version;
-process.stdout.write(JSON.stringify({ compromise: version, verbs, others, models }) + '\n');
+const unicode = (r) => r.flags.includes('u') || /\\p\{/.test(r.source);
+const regexes = {
+  normal: model.two.regexNormal.filter((r) => !unicode(r[0])).map((r) => [r[0].source, r[1]]),
+  endsWith: Object.fromEntries(
+    Object.entries(model.two.endsWith).map(([c, rs]) => [
+      c,
+      rs.filter((r) => !unicode(r[0])).map((r) => [r[0].source, r[1]]),
+    ]),
+  ),
+};
+const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules/compromise/package.json'), 'utf8'));
+const data = {
+  compromise: pkg.version,
+  lexicon,
+  switches: model.two.switches,
+  clues: model.two.clues,
+  parents,
+  suffixes: model.two.suffixPatterns.map((s) => s || {}),
+  regexes,
+  neighbours: model.two.neighbours,
+  models,
+};
+process.stdout.write(JSON.stringify(data) + '\n');

@@ -1,18 +1,16 @@
 """Completeness: the share of the input's elements (words, verbs as infinitives) the output
 covers.
 
-* ``compat="mastra"``: ``@mastra/evals`` 0.14.4 ``CompletenessMetric``, as far as it goes
-  without compromise's tagger. Mastra takes compromise's nouns, verbs turned to infinitives
-  (which rewrites the document), topics and terms, folds them (NFD, combining marks dropped,
-  lower case), splits them on anything but ``a-z0-9`` and keeps each element once; an input
-  element is covered by an output element that is equal (elements of ≤ 3 characters) or that
-  contains it, or is contained in it, at more than 60% of the longer one's length. The score
-  is covered / input elements (1 when both sides have none, 0 when only the input has none).
-  This mode reproduces the folding, splitting and coverage exactly and approximates the
-  tagger: every word is an element, except that forms of *be* become ``be``, *does*/*did*
-  ``do``, negated contractions (*don't*, *isn't*, *can't*...) the verb and ``not``, a word in
-  *-ing* after a form of *be* and a word in *-ed* their lemma (see ``docs/metrics.md`` for
-  the measured agreement and the remaining differences).
+* ``compat="mastra"``: ``@mastra/evals`` 0.14.4 ``CompletenessMetric``. Mastra takes
+  compromise's nouns, verbs turned to infinitives (which rewrites the document), topics and
+  terms, folds them (NFD, combining marks dropped, lower case), splits them on anything but
+  ``a-z0-9`` and keeps each element once; an input element is covered by an output element
+  that is equal (elements of ≤ 3 characters) or that contains it, or is contained in it, at
+  more than 60% of the longer one's length. The score is covered / input elements (1 when both
+  sides have none, 0 when only the input has none). This mode reproduces the folding, splitting
+  and coverage exactly and emulates compromise's tagger (:mod:`lexeval.metrics.nlp.compromise`:
+  its lexicon, switches, suffix rules, a few of its post-tagger patterns, and its
+  ``toInfinitive``); ``docs/metrics.md`` gives the measured agreement and the differences left.
 * ``compat=None``: the same coverage rule on the lexeval normalizer's keywords (preset
   ``"default"``: lemmas, Unicode folding, stopwords dropped, negation kept). It does not agree
   with people better than the compat mode, so ``compat="mastra"`` is this metric's default.
@@ -27,9 +25,6 @@ covers.
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from lexeval.metrics.base import register_metric
@@ -47,6 +42,7 @@ __all__ = [
     "covered",
     "mastra_elements",
 ]
+
 
 def mastra_elements(text: str) -> list[str]:
     """The elements of ``text`` Mastra takes (compromise's words, verbs as infinitives), once each.

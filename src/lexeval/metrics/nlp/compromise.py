@@ -107,19 +107,25 @@ _BEFORE_PLURAL = _DETERMINER - {"this", "that"} | {
 _PLURAL_SUBJECT = frozenset({"i", "we", "they"})
 _SINGULAR_SUBJECT = frozenset({"he", "she", "it", "you", "that", "this", "which", "who"})
 #: Words compromise does not take for the main verb after a modal or *do*.
-_NOT_AFTER_MODAL = _DETERMINER | _BEFORE_PLURAL | _PLURAL_SUBJECT | _SINGULAR_SUBJECT | {
-    "there",
-    "also",
-    "then",
-    "so",
-    "only",
-    "still",
-    "just",
-    "even",
-    "too",
-    "very",
-    "be",
-}
+_NOT_AFTER_MODAL = (
+    _DETERMINER
+    | _BEFORE_PLURAL
+    | _PLURAL_SUBJECT
+    | _SINGULAR_SUBJECT
+    | {
+        "there",
+        "also",
+        "then",
+        "so",
+        "only",
+        "still",
+        "just",
+        "even",
+        "too",
+        "very",
+        "be",
+    }
+)
 _NEGATED = {
     "don't": ("do", "not"),
     "doesn't": ("do", "not"),
@@ -136,18 +142,49 @@ _TENSE_MODEL = {"Pa": "fromPast", "Pt": "fromParticiple", "Pr": "fromPresent", "
 
 
 @dataclass(frozen=True)
-class _Lexicon:
-    verbs: dict[str, tuple[str, str]]
-    others: dict[str, str]
+class _Data:
+    lexicon: dict[str, str]  # word -> its tags, comma-separated
+    switches: dict[str, str]  # word -> kind of switch ("Plural|Verb"...)
+    clues: dict[str, dict[str, dict[str, str]]]  # kind -> beforeWords... -> word or tag -> tag
+    parents: dict[str, list[str]]
+    suffixes: list[dict[str, str]]  # by length of the ending
+    regexes: list[tuple[re.Pattern[str], str]]
+    ends_with: dict[str, list[tuple[re.Pattern[str], str]]]  # by last letter
+    neighbours: dict[str, list[tuple[str, str]]]
     models: dict[str, dict[str, dict[str, str]]]
 
 
 @cache
-def _lexicon() -> _Lexicon:
+def _data() -> _Data:
     text = resources.files("lexeval.data").joinpath("compromise_en.json").read_text("utf-8")
-    data = json.loads(text)
-    verbs = {word: (tense, inf) for word, (tense, inf) in data["verbs"].items()}
-    return _Lexicon(verbs, data["others"], data["models"])
+    d = json.loads(text)
+    regexes = [(re.compile(source, re.ASCII), tag) for source, tag in d["regexes"]["normal"]]
+    ends_with = {
+        last: [(re.compile(source, re.ASCII), tag) for source, tag in rules]
+        for last, rules in d["regexes"]["endsWith"].items()
+    }
+    neighbours = {k: [(a, b) for a, b in v] for k, v in d["neighbours"].items()}
+    return _Data(
+        d["lexicon"],
+        d["switches"],
+        d["clues"],
+        d["parents"],
+        d["suffixes"],
+        regexes,
+        ends_with,
+        neighbours,
+        d["models"],
+    )
+
+
+@cache
+def _with_parents(tags: str) -> frozenset[str]:
+    parents = _data().parents
+    out = set()
+    for tag in tags.split(","):
+        out.add(tag)
+        out.update(parents.get(tag, ()))
+    return frozenset(out)
 
 
 def _convert(word: str, model: dict[str, dict[str, str]]) -> str:
@@ -176,12 +213,9 @@ def infinitive(word: str, tense: str) -> str:
     >>> infinitive("caching", "Ge"), infinitive("fought", "Pa"), infinitive("keeps", "Pr")
     ('cach', 'fight', 'keep')
     """
-    known = _lexicon().verbs.get(word)
-    if known is not None:
-        return known[1]
     if word in _COPULA:
         return "be"
-    return _convert(word, _lexicon().models[_TENSE_MODEL[tense]])
+    return _convert(word, _data().models[_TENSE_MODEL[tense]])
 
 
 def _fold(text: str) -> str:
@@ -189,39 +223,230 @@ def _fold(text: str) -> str:
     return _MARKS.sub("", unicodedata.normalize("NFD", text)).lower()
 
 
+_SENTENCE_END = re.compile(r"[.!?][\"')\]]*$")
+_PREFIX = re.compile("^(under|over|mis|re|un|dis|semi)-?")
+_NOT_PROPER = frozenset({"Date", "Month", "WeekDay", "Unit", "Expression"})
+_TENSES: tuple[tuple[str, str], ...] = (
+    ("Infinitive", "In"),
+    ("Participle", "Pt"),
+    ("PastTense", "Pa"),
+    ("Gerund", "Ge"),
+    ("PresentTense", "Pr"),
+)
+
+
 @dataclass
 class _Word:
     raw: str  # the folded word with its punctuation
     core: str  # without leading and trailing punctuation
     ends_clause: bool
-    capital: bool  # written with a capital first letter
+    capital: bool  # written in title case (a capital, then a small letter)
+    index: int = 0  # place in its sentence
+    tags: frozenset[str] = frozenset()
+    switch: str | None = None
 
     def parts(self) -> list[str]:
         return _NON_ALNUM.sub(" ", self.raw).split()
 
+    def tense(self) -> str | None:
+        """compromise's ``getTense``: the verb form of a word tagged a verb, else None."""
+        if "Verb" not in self.tags:
+            return None
+        return next((code for tag, code in _TENSES if tag in self.tags), None)
+
+
+def _words(text: str) -> list[_Word]:
+    out: list[_Word] = []
+    index = 0
+    for written in _SPACE.split(js_trim(text)):
+        raw = _fold(written).replace("\u2019", "'")
+        if not raw:
+            continue
+        core = _EDGES.sub("", raw)
+        bare = written.lstrip("\"'([{“‘`")
+        title = len(bare) > 1 and bare[0].isupper() and (bare[1].islower() or bare[1] in "'’")
+        out.append(_Word(raw, core, bool(_CLAUSE_END.search(raw)), title, index))
+        index = 0 if _SENTENCE_END.search(raw) else index + 1
+    return out
+
+
+def _suffix_tag(word: str) -> str | None:
+    suffixes = _data().suffixes
+    for size in range(min(7, len(word) - 1), 1, -1):
+        tag = suffixes[size].get(word[-size:])
+        if tag is not None:
+            return tag
+    return None
+
+
+def _first_tags(word: _Word) -> None:
+    """compromise's second pass: lexicon, switch, title case, word ending."""
+    data = _data()
+    tags = data.lexicon.get(word.core)
+    word.tags = _with_parents(tags) if tags else frozenset()
+    word.switch = data.switches.get(word.core)
+    if word.switch is None and _PREFIX.match(word.core):
+        stem = _PREFIX.sub("", word.core)
+        if len(stem) > 3:
+            word.switch = data.switches.get(stem)
+    if (
+        word.index
+        and word.capital
+        and not any(c.isdigit() for c in word.core)
+        and not word.tags & _NOT_PROPER
+        and word.core != "the"
+    ):
+        word.tags = (word.tags if "Noun" in word.tags else frozenset()) | _with_parents(
+            "ProperNoun"
+        )
+    if not word.tags and word.core:
+        tag = _suffix_tag(word.core)
+        if tag is not None:
+            word.tags = _with_parents(tag)
+    tag = next((t for regex, t in data.regexes if regex.search(word.core)), None)
+    if tag is None and not word.tags and word.core:
+        rules = data.ends_with.get(word.core[-1], ())
+        tag = next((t for regex, t in rules if regex.search(word.core)), None)
+    if tag is not None:
+        word.tags = _with_parents(tag)
+
+
+def _neighbour_tag(words: list[_Word], i: int) -> str | None:
+    """compromise's ``neighbours``: the words and tags beside an untagged word."""
+    model = _data().neighbours
+    word = words[i]
+    before = words[i - 1] if word.index else None
+    after = words[i + 1] if i + 1 < len(words) and words[i + 1].index else None
+    for near, key in ((before, "leftWords"), (after, "rightWords")):
+        if near is not None:
+            tag = next((t for w, t in model[key] if w == near.core), None)
+            if tag:
+                return tag
+    for near, key in ((before, "leftTags"), (after, "rightTags")):
+        if near is not None:
+            tag = next((t for w, t in model[key] if w in near.tags), None)
+            if tag:
+                return tag
+    return None
+
+
+def _clue_tag(word: _Word | None, clues: dict[str, str]) -> str | None:
+    if word is None:
+        return None
+    parents = _data().parents
+    ranked = sorted(word.tags, key=lambda t: len(parents.get(t, ())), reverse=True)
+    return next((clues[t] for t in ranked if t in clues), None)
+
+
+def _adhoc(form: str, words: list[_Word], i: int) -> str | None:
+    """compromise's ``adhoc`` leanings of some switches."""
+    word = words[i]
+    capital = "Noun" if "ProperNoun" in word.tags and word.capital else None
+    alone = word.index == 0 and (i + 1 == len(words) or words[i + 1].index == 0)
+    if form == "Noun|Verb":
+        return (capital if word.index > 0 else None) or ("Infinitive" if alone else None)
+    if form == "Plural|Verb":
+        start = word.index == 0 and _sentence_length(words, i) > 3
+        return capital or ("PresentTense" if alone else None) or ("Plural" if start else None)
+    if form == "Person|Verb":
+        return capital if word.index else None
+    if form == "Person|Adj":
+        if word.index == 0 and not alone:
+            return "Person"
+        return "Person" if capital else None
+    if form == "Adj|Noun":
+        last = i + 1 == len(words) or words[i + 1].index == 0
+        before = words[i - 1] if word.index else None
+        end_noun = last and before is not None and "Determiner" in before.tags
+        return capital or ("Noun" if end_noun else None)
+    return capital
+
+
+def _sentence_length(words: list[_Word], i: int) -> int:
+    start = i - words[i].index
+    end = i + 1
+    while end < len(words) and words[end].index:
+        end += 1
+    return end - start
+
+
+def _switch(words: list[_Word], i: int) -> None:
+    """compromise's third pass on a word of two parts of speech: its neighbours decide."""
+    word = words[i]
+    form = word.switch
+    if form is None or "Acronym" in word.tags:
+        return
+    clues = _data().clues.get(form)
+    tag = None
+    if clues:
+        before_at = i - 1 if word.index else -1
+        if before_at >= 0 and words[before_at].core == "also" and words[before_at].index:
+            before_at -= 1
+        before = words[before_at] if before_at >= 0 else None
+        after = words[i + 1] if i + 1 < len(words) and words[i + 1].index else None
+        tag = (
+            (clues.get("afterWords", {}).get(after.core) if after else None)
+            or (clues.get("beforeWords", {}).get(before.core) if before else None)
+            or _clue_tag(before, clues.get("beforeTags", {}))
+            or _clue_tag(after, clues.get("afterTags", {}))
+        )
+    tag = _adhoc(form, words, i) or tag
+    if tag is not None:
+        word.tags = _with_parents(tag)
+
+
+def _tag(words: list[_Word]) -> None:
+    for word in words:
+        _first_tags(word)
+    for i, word in enumerate(words):
+        if not word.tags:
+            word.tags = _with_parents(_neighbour_tag(words, i) or "Noun")
+    for i in range(len(words)):
+        _switch(words, i)
+    for i in range(len(words)):
+        _post(words, i)
+
+
+_ONE = frozenset({"one", "1", "a", "an"})
+
+
+def _post(words: list[_Word], i: int) -> None:
+    """A few of compromise's post-tagger patterns, those that turn a verb into a noun or an
+    adjective (or back)."""
+    word = words[i]
+    before = words[i - 1] if word.index else None
+    after = words[i + 1] if i + 1 < len(words) and words[i + 1].index else None
+    if before is None:
+        return
+    # 35-signs: '#Value [%Plural|Verb%]'; asking-questions: '#Gerund [%Plural|Verb%]'
+    counted = "Value" in before.tags and before.core not in _ONE
+    if word.switch == "Plural|Verb" and (counted or "Gerund" in before.tags):
+        word.tags = _with_parents("Plural")
+        return
+    if "Gerund" in word.tags and "Determiner" in before.tags and after and "Noun" in after.tags:
+        word.tags = _with_parents("Adjective")  # the-gerund-noun: '#Determiner [#Gerund] #Noun'
+        return
+    # the-verb-of: '(a|an|the) [#Verb] of'; determiner1: 'the [#Verb] #Preposition .'
+    of = after is not None and (
+        after.core == "of" or (before.core == "the" and "Preposition" in after.tags)
+    )
+    if "Verb" in word.tags and before.core in ("a", "an", "the") and of:
+        word.tags = _with_parents("Noun")
+        return
+    if word.core == "left" and ("Noun" in before.tags or "Adverb" in before.tags):
+        word.tags = _with_parents("PastTense")  # left-verb: '#Noun #Adverb? [left]'
+
 
 def _verb_tense(word: _Word, previous: str, after_auxiliary: bool) -> str | None:
-    """The tense compromise would give ``word`` as a verb here, or None for a non-verb."""
+    """The tense compromise gives ``word`` as a verb here, or None for a non-verb."""
     core = word.core
     if not core.isalpha() or len(core) < 3:
         return None
-    known = _lexicon().verbs.get(core)
-    tense = known[0] if known is not None else None
-    if tense is None and core not in _lexicon().others:
-        if core.endswith("ing") and len(core) > 4:
-            tense = "Ge"
-        elif core.endswith("ed") and len(core) > 4:
-            tense = "Pa"
-    if tense is None and after_auxiliary and _lexicon().others.get(core) == "Adjective":
-        tense = "Pa" if core.endswith("ed") else None
-    if tense is None or tense == "In":
+    tense = word.tense()
+    if tense is None and after_auxiliary and "Adjective" in word.tags and core.endswith("ed"):
+        tense = "Pa"
+    if tense is None or tense == "In" or after_auxiliary:
         return tense
-    if after_auxiliary:
-        return tense
-    if previous in _DETERMINER:
-        return None
-    if tense == "Pr":
-        return tense if previous and previous not in _BEFORE_PLURAL else None
     return tense
 
 
@@ -237,17 +462,6 @@ def _subject_plural(previous: list[str]) -> bool:
     return False
 
 
-def _words(text: str) -> list[_Word]:
-    out = []
-    for written in _SPACE.split(js_trim(text)):
-        raw = _fold(written).replace("\u2019", "'")
-        if raw:
-            core = _EDGES.sub("", raw)
-            capital = written[:1].isupper()
-            out.append(_Word(raw, core, bool(_CLAUSE_END.search(raw)), capital))
-    return out
-
-
 def _auxiliary(core: str) -> bool:
     return core in _COPULA or core in _HAVE or core in _DO or core in _MODAL
 
@@ -259,6 +473,7 @@ def elements(text: str) -> list[str]:
     ['she', 'be', 'not', 'run', 'it', 's', 'zoe', 'cafe']
     """
     words = _words(text)
+    _tag(words)
     out: list[str] = []
     previous = ""
     i = 0
@@ -313,9 +528,9 @@ def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
             break
     main: str | None = None
     if i < len(words) and not words[i - 1].ends_clause:
-        tense = _verb_tense(words[i], words[i - 1].core, after_auxiliary=bool(auxiliaries))
-        after_modal = bool(auxiliaries) and auxiliaries[-1] in _MODAL
         nxt = words[i]
+        tense = _verb_tense(nxt, words[i - 1].core, after_auxiliary=bool(auxiliaries))
+        after_modal = bool(auxiliaries) and auxiliaries[-1] in _MODAL
         if (
             tense is None
             and after_modal
@@ -325,7 +540,7 @@ def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
         ):
             tense = "In"
         if tense is not None:
-            main = words[i].core if tense == "In" else infinitive(words[i].core, tense)
+            main = nxt.core if tense == "In" else infinitive(nxt.core, tense)
             i += 1
     if negative:
         before = [w.core for w in words[:start]]
