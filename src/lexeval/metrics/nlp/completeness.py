@@ -48,7 +48,7 @@ def mastra_elements(text: str) -> list[str]:
     """The elements of ``text`` Mastra takes (compromise's words, verbs as infinitives), once each.
 
     >>> mastra_elements("She isn't running; it's Zoë's café")
-    ['she', 'be', 'not', 'run', 'it', 's', 'zoe', 'cafe']
+    ['she', 'does', 'not', 'run', 'it', 's', 'be', 'zoe', 'cafe']
     """
     return elements(text)
 

@@ -126,18 +126,6 @@ _NOT_AFTER_MODAL = (
         "be",
     }
 )
-_NEGATED = {
-    "don't": ("do", "not"),
-    "doesn't": ("do", "not"),
-    "didn't": ("do", "not"),
-    "isn't": ("be", "not"),
-    "aren't": ("be", "not"),
-    "wasn't": ("be", "not"),
-    "weren't": ("be", "not"),
-    "can't": ("can", "not"),
-    "cannot": ("can", "not"),
-    "won't": ("will", "not"),
-}
 _TENSE_MODEL = {"Pa": "fromPast", "Pt": "fromParticiple", "Pr": "fromPresent", "Ge": "fromGerund"}
 
 
@@ -242,6 +230,8 @@ class _Word:
     ends_clause: bool
     capital: bool  # written in title case (a capital, then a small letter)
     index: int = 0  # place in its sentence
+    at: int = 0  # place in its clause (compromise tags a sentence clause by clause)
+    post: str = ""  # the punctuation after the word
     tags: frozenset[str] = frozenset()
     switch: str | None = None
 
@@ -265,9 +255,45 @@ def _words(text: str) -> list[_Word]:
         core = _EDGES.sub("", raw)
         bare = written.lstrip("\"'([{“‘`")
         title = len(bare) > 1 and bare[0].isupper() and (bare[1].islower() or bare[1] in "'’")
-        out.append(_Word(raw, core, bool(_CLAUSE_END.search(raw)), title, index))
-        index = 0 if _SENTENCE_END.search(raw) else index + 1
+        post = _TRAILING.search(raw)
+        parts = _expand(raw, core)
+        for n, (part, part_core) in enumerate(parts):
+            last = n == len(parts) - 1
+            word = _Word(part, part_core, last and bool(_CLAUSE_END.search(raw)), title, index)
+            word.post = post.group() if post else ""
+            out.append(word)
+            title = False
+            index += 1
+        if _SENTENCE_END.search(raw):
+            index = 0
     return out
+
+
+_NOT = re.compile("^([a-z]+)n't$")
+_NOT_BASE = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
+_PRONOUN_AUX = re.compile("^([a-z]+)'(s|re|m|ve|ll|d)$")
+_AUX = {"s": "is", "re": "are", "m": "am", "ve": "have", "ll": "will", "d": "would"}
+_IS_AFTER = frozenset(
+    {"it", "he", "she", "that", "there", "here", "what", "who", "where", "how", "when"}
+)
+
+
+def _expand(raw: str, core: str) -> list[tuple[str, str]]:
+    """compromise's contractions: *isn't* is *is* and *not*, *it's* the noun *it's* (its
+    text, the word *it*) and *is*; ``(text, word)`` pairs, where an empty text adds nothing
+    by itself (a verb's elements come from its phrase)."""
+    negated = _NOT.match(core)
+    if negated:
+        base = negated.group(1)
+        return [("", _NOT_BASE.get(base, base)), ("", "not")]
+    if core == "cannot":
+        return [("", "can"), ("", "not")]
+    joined = _PRONOUN_AUX.match(core)
+    if joined and core != "let's":
+        base, suffix = joined.groups()
+        if suffix != "s" or base in _IS_AFTER:
+            return [(raw, base), ("", _AUX[suffix])]
+    return [(raw, core)]
 
 
 def _suffix_tag(word: str) -> str | None:
@@ -315,8 +341,8 @@ def _neighbour_tag(words: list[_Word], i: int) -> str | None:
     """compromise's ``neighbours``: the words and tags beside an untagged word."""
     model = _data().neighbours
     word = words[i]
-    before = words[i - 1] if word.index else None
-    after = words[i + 1] if i + 1 < len(words) and words[i + 1].index else None
+    before = words[i - 1] if word.at else None
+    after = words[i + 1] if i + 1 < len(words) and words[i + 1].at else None
     for near, key in ((before, "leftWords"), (after, "rightWords")):
         if near is not None:
             tag = next((t for w, t in model[key] if w == near.core), None)
@@ -342,30 +368,30 @@ def _adhoc(form: str, words: list[_Word], i: int) -> str | None:
     """compromise's ``adhoc`` leanings of some switches."""
     word = words[i]
     capital = "Noun" if "ProperNoun" in word.tags and word.capital else None
-    alone = word.index == 0 and (i + 1 == len(words) or words[i + 1].index == 0)
+    alone = word.at == 0 and (i + 1 == len(words) or words[i + 1].at == 0)
     if form == "Noun|Verb":
-        return (capital if word.index > 0 else None) or ("Infinitive" if alone else None)
+        return (capital if word.at > 0 else None) or ("Infinitive" if alone else None)
     if form == "Plural|Verb":
-        start = word.index == 0 and _sentence_length(words, i) > 3
+        start = word.at == 0 and _chunk_length(words, i) > 3
         return capital or ("PresentTense" if alone else None) or ("Plural" if start else None)
     if form == "Person|Verb":
-        return capital if word.index else None
+        return capital if word.at else None
     if form == "Person|Adj":
-        if word.index == 0 and not alone:
+        if word.at == 0 and not alone:
             return "Person"
         return "Person" if capital else None
     if form == "Adj|Noun":
-        last = i + 1 == len(words) or words[i + 1].index == 0
-        before = words[i - 1] if word.index else None
+        last = i + 1 == len(words) or words[i + 1].at == 0
+        before = words[i - 1] if word.at else None
         end_noun = last and before is not None and "Determiner" in before.tags
         return capital or ("Noun" if end_noun else None)
     return capital
 
 
-def _sentence_length(words: list[_Word], i: int) -> int:
-    start = i - words[i].index
+def _chunk_length(words: list[_Word], i: int) -> int:
+    start = i - words[i].at
     end = i + 1
-    while end < len(words) and words[end].index:
+    while end < len(words) and words[end].at:
         end += 1
     return end - start
 
@@ -379,11 +405,11 @@ def _switch(words: list[_Word], i: int) -> None:
     clues = _data().clues.get(form)
     tag = None
     if clues:
-        before_at = i - 1 if word.index else -1
-        if before_at >= 0 and words[before_at].core == "also" and words[before_at].index:
+        before_at = i - 1 if word.at else -1
+        if before_at >= 0 and words[before_at].core == "also" and words[before_at].at:
             before_at -= 1
         before = words[before_at] if before_at >= 0 else None
-        after = words[i + 1] if i + 1 < len(words) and words[i + 1].index else None
+        after = words[i + 1] if i + 1 < len(words) and words[i + 1].at else None
         tag = (
             (clues.get("afterWords", {}).get(after.core) if after else None)
             or (clues.get("beforeWords", {}).get(before.core) if before else None)
@@ -395,9 +421,31 @@ def _switch(words: list[_Word], i: int) -> None:
         word.tags = _with_parents(tag)
 
 
+_CLAUSE_MARK = re.compile("[,:;]")
+_TRAILING = re.compile("[^a-z0-9']+$")
+_MAYBE_DATE = frozenset({"may", "april", "august", "jan"})
+
+
+def _splits_before(words: list[_Word], i: int) -> bool:
+    """compromise's ``quickSplit``: whether a clause starts at ``words[i]`` (after a comma, a
+    colon or a semicolon, unless a date, a place, an adjective or a short number is beside)."""
+    word, last = words[i], words[i - 1]
+    if word.index == 0 or not _CLAUSE_MARK.search(last.post):
+        return False
+    if word.core == "like" or word.core in _MAYBE_DATE or word.tags & {"Place", "Date"}:
+        return False
+    if "Date" in last.tags or last.core in _MAYBE_DATE:
+        return False
+    if "Adjective" in last.tags or "Adjective" in word.tags:
+        return False
+    return not (len(word.core) in (1, 2, 4) and word.core.isdigit())
+
+
 def _tag(words: list[_Word]) -> None:
     for word in words:
         _first_tags(word)
+    for i, word in enumerate(words):
+        word.at = 0 if word.index == 0 or _splits_before(words, i) else words[i - 1].at + 1
     for i, word in enumerate(words):
         if not word.tags:
             word.tags = _with_parents(_neighbour_tag(words, i) or "Noun")
@@ -470,7 +518,7 @@ def elements(text: str) -> list[str]:
     """The elements Mastra's ``CompletenessMetric`` takes from ``text``, each once, in order.
 
     >>> elements("She isn't running; it's Zoë's café")
-    ['she', 'be', 'not', 'run', 'it', 's', 'zoe', 'cafe']
+    ['she', 'does', 'not', 'run', 'it', 's', 'be', 'zoe', 'cafe']
     """
     words = _words(text)
     _tag(words)
@@ -480,15 +528,8 @@ def elements(text: str) -> list[str]:
     while i < len(words):
         word = words[i]
         core = word.core
-        if core in _NEGATED:
-            out.extend(_NEGATED[core])
-            i += 1
-            previous = core
-            continue
         if core == "let's":
             out.extend(("let", "us"))
-        elif core.endswith(("'re", "'m")) and core[: core.index("'")].isalpha():
-            out.extend((*_NON_ALNUM.sub(" ", core).split(), "be"))
         elif _auxiliary(core) or (core in _NEGATIVE and i + 1 < len(words)):
             i = _phrase(words, i, out)
             previous = words[i - 1].core
@@ -527,6 +568,10 @@ def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
         if words[i - 1].ends_clause:
             break
     main: str | None = None
+    if auxiliaries == ["be"] and not negative:
+        # a phrase of a bare *be* and a participle (*to be held*) keeps its words
+        out.append("be")
+        return i
     if i < len(words) and not words[i - 1].ends_clause:
         nxt = words[i]
         tense = _verb_tense(nxt, words[i - 1].core, after_auxiliary=bool(auxiliaries))
@@ -544,8 +589,7 @@ def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
             i += 1
     if negative:
         before = [w.core for w in words[:start]]
-        root_is_copula = main is None and bool(auxiliaries) and auxiliaries[-1] in _COPULA
-        out.append("do" if _subject_plural(before) or root_is_copula else "does")
+        out.append("do" if _subject_plural(before) else "does")
         out.append("not")
     out.extend(adverbs)
     if main is not None:
