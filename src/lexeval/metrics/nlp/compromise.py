@@ -464,6 +464,9 @@ def _post(words: list[_Word], i: int) -> None:
     word = words[i]
     before = words[i - 1] if word.index else None
     after = words[i + 1] if i + 1 < len(words) and words[i + 1].index else None
+    if "Gerund" in word.tags and _gerund_noun(words, i):
+        word.tags = _with_parents("Activity" if before is None else "Noun")
+        return
     if before is None:
         return
     # 35-signs: '#Value [%Plural|Verb%]'; asking-questions: '#Gerund [%Plural|Verb%]'
@@ -483,6 +486,63 @@ def _post(words: list[_Word], i: int) -> None:
         return
     if word.core == "left" and ("Noun" in before.tags or "Adverb" in before.tags):
         word.tags = _with_parents("PastTense")  # left-verb: '#Noun #Adverb? [left]'
+        return
+    if "PresentTense" in word.tags and "Copula" not in word.tags and _noun_here(words, i):
+        word.tags = _with_parents("Plural" if word.core.endswith("s") else "Noun")
+
+
+def _gerund_noun(words: list[_Word], i: int) -> bool:
+    """compromise's post-tagger patterns that make a gerund a noun: early-warning
+    ('#Adjective [#Gerund]'), gerund-copula ('[#Gerund] #Adverb? not? #Copula'), gerund-modal
+    ('[#Gerund] #Modal'), keep-the-touching ('#PresentTense the [#Gerund]')."""
+    word = words[i]
+    before = words[i - 1] if word.index else None
+    if before is not None and "Adjective" in before.tags:
+        return before.core not in ("still", "even", "just")
+    if before is not None and before.core == "the" and i >= 2 and before.index:
+        if "PresentTense" in words[i - 2].tags:
+            return True
+    k = i + 1
+    while k < len(words) and words[k].index and words[k].tags & {"Adverb", "Negative"}:
+        k += 1
+    return k < len(words) and bool(words[k].index) and bool(words[k].tags & {"Copula", "Modal"})
+
+
+_DET_INF = frozenset({"the", "those", "these", "a", "an"})
+_NOT_DET_INF = frozenset({"seem", "appear", "include"})
+_MANY = frozenset({"many", "few", "several", "couple"})
+_UNTIL = frozenset({"until", "as", "through", "without"})
+_ALL = frozenset({"all", "every", "each", "most", "some", "no"})
+
+
+def _noun_here(words: list[_Word], i: int) -> bool:
+    """compromise's post-tagger patterns that make a word in the present tense a noun:
+    det-inf, had-time, many-poses, adorable-little-store, one-big-reason, adj-presentTense,
+    won-wide-support, mexican-train, number-of-x, waited-until-release, all-presentTense."""
+    word = words[i]
+    back = [words[i - k] for k in (1, 2, 3) if i - k >= 0 and words[i - k + 1].index]
+    first = back[0]
+    second = back[1] if len(back) > 1 else None
+    adjective = "Adjective" in first.tags
+    if first.core in _DET_INF or (adjective and second is not None and second.core in _DET_INF):
+        return word.core not in _NOT_DET_INF and "Gerund" not in word.tags
+    if first.core == "had":
+        return "Gerund" not in word.tags and word.core not in ("come", "become")
+    if first.core in _MANY:
+        return True
+    if second is None:
+        return False
+    if adjective and ("Adjective" in second.tags or "Value" in second.tags):
+        return True
+    if adjective and ("PastTense" in second.tags or second.core in ("had", "have")):
+        return True
+    if "Demonym" in first.tags and "Determiner" in second.tags:
+        return True
+    if first.core == "of" and second.core == "number":
+        return True
+    if first.core in _UNTIL and "PastTense" in second.tags:
+        return True
+    return first.core in _ALL and "Verb" in second.tags and "Modal" not in second.tags
 
 
 def _verb_tense(word: _Word, previous: str, after_auxiliary: bool) -> str | None:
@@ -571,6 +631,9 @@ def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
     if auxiliaries == ["be"] and not negative:
         # a phrase of a bare *be* and a participle (*to be held*) keeps its words
         out.append("be")
+        if i < len(words) and not words[i - 1].ends_clause and words[i].tense() in ("Pa", "Pt"):
+            out.extend(words[i].parts())
+            i += 1
         return i
     if i < len(words) and not words[i - 1].ends_clause:
         nxt = words[i]
