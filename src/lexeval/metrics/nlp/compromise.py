@@ -11,22 +11,24 @@ compromise's ``toInfinitive`` replaces it:
   without a main verb keeps its last auxiliary, as an infinitive (*was* → ``be``, *has* →
   ``have``; a modal stays);
 * a negated phrase gains *does* (or *do* after *I*, *we*, *they* or a plural) and *not*;
-* the infinitive is compromise's own: its lexicon's conjugations, and its suffix rules for a
-  word it does not know (*caching* → ``cach``, as compromise says).
+  contractions are compromise's (*isn't* is *is* and *not*; *it's* the noun *it's* and *is*);
+* the infinitive is compromise's own suffix model (*caching* → ``cach``, as compromise says).
 
-Which words compromise takes for verbs is approximated from its lexicon and a few of its rules
-(``docs/metrics.md`` gives the measured agreement and the known differences): a verb form of its
-lexicon, or an unknown word in *-ing* or *-ed*, is a verb unless a determiner comes before it; a
-word in *-s* is a verb only when the lexicon has it as one and a noun or pronoun comes before
-it; a word in *-ed* the lexicon has as an adjective is one unless an auxiliary comes before.
+Which words are verbs is decided as compromise's tagger decides it, in part: its first passes
+are ported (lexicon, title case, word endings, regular expressions, neighbours, the clues that
+settle a word of two parts of speech, clause by clause as its ``quickSplit`` cuts a sentence),
+and of its ~570 post-tagger patterns the few that turn a verb into a noun or an adjective
+(``_post``). The rest of its post-tagger and its verb-phrase parser are not, which is where the
+differences left come from (``docs/metrics.md`` measures and lists them).
 
-The lexicon's verb forms and the suffix rules travel in ``lexeval/data/compromise_en.json``
-(compromise, MIT, Copyright (c) 2019 Spencer Kelly; made by ``benchmarks/compromise_data.mjs``).
+compromise's data travel in ``lexeval/data/compromise_en.json`` (compromise 14.17.0, MIT,
+Copyright (c) 2019 Spencer Kelly; see ``lexeval/data/COMPROMISE_NOTICE.md``), made by
+``benchmarks/compromise_data.mjs`` from the installed package.
 
 >>> elements("The Kubernetes scheduler assigns pods; it has been tested.")
 ['the', 'kubernetes', 'scheduler', 'assign', 'pods', 'it', 'test']
 >>> elements("They did not go, and caching is slow")
-['they', 'do', 'not', 'go', 'and', 'cach', 'be', 'slow']
+['they', 'do', 'not', 'go', 'and', 'caching', 'be', 'slow']
 """
 
 from __future__ import annotations
@@ -499,9 +501,9 @@ def _gerund_noun(words: list[_Word], i: int) -> bool:
     before = words[i - 1] if word.index else None
     if before is not None and "Adjective" in before.tags:
         return before.core not in ("still", "even", "just")
-    if before is not None and before.core == "the" and i >= 2 and before.index:
-        if "PresentTense" in words[i - 2].tags:
-            return True
+    the = before is not None and before.core == "the" and i >= 2 and bool(before.index)
+    if the and "PresentTense" in words[i - 2].tags:
+        return True
     k = i + 1
     while k < len(words) and words[k].index and words[k].tags & {"Adverb", "Negative"}:
         k += 1
