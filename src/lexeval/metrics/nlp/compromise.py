@@ -37,7 +37,7 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from lexeval.metrics.nlp.jsstring import JS_WHITESPACE, js_trim
@@ -251,24 +251,39 @@ def _words(text: str) -> list[_Word]:
     out: list[_Word] = []
     index = 0
     for written in _SPACE.split(js_trim(text)):
-        raw = _fold(written).replace("\u2019", "'")
-        if not raw:
+        token = _token(written)
+        if token is None:
             continue
-        core = _EDGES.sub("", raw)
-        bare = written.lstrip("\"'([{“‘`")
-        title = len(bare) > 1 and bare[0].isupper() and (bare[1].islower() or bare[1] in "'’")
-        post = _TRAILING.search(raw)
-        parts = _expand(raw, core)
-        for n, (part, part_core) in enumerate(parts):
+        parts, title, post, ends_clause, ends_sentence = token
+        for n, (part, core) in enumerate(parts):
             last = n == len(parts) - 1
-            word = _Word(part, part_core, last and bool(_CLAUSE_END.search(raw)), title, index)
-            word.post = post.group() if post else ""
-            out.append(word)
-            title = False
+            out.append(_Word(part, core, last and ends_clause, title and not n, index, post=post))
             index += 1
-        if _SENTENCE_END.search(raw):
+        if ends_sentence:
             index = 0
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _token(
+    written: str,
+) -> tuple[tuple[tuple[str, str], ...], bool, str, bool, bool] | None:
+    """What a word between spaces is to compromise: its parts (``(text, word)`` pairs), title
+    case, the punctuation after it, and whether it ends a clause or a sentence."""
+    raw = _fold(written).replace("\u2019", "'")
+    if not raw:
+        return None
+    core = _EDGES.sub("", raw)
+    bare = written.lstrip("\"'([{“‘`")
+    title = len(bare) > 1 and bare[0].isupper() and (bare[1].islower() or bare[1] in "'’")
+    post = _TRAILING.search(raw)
+    return (
+        _expand(raw, core),
+        title,
+        post.group() if post else "",
+        bool(_CLAUSE_END.search(raw)),
+        bool(_SENTENCE_END.search(raw)),
+    )
 
 
 _NOT = re.compile("^([a-z]+)n't$")
@@ -280,22 +295,22 @@ _IS_AFTER = frozenset(
 )
 
 
-def _expand(raw: str, core: str) -> list[tuple[str, str]]:
+def _expand(raw: str, core: str) -> tuple[tuple[str, str], ...]:
     """compromise's contractions: *isn't* is *is* and *not*, *it's* the noun *it's* (its
     text, the word *it*) and *is*; ``(text, word)`` pairs, where an empty text adds nothing
     by itself (a verb's elements come from its phrase)."""
     negated = _NOT.match(core)
     if negated:
         base = negated.group(1)
-        return [("", _NOT_BASE.get(base, base)), ("", "not")]
+        return (("", _NOT_BASE.get(base, base)), ("", "not"))
     if core == "cannot":
-        return [("", "can"), ("", "not")]
+        return (("", "can"), ("", "not"))
     joined = _PRONOUN_AUX.match(core)
     if joined and core != "let's":
         base, suffix = joined.groups()
         if suffix != "s" or base in _IS_AFTER:
-            return [(raw, base), ("", _AUX[suffix])]
-    return [(raw, core)]
+            return ((raw, base), ("", _AUX[suffix]))
+    return ((raw, core),)
 
 
 def _suffix_tag(word: str) -> str | None:
@@ -309,34 +324,39 @@ def _suffix_tag(word: str) -> str | None:
 
 def _first_tags(word: _Word) -> None:
     """compromise's second pass: lexicon, switch, title case, word ending."""
+    word.tags, word.switch = _lexical(word.core, bool(word.index and word.capital))
+
+
+@lru_cache(maxsize=1 << 16)
+def _lexical(core: str, title_inside: bool) -> tuple[frozenset[str], str | None]:
+    """The tags and the switch of a word on its own (``title_inside``: in title case, not
+    first in its sentence)."""
     data = _data()
-    tags = data.lexicon.get(word.core)
-    word.tags = _with_parents(tags) if tags else frozenset()
-    word.switch = data.switches.get(word.core)
-    if word.switch is None and _PREFIX.match(word.core):
-        stem = _PREFIX.sub("", word.core)
+    found = data.lexicon.get(core)
+    tags = _with_parents(found) if found else frozenset()
+    switch = data.switches.get(core)
+    if switch is None and _PREFIX.match(core):
+        stem = _PREFIX.sub("", core)
         if len(stem) > 3:
-            word.switch = data.switches.get(stem)
+            switch = data.switches.get(stem)
     if (
-        word.index
-        and word.capital
-        and not any(c.isdigit() for c in word.core)
-        and not word.tags & _NOT_PROPER
-        and word.core != "the"
+        title_inside
+        and not any(c.isdigit() for c in core)
+        and not tags & _NOT_PROPER
+        and core != "the"
     ):
-        word.tags = (word.tags if "Noun" in word.tags else frozenset()) | _with_parents(
-            "ProperNoun"
-        )
-    if not word.tags and word.core:
-        tag = _suffix_tag(word.core)
+        tags = (tags if "Noun" in tags else frozenset()) | _with_parents("ProperNoun")
+    if not tags and core:
+        tag = _suffix_tag(core)
         if tag is not None:
-            word.tags = _with_parents(tag)
-    tag = next((t for regex, t in data.regexes if regex.search(word.core)), None)
-    if tag is None and not word.tags and word.core:
-        rules = data.ends_with.get(word.core[-1], ())
-        tag = next((t for regex, t in rules if regex.search(word.core)), None)
+            tags = _with_parents(tag)
+    tag = next((t for regex, t in data.regexes if regex.search(core)), None)
+    if tag is None and not tags and core:
+        rules = data.ends_with.get(core[-1], ())
+        tag = next((t for regex, t in rules if regex.search(core)), None)
     if tag is not None:
-        word.tags = _with_parents(tag)
+        tags = _with_parents(tag)
+    return tags, switch
 
 
 def _neighbour_tag(words: list[_Word], i: int) -> str | None:
