@@ -10,6 +10,7 @@
 //   regexes:  the regular expressions that tag an unknown word (regexNormal, then endsWith by
 //             last letter: [source, tag]; those needing Unicode property classes are left out)
 //   neighbours: the words and tags beside an untagged word that tag it
+//   abbreviations: the words whose period does not end a sentence
 //   models:   the suffix rules that turn a verb form into its infinitive
 //             (fromPast, fromPresent, fromGerund, fromParticiple: suffix-thumb's fwd, both, ex)
 // Run: node benchmarks/compromise_data.mjs > src/lexeval/data/compromise_en.json
@@ -52,6 +53,7 @@ const data = {
   suffixes: model.two.suffixPatterns.map((s) => s || {}),
   regexes,
   neighbours: model.two.neighbours,
+  abbreviations: Object.keys(model.one.abbreviations).sort(),
   models,
 };
 process.stdout.write(JSON.stringify(data) + '\n');

@@ -141,6 +141,7 @@ class _Data:
     regexes: list[tuple[re.Pattern[str], str]]
     ends_with: dict[str, list[tuple[re.Pattern[str], str]]]  # by last letter
     neighbours: dict[str, list[tuple[str, str]]]
+    abbreviations: frozenset[str]
     models: dict[str, dict[str, dict[str, str]]]
 
 
@@ -163,6 +164,7 @@ def _data() -> _Data:
         regexes,
         ends_with,
         neighbours,
+        frozenset(d["abbreviations"]),
         d["models"],
     )
 
@@ -282,8 +284,18 @@ def _token(
         title,
         post.group() if post else "",
         bool(_CLAUSE_END.search(raw)),
-        bool(_SENTENCE_END.search(raw)),
+        _ends_sentence(raw, core),
     )
+
+
+def _ends_sentence(raw: str, core: str) -> bool:
+    """compromise's sentence split: after ``.``, ``!`` or ``?`` (and a space), unless the word
+    is a single letter or an abbreviation followed by a period (its ``isSentence``)."""
+    if not _SENTENCE_END.search(raw):
+        return False
+    if len(core) == 1 and core.isalpha() and raw.rstrip("\"')]").endswith("."):
+        return False
+    return not (core in _data().abbreviations and raw.endswith("."))
 
 
 _NOT = re.compile("^([a-z]+)n't$")
@@ -612,7 +624,9 @@ def elements(text: str) -> list[str]:
         core = word.core
         if core == "let's":
             out.extend(("let", "us"))
-        elif _auxiliary(core) or (core in _NEGATIVE and i + 1 < len(words)):
+        elif ("Verb" in word.tags and _auxiliary(core)) or (
+            core in _NEGATIVE and i + 1 < len(words)
+        ):
             i = _phrase(words, i, out)
             previous = words[i - 1].core
             continue
