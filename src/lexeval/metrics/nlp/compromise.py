@@ -624,8 +624,10 @@ def elements(text: str) -> list[str]:
         core = word.core
         if core == "let's":
             out.extend(("let", "us"))
-        elif ("Verb" in word.tags and _auxiliary(core)) or (
-            core in _NEGATIVE and i + 1 < len(words)
+        elif (
+            ("Verb" in word.tags and _auxiliary(core))
+            or (core in _NEGATIVE and i + 1 < len(words))
+            or _helper(words, i)
         ):
             i = _phrase(words, i, out)
             previous = words[i - 1].core
@@ -641,6 +643,35 @@ def elements(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_GET = frozenset({"got", "getting", "gotten", "having", "being"})
+_TO_HELPERS = {"used": "", "about": "", "going": "copula"}
+
+
+def _verb_next(words: list[_Word], i: int) -> bool:
+    """Whether ``words[i + 1]`` is a verb of the same clause."""
+    return (
+        i + 1 < len(words)
+        and not words[i].ends_clause
+        and bool(words[i + 1].index)
+        and "Verb" in words[i + 1].tags
+    )
+
+
+def _helper(words: list[_Word], i: int, auxiliaries: list[str] | None = None) -> int:
+    """How many words from ``i`` compromise's post-tagger makes an auxiliary beyond *be*,
+    *have*, *do* and the modals (0 for none): *got*, *getting* before a verb (got-walked,
+    being-born), *used to* (used-to-walk), *about to*, *going to* after a copula."""
+    core = words[i].core
+    if core in _GET:
+        return 1 if _verb_next(words, i) else 0
+    need = _TO_HELPERS.get(core)
+    if need is None or i + 2 >= len(words) or words[i + 1].core != "to":
+        return 0
+    if need == "copula" and not (auxiliaries and auxiliaries[-1] in _COPULA):
+        return 0
+    return 2 if _verb_next(words, i + 1) and not words[i].ends_clause else 0
+
+
 def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
     """A verb phrase from ``start`` (an auxiliary or a negative): its elements go to ``out``;
     returns the index after it."""
@@ -648,10 +679,20 @@ def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
     adverbs: list[str] = []
     negative = False
     i = start
+    kept: list[str] = []  # the *to* of *had to*
     while i < len(words):
         core = words[i].core
+        helper = _helper(words, i, auxiliaries)
+        if helper:
+            auxiliaries.append(core)
+            i += helper
+            if words[i - 1].ends_clause:
+                break
+            continue
         if _auxiliary(core):
             auxiliaries.append(core)
+        elif core == "to" and auxiliaries and auxiliaries[-1] in _HAVE and _verb_next(words, i):
+            kept.append(core)  # compromise's phrasal *have to*: *had* goes, *to* stays
         elif core in _NEGATIVE:
             negative = True
             if core == "never":
@@ -691,6 +732,7 @@ def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
         out.append("do" if _subject_plural(before) else "does")
         out.append("not")
     out.extend(adverbs)
+    out.extend(kept)
     if main is not None:
         out.extend(_NON_ALNUM.sub(" ", main).split())
     elif auxiliaries:
