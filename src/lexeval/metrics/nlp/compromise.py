@@ -585,8 +585,6 @@ def _verb_tense(word: _Word, previous: str, after_auxiliary: bool) -> str | None
     if not core.isalpha() or len(core) < 3:
         return None
     tense = word.tense()
-    if tense is None and after_auxiliary and "Adjective" in word.tags and core.endswith("ed"):
-        tense = "Pa"
     if tense is None or tense == "In" or after_auxiliary:
         return tense
     return tense
@@ -632,6 +630,16 @@ def elements(text: str) -> list[str]:
             i = _phrase(words, i, out)
             previous = words[i - 1].core
             continue
+        elif _two_verbs(words, i):
+            # compromise's toInfinitive leaves a phrase of two main verbs as written
+            end = i + 1
+            while _two_verbs(words, end):
+                end += 1
+            for w in words[i : end + 1]:
+                out.extend(w.parts())
+            previous = words[end].core
+            i = end + 1
+            continue
         else:
             tense = _verb_tense(word, previous, after_auxiliary=False)
             if tense is not None and tense != "In":
@@ -672,6 +680,15 @@ def _helper(words: list[_Word], i: int, auxiliaries: list[str] | None = None) ->
     return 2 if _verb_next(words, i + 1) and not words[i].ends_clause else 0
 
 
+def _two_verbs(words: list[_Word], i: int) -> bool:
+    """Whether ``words[i]`` and the next word are both main verbs of one phrase."""
+    word = words[i]
+    if word.tense() is None or _auxiliary(word.core) or not _verb_next(words, i):
+        return False
+    nxt = words[i + 1]
+    return not _auxiliary(nxt.core) and _helper(words, i + 1) == 0 and nxt.tense() is not None
+
+
 def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
     """A verb phrase from ``start`` (an auxiliary or a negative): its elements go to ``out``;
     returns the index after it."""
@@ -691,7 +708,13 @@ def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
             continue
         if _auxiliary(core):
             auxiliaries.append(core)
-        elif core == "to" and auxiliaries and auxiliaries[-1] in _HAVE and _verb_next(words, i):
+        elif (
+            core == "to"
+            and auxiliaries
+            and auxiliaries[-1] in _HAVE
+            and _verb_next(words, i)
+            and words[i + 1].core != "be"  # compromise splits before 'to be'
+        ):
             kept.append(core)  # compromise's phrasal *have to*: *had* goes, *to* stays
         elif core in _NEGATIVE:
             negative = True
