@@ -475,6 +475,15 @@ def _splits_before(words: list[_Word], i: int) -> bool:
     return not (len(word.core) in (1, 2, 4) and word.core.isdigit())
 
 
+_VERB_TYPES = frozenset({"PastTense", "PresentTense", "Auxiliary", "Modal", "Particle"})
+
+
+def _verb_type(word: _Word) -> None:
+    """compromise's ``verbType``: a verb of no tense is an infinitive."""
+    if "Verb" in word.tags and not word.tags & _VERB_TYPES:
+        word.tags = word.tags | _with_parents("Infinitive")
+
+
 def _tag(words: list[_Word]) -> None:
     for word in words:
         _first_tags(word)
@@ -485,6 +494,7 @@ def _tag(words: list[_Word]) -> None:
             word.tags = _with_parents(_neighbour_tag(words, i) or "Noun")
     for i in range(len(words)):
         _switch(words, i)
+        _verb_type(words[i])
     for i in range(len(words)):
         _post(words, i)
 
@@ -631,14 +641,10 @@ def elements(text: str) -> list[str]:
             previous = words[i - 1].core
             continue
         elif _two_verbs(words, i):
-            # compromise's toInfinitive leaves a phrase of two main verbs as written
-            end = i + 1
-            while _two_verbs(words, end):
-                end += 1
-            for w in words[i : end + 1]:
-                out.extend(w.parts())
-            previous = words[end].core
-            i = end + 1
+            end = _run_end(words, i)
+            out.extend(_run_infinitive(words[i:end]))
+            previous = words[end - 1].core
+            i = end
             continue
         else:
             tense = _verb_tense(word, previous, after_auxiliary=False)
@@ -687,6 +693,31 @@ def _two_verbs(words: list[_Word], i: int) -> bool:
         return False
     nxt = words[i + 1]
     return not _auxiliary(nxt.core) and _helper(words, i + 1) == 0 and nxt.tense() is not None
+
+
+def _run_end(words: list[_Word], i: int) -> int:
+    """The end of the run of main verbs from ``words[i]`` (compromise's root of a phrase)."""
+    end = i + 1
+    while _two_verbs(words, end - 1):
+        end += 1
+    return end
+
+
+def _run_infinitive(run: list[_Word]) -> list[str]:
+    """compromise's ``toInfinitive`` of a root of several verbs: the phrase's tense (the first
+    of infinitive, participle, past, gerund, present any word has); an infinitive root stays as
+    written, otherwise the first word is converted and the second kept (its ``toParts``: verb
+    and particle; words after the second are lost)."""
+    tenses = {w.tense() for w in run}
+    tense = next((t for _, t in _TENSES if t in tenses), None)
+    if tense in (None, "In"):
+        return [part for w in run for part in w.parts()]
+    first = (
+        "be"
+        if run[0].core in _COPULA
+        else _convert(run[0].core, _data().models[_TENSE_MODEL[str(tense)]])
+    )
+    return [*_NON_ALNUM.sub(" ", first).split(), *run[1].parts()]
 
 
 def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
@@ -747,7 +778,16 @@ def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
             and nxt.core not in _NOT_AFTER_MODAL
         ):
             tense = "In"
-        if tense is not None:
+        copula = auxiliaries in ([c] for c in _COPULA - {"be", "been", "being"})
+        if tense is not None and _two_verbs(words, i):
+            end = _run_end(words, i)
+            main = " ".join(_run_infinitive(words[i:end]))
+            i = end
+        elif tense == "In" and copula and not negative and not adverbs:
+            # a copula before an infinitive is no auxiliary: the root is both, left as written
+            out.extend((*words[i - 1].parts(), *nxt.parts()))
+            return i + 1
+        elif tense is not None:
             main = nxt.core if tense == "In" else infinitive(nxt.core, tense)
             i += 1
     if negative:
