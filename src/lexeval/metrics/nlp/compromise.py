@@ -536,11 +536,14 @@ def _post(words: list[_Word], i: int) -> None:
 
 
 def _gerund_noun(words: list[_Word], i: int) -> bool:
-    """compromise's post-tagger patterns that make a gerund a noun: early-warning
+    """compromise's post-tagger patterns that make a gerund a noun: gerund-doer, early-warning
     ('#Adjective [#Gerund]'), gerund-copula ('[#Gerund] #Adverb? not? #Copula'), gerund-modal
     ('[#Gerund] #Modal'), keep-the-touching ('#PresentTense the [#Gerund]')."""
     word = words[i]
     before = words[i - 1] if word.index else None
+    after = words[i + 1] if i + 1 < len(words) and words[i + 1].index else None
+    if after is not None and "Actor" in after.tags:
+        return True  # gerund-doer: '#Gerund #Actor'
     if before is not None and "Adjective" in before.tags:
         return before.core not in ("still", "even", "just")
     the = before is not None and before.core == "the" and i >= 2 and bool(before.index)
