@@ -695,6 +695,8 @@ def _two_verbs(words: list[_Word], i: int) -> bool:
     if word.tense() is None or _auxiliary(word.core) or not _verb_next(words, i):
         return False
     nxt = words[i + 1]
+    if word.tense() == "Pa" and nxt.tense() == "Pa":
+        return False  # findVerbs: splitAfter('[#PastTense] #PastTense')
     return not _auxiliary(nxt.core) and _helper(words, i + 1) == 0 and nxt.tense() is not None
 
 
