@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import pickle
+import subprocess
+import sys
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -253,6 +256,31 @@ def _all_metrics() -> list[BaseMetric]:
 def _pairs() -> tuple[list[str], list[str]]:
     rows = _jsonl(FIXTURE)[:40]
     return [r["input"] for r in rows], [r["output"] for r in rows]
+
+
+def test_completeness_same_under_any_hash_seed() -> None:
+    """The tagger's choices do not hang on the order of a set (Python's string hashing)."""
+    texts = [r["text"] for r in _jsonl(FIXTURE.with_name("mastra_completeness_elements.jsonl"))]
+    texts += [r["input"] for r in _jsonl(FIXTURE)]
+    # *his* is a Possessive and a Pronoun, equally deep: its clue once hung on a set's order
+    texts += ["Pasteur developed vaccination and his proposed germ theory of disease."]
+    code = (
+        "import json, sys; from lexeval.metrics.nlp.compromise import elements; "
+        "print(json.dumps([elements(t) for t in json.load(sys.stdin)]))"
+    )
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code],
+            input=json.dumps(texts),
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("0", "3", "5")  # the old tie-break gave two answers among these
+    ]
+    assert runs[0] == runs[1] == runs[2]
+    assert json.loads(runs[0]) == [mastra_elements(t) for t in texts]
 
 
 def test_eight_threads_equal_serial() -> None:

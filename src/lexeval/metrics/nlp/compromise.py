@@ -57,8 +57,9 @@ _MODAL = frozenset(
     {"can", "could", "will", "would", "shall", "should", "may", "might", "must", "ought"}
 )
 _NEGATIVE = frozenset({"not", "never", "n't"})
-#: Words after which compromise takes a verb form for a noun or an adjective.
-_DETERMINER = frozenset(
+#: Determiners, possessives, quantifiers, prepositions and conjunctions: no subject (looking
+#: back for one) and no verb (after a modal).
+_FUNCTION_WORDS = frozenset(
     {
         "the",
         "a",
@@ -72,46 +73,42 @@ _DETERMINER = frozenset(
         "no",
         "any",
         "some",
+        "his",
+        "her",
+        "its",
+        "their",
+        "our",
+        "my",
+        "your",
+        "many",
+        "several",
+        "few",
+        "all",
+        "most",
+        "both",
+        "other",
+        "such",
+        "of",
+        "in",
+        "on",
+        "for",
+        "to",
+        "with",
+        "by",
+        "at",
+        "from",
+        "and",
+        "or",
+        "as",
+        "into",
+        "about",
     }
 )
-#: Words after which a word in -s is a noun (its plural), not a verb.
-_BEFORE_PLURAL = _DETERMINER - {"this", "that"} | {
-    "his",
-    "her",
-    "its",
-    "their",
-    "our",
-    "my",
-    "your",
-    "many",
-    "several",
-    "few",
-    "all",
-    "most",
-    "both",
-    "other",
-    "such",
-    "of",
-    "in",
-    "on",
-    "for",
-    "to",
-    "with",
-    "by",
-    "at",
-    "from",
-    "and",
-    "or",
-    "as",
-    "into",
-    "about",
-}
 _PLURAL_SUBJECT = frozenset({"i", "we", "they"})
 _SINGULAR_SUBJECT = frozenset({"he", "she", "it", "you", "that", "this", "which", "who"})
 #: Words compromise does not take for the main verb after a modal or *do*.
 _NOT_AFTER_MODAL = (
-    _DETERMINER
-    | _BEFORE_PLURAL
+    _FUNCTION_WORDS
     | _PLURAL_SUBJECT
     | _SINGULAR_SUBJECT
     | {
@@ -394,7 +391,13 @@ def _clue_tag(word: _Word | None, clues: dict[str, str]) -> str | None:
     if word is None:
         return None
     parents = _data().parents
-    ranked = sorted(word.tags, key=lambda t: len(parents.get(t, ())), reverse=True)
+    # compromise sorts a word's tags deepest first, ties in the order they were set: the
+    # lexicon's order (*his*: Possessive before Pronoun), then by name
+    order = _data().lexicon.get(word.core, "").split(",")
+    ranked = sorted(
+        word.tags,
+        key=lambda t: (-len(parents.get(t, ())), order.index(t) if t in order else len(order), t),
+    )
     return next((clues[t] for t in ranked if t in clues), None)
 
 
@@ -592,15 +595,11 @@ def _noun_here(words: list[_Word], i: int) -> bool:
     return first.core in _ALL and "Verb" in second.tags and "Modal" not in second.tags
 
 
-def _verb_tense(word: _Word, previous: str, after_auxiliary: bool) -> str | None:
-    """The tense compromise gives ``word`` as a verb here, or None for a non-verb."""
-    core = word.core
-    if not core.isalpha() or len(core) < 3:
+def _verb_tense(word: _Word) -> str | None:
+    """The tense of ``word`` as a verb (a word of letters, three or more), or None."""
+    if not word.core.isalpha() or len(word.core) < 3:
         return None
-    tense = word.tense()
-    if tense is None or tense == "In" or after_auxiliary:
-        return tense
-    return tense
+    return word.tense()
 
 
 def _subject_plural(previous: list[str]) -> bool:
@@ -610,7 +609,7 @@ def _subject_plural(previous: list[str]) -> bool:
             return True
         if word in _SINGULAR_SUBJECT:
             return False
-        if word.isalpha() and not (word in _BEFORE_PLURAL or _auxiliary(word)):
+        if word.isalpha() and not (word in _FUNCTION_WORDS or _auxiliary(word)):
             return word.endswith("s") and not word.endswith(("ss", "us", "is"))
     return False
 
@@ -628,7 +627,6 @@ def elements(text: str) -> list[str]:
     words = _words(text)
     _tag(words)
     out: list[str] = []
-    previous = ""
     i = 0
     while i < len(words):
         word = words[i]
@@ -641,21 +639,18 @@ def elements(text: str) -> list[str]:
             or _helper(words, i)
         ):
             i = _phrase(words, i, out)
-            previous = words[i - 1].core
             continue
         elif _two_verbs(words, i):
             end = _run_end(words, i)
             out.extend(_run_infinitive(words[i:end]))
-            previous = words[end - 1].core
             i = end
             continue
         else:
-            tense = _verb_tense(word, previous, after_auxiliary=False)
+            tense = _verb_tense(word)
             if tense is not None and tense != "In":
                 out.extend(_NON_ALNUM.sub(" ", infinitive(core, tense)).split())
             else:
                 out.extend(word.parts())
-        previous = core
         i += 1
     return list(dict.fromkeys(out))
 
@@ -773,7 +768,7 @@ def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
         return i
     if i < len(words) and not words[i - 1].ends_clause:
         nxt = words[i]
-        tense = _verb_tense(nxt, words[i - 1].core, after_auxiliary=bool(auxiliaries))
+        tense = _verb_tense(nxt)
         after_modal = bool(auxiliaries) and auxiliaries[-1] in _MODAL
         if (
             tense is None
