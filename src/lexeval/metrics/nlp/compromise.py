@@ -458,6 +458,85 @@ def _switch(words: list[_Word], i: int) -> None:
         word.tags = _with_parents(tag)
 
 
+_NO_NUMBER = frozenset(
+    {
+        "Acronym",
+        "Abbreviation",
+        "ProperNoun",
+        "Uncountable",
+        "Possessive",
+        "Pronoun",
+        "Activity",
+        "Honorific",
+        "Month",
+        "Plural",
+        "Singular",
+    }
+)
+_PLURAL_ENDINGS = {
+    "e": ("mice", "louse", "antennae", "formulae", "nebulae", "vertebrae", "vitae"),
+    "i": ("tia", "octopi", "viri", "radii", "nuclei", "fungi", "cacti", "stimuli"),
+    "n": ("men",),
+    "t": ("feet",),
+}
+_NOT_PLURAL = tuple(
+    [
+        "bus",
+        "mas",
+        "was",
+        "ias",
+        "xas",
+        "vas",
+        "cis",
+        "lis",
+        "nis",
+        "ois",
+        "ris",
+        "sis",
+        "tis",
+        "xis",
+        "aus",
+        "cus",
+        "eus",
+        "fus",
+        "gus",
+        "ius",
+        "lus",
+        "nus",
+        "das",
+        "ous",
+        "pus",
+        "rus",
+        "sus",
+        "tus",
+        "xus",
+        "aos",
+        "igos",
+        "ados",
+        "ogos",
+        "'s",
+        "ss",
+    ]
+)
+
+
+def _looks_plural(word: str) -> bool:
+    """compromise's ``looksPlural``."""
+    if len(word) <= 3:
+        return False
+    if word in ("israelis", "menus", "logos"):
+        return True
+    if word[-1] in _PLURAL_ENDINGS:
+        return word.endswith(_PLURAL_ENDINGS[word[-1]])
+    return word[-1] == "s" and not word.endswith(_NOT_PLURAL)
+
+
+def _number(word: _Word) -> None:
+    """compromise's ``fillTags``: a noun of no number is plural or singular by its ending."""
+    if "Noun" in word.tags and not word.tags & _NO_NUMBER:
+        word.tags = word.tags | _with_parents("Plural" if _looks_plural(word.core) else "Singular")
+
+
 _CLAUSE_MARK = re.compile("[,:;]")
 _TRAILING = re.compile("[^a-z0-9']+$")
 _MAYBE_DATE = frozenset({"may", "april", "august", "jan"})
@@ -493,8 +572,10 @@ def _tag(words: list[_Word]) -> None:
     for i, word in enumerate(words):
         word.at = 0 if word.index == 0 or _splits_before(words, i) else words[i - 1].at + 1
     for i, word in enumerate(words):
+        _number(word)
         if not word.tags:
             word.tags = _with_parents(_neighbour_tag(words, i) or "Noun")
+            _number(word)
     for i in range(len(words)):
         _switch(words, i)
         _verb_type(words[i])
@@ -534,6 +615,17 @@ def _post(words: list[_Word], i: int) -> None:
     if word.core == "left" and ("Noun" in before.tags or "Adverb" in before.tags):
         word.tags = _with_parents("PastTense")  # left-verb: '#Noun #Adverb? [left]'
         return
+    two_back = words[i - 2] if i >= 2 and before.index else None
+    if (
+        "Plural" in word.tags
+        and before.core == "that"
+        and two_back is not None
+        and "Noun" in two_back.tags
+        and not word.tags & {"Preposition", "Pronoun"}
+        and word.core != "way"
+    ):
+        word.tags = _with_parents("PresentTense")  # voice-that-rocks: '#Noun that [#Plural]'
+        return
     if "PresentTense" in word.tags and "Copula" not in word.tags and _noun_here(words, i):
         word.tags = _with_parents("Plural" if word.core.endswith("s") else "Noun")
 
@@ -567,8 +659,9 @@ _ALL = frozenset({"all", "every", "each", "most", "some", "no"})
 
 def _noun_here(words: list[_Word], i: int) -> bool:
     """compromise's post-tagger patterns that make a word in the present tense a noun:
-    det-inf, had-time, many-poses, adorable-little-store, one-big-reason, adj-presentTense,
-    won-wide-support, mexican-train, number-of-x, waited-until-release, all-presentTense."""
+    det-inf, had-time, many-poses, in-age, ended-in-ruins, noun-of-noun, adorable-little-store,
+    one-big-reason, adj-presentTense, won-wide-support, mexican-train, number-of-x,
+    waited-until-release, all-presentTense."""
     word = words[i]
     back = [words[i - k] for k in (1, 2, 3) if i - k >= 0 and words[i - k + 1].index]
     first = back[0]
@@ -580,6 +673,15 @@ def _noun_here(words: list[_Word], i: int) -> bool:
         return "Gerund" not in word.tags and word.core not in ("come", "become")
     if first.core in _MANY:
         return True
+    if first.core == "in" and "Infinitive" in word.tags:
+        return True  # in-age: 'in [#Infinitive]'
+    if second is not None and "Gerund" not in word.tags:
+        if "Preposition" in first.tags and "PastTense" in second.tags:
+            return True  # ended-in-ruins: '#PastTense #Preposition [#PresentTense]'
+        third = back[2] if len(back) > 2 else None
+        if first.core == "of" and "Noun" in second.tags and third and "Determiner" in third.tags:
+            return True  # noun-of-noun: '#Determiner #Noun of [#Verb]'
+
     if second is None:
         return False
     if adjective and ("Adjective" in second.tags or "Value" in second.tags):
