@@ -14,8 +14,15 @@ Speed (``--speed``, needs Node and ``MASTRA_EVALS_DIR``, see ``mastra_nlp_speed.
 call, on pairs neither side has scored before, interleaved batch by batch in one run (a
 warm-up batch each first); CPU time of each process, the ratio, and the load average.
 
-Run: ``.venv/bin/python benchmarks/mastra_nlp.py`` (both parts), ``--quality`` or ``--speed``;
-``--resamples N`` for the bootstrap (default 1000).
+Agreement (``--agreement``): ``CompletenessMetric(compat="mastra")`` against the real package,
+on the 441 recorded cases (``../shared/oracles/mastra_nlp``) and, with Node and
+``NODE_DIR`` (default /tmp/mastra-nlp), on fresh pairs the real package scores in this run:
+SummEval (reference, summary), EVOUNA TQ (gold, answer) and SQuAD (question, a sentence of its
+paragraph), ``--fresh N`` of each, drawn with ``--seed`` (2 for the figures in docs/metrics.md;
+seed 1 was looked at while writing the emulation). Exact = |diff| <= 1e-9.
+
+Run: ``.venv/bin/python benchmarks/mastra_nlp.py`` (quality and speed), ``--quality``,
+``--speed`` or ``--agreement``; ``--resamples N`` for the bootstrap (default 1000).
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _qa import QAItem, load_evouna, load_nq301
-from _shared import load_average
+from _shared import load_average, shared_path
 from _summeval import load as load_summeval
 
 from lexeval.meta import agreement, compare, correlation
@@ -197,15 +204,96 @@ def speed(batches: int, size: int) -> None:
         node.wait(timeout=30)
 
 
+ORACLE_SCRIPT = "oracles/mastra_nlp/nlp_score.mjs"
+
+
+def _fresh_pairs(seed: int, n: int) -> list[dict[str, str]]:
+    """``n`` pairs of each kind (SummEval, EVOUNA TQ, SQuAD), drawn with ``seed``."""
+    rng = random.Random(seed)
+    rows = load_summeval().rows
+    tq = load_evouna("TQ")
+    with shared_path("data", "squad", "dev-v1.1.json").open(encoding="utf-8") as handle:
+        squad = json.load(handle)["data"]
+    cases = []
+    for k in range(n):
+        row = rng.choice(rows)
+        ref = rng.choice(row["references"])
+        cases.append({"id": f"se-{k}", "input": ref, "output": str(row["decoded"])})
+        item = rng.choice(tq)
+        cases.append({"id": f"tq-{k}", "input": item.golds[0], "output": item.answer})
+        paragraph = rng.choice(rng.choice(squad)["paragraphs"])
+        question = rng.choice(paragraph["qas"])["question"]
+        sentence = rng.choice(paragraph["context"].split(". "))
+        cases.append({"id": f"sq-{k}", "input": question, "output": sentence})
+    return cases
+
+
+def _real_completeness(cases: list[dict[str, str]]) -> list[float] | None:
+    """The real package's completeness of each case (None without Node or the package)."""
+    node_dir = os.environ.get("NODE_DIR", "/tmp/mastra-nlp")
+    if not Path(node_dir, "node_modules", "@mastra", "evals").is_dir():
+        print(f"fresh cases skipped: @mastra/evals is not installed in {node_dir} (NODE_DIR)")
+        return None
+    lines = "".join(json.dumps(c) + "\n" for c in cases)
+    done = subprocess.run(
+        ["node", str(shared_path(*ORACLE_SCRIPT.split("/")))],
+        input=lines,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "NODE_DIR": node_dir},
+    )
+    return [json.loads(line)["completeness"]["score"] for line in done.stdout.splitlines()]
+
+
+def _agreement_line(label: str, ids: list[str], ours: list[float], real: list[float]) -> None:
+    diffs = [abs(a - b) for a, b in zip(ours, real, strict=True)]
+    exact = sum(d <= 1e-9 for d in diffs)
+    kinds = sorted({i.split("-")[0] for i in ids})
+    parts = []
+    for kind in kinds:
+        mine = [d for i, d in zip(ids, diffs, strict=True) if i.split("-")[0] == kind]
+        parts.append(f"{kind} {sum(d <= 1e-9 for d in mine)}/{len(mine)}")
+    print(
+        f"{label:28s} exact {exact}/{len(diffs)} = {exact / len(diffs):.1%}, "
+        f"mean |diff| {sum(diffs) / len(diffs):.4f}  ({', '.join(parts)})"
+    )
+
+
+def completeness_agreement(seed: int, fresh: int) -> None:
+    metric = get_metric("completeness", compat="mastra")
+    cases_path = shared_path("oracles", "mastra", "cases.jsonl")
+    expected_path = shared_path("oracles", "mastra_nlp", "expected.jsonl")
+    with cases_path.open(encoding="utf-8") as a, expected_path.open(encoding="utf-8") as b:
+        cases = [json.loads(line) for line in a if line.strip()]
+        expected = [json.loads(line) for line in b if line.strip()]
+    ours = [metric.measure(c["input"], c["output"]).score for c in cases]
+    real = [e["completeness"]["score"] for e in expected]
+    _agreement_line("441 recorded cases", [c["id"] for c in cases], ours, real)
+    if fresh:
+        pairs = _fresh_pairs(seed, fresh)
+        scores = _real_completeness(pairs)
+        if scores is not None:
+            ours = [metric.measure(c["input"], c["output"]).score for c in pairs]
+            _agreement_line(f"fresh pairs (seed {seed})", [c["id"] for c in pairs], ours, scores)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quality", action="store_true")
     parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--agreement", action="store_true", help="completeness vs the package")
+    parser.add_argument("--fresh", type=int, default=150, help="fresh pairs of each kind")
+    parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--metrics", default=",".join(NAMES), help="comma list (quality)")
     parser.add_argument("--batches", type=int, default=6)
     parser.add_argument("--size", type=int, default=100)
     args = parser.parse_args()
+    if args.agreement:
+        completeness_agreement(args.seed, args.fresh)
+        if not (args.quality or args.speed):
+            return
     both = not (args.quality or args.speed)
     if args.quality or both:
         quality(args.resamples, args.metrics.split(","))

@@ -42,9 +42,11 @@ Google's rouge-score, the SQuAD v1.1 script), and how far to trust it on data ju
 5. **SummEval**: summary-level Kendall τ-b with expert ratings, reproducing the published ROUGE
    figures and putting lexeval's default metrics beside them;
 6. **EVOUNA**: ROC curves of token-F1, token recall and keyword coverage (Mastra-compatible and
-   default) against human correctness judgments of QA answers.
+   default) against human correctness judgments of QA answers;
+7. Mastra's other NLP metrics (completeness, content similarity, textual difference, tone
+   consistency), `compat="mastra"` beside lexeval's default, on SummEval and EVOUNA pairs.
 
-Sections 5 and 6 read `../shared/data` (public data kept beside the checkout, never copied into
+Sections 5 to 7 read `../shared/data` (public data kept beside the checkout, never copied into
 the repository). Without it the notebook runs on the small hand-written sample in
 `notebooks/sample/` and says so; those figures then illustrate the code and measure nothing.
 `tests/test_notebooks.py` executes this notebook in `make test`.""",
@@ -56,7 +58,7 @@ the repository). Without it the notebook runs on the small hand-written sample i
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from _nbutil import Source, evouna, find_shared, keyword_examples, summeval
+from _nbutil import Source, evouna, find_shared, keyword_examples, mastra_nlp_oracle, summeval
 
 import lexeval
 from lexeval import KeywordCoverageMetric, Normalizer, RougeMetric, TokenF1Metric, list_metrics
@@ -431,6 +433,85 @@ plt.show()""",
 Bing) covers the gold answer while its precision collapses, which is why token-F1 trails both.
 The curves are step-shaped because short gold answers give few distinct coverage values; to
 gate on a threshold, read the operating point off the curve for the error you can afford.""",
+    ),
+    (
+        "md",
+        """## 7. Mastra's NLP family, side by side
+
+Beside keyword coverage, Mastra's NLP evals are four metrics, and lexeval has each in two modes:
+`compat="mastra"` (the `@mastra/evals` 0.14.4 result; for completeness an emulation of its
+JavaScript part-of-speech tagger, compromise) and lexeval's default on the normalizer (lemmas,
+Unicode folding, negation kept). Completeness keeps `compat="mastra"` as its default because
+lexeval's mode does not agree with people better (`docs/metrics.md`); below, `default` is
+`compat=None` for all four. The pairs: three SummEval summaries against a reference, and EVOUNA
+NQ answers against their gold answer, two judged correct and two wrong by people.""",
+    ),
+    (
+        "code",
+        """from lexeval import (
+    CompletenessMetric,
+    ContentSimilarityMetric,
+    TextualDifferenceMetric,
+    ToneConsistencyMetric,
+)
+
+family = {
+    "completeness": CompletenessMetric,
+    "content similarity": ContentSimilarityMetric,
+    "textual difference": TextualDifferenceMetric,
+    "tone consistency": ToneConsistencyMetric,
+}
+modes = {name: {"compat": kind(compat="mastra"), "default": kind(compat=None)}
+         for name, kind in family.items()}
+nlp_pairs = [(f"SummEval {r['model_id']}", r["references"][0], r["decoded"])
+             for r in rows_se[::max(1, len(rows_se) // 3)][:3]]
+for want in (True, False):
+    nlp_pairs += [(f"EVOUNA NQ {'correct' if judge else 'wrong'}", golds[0], answer)
+                  for golds, answer, judge in items if judge is want and len(answer) < 200][:2]
+table = {}
+for label, reference, output in nlp_pairs:
+    key = (label, f"{reference[:38]} | {output[:38]}")
+    table[key] = {(name, mode): metric.measure(reference, output).score
+                  for name, pair in modes.items() for mode, metric in pair.items()}
+family_table = pd.DataFrame.from_dict(table, orient="index")
+family_table.columns = pd.MultiIndex.from_tuples(family_table.columns)
+family_table.index.names = ["pair", "reference | output"]
+family_table""",
+    ),
+    (
+        "code",
+        """label, reference, output = nlp_pairs[-1]  # a wrong answer: what completeness compares
+c = modes["completeness"]["compat"].measure(reference, output)
+d = modes["completeness"]["default"].measure(reference, output)
+print(f"{label}: {reference!r} vs {output[:70]!r}")
+print(f"  compat : input elements {c.info['inputElements']}, missing {c.info['missingElements']}")
+print(f"  default: input keywords {d.info['input_elements']}, missing {d.info['missing_elements']}")
+
+oracle = mastra_nlp_oracle(src)
+if oracle is not None:  # the real package's recorded results on 441 cases
+    same = {
+        "completeness": sum(
+            abs(modes["completeness"]["compat"].measure(o["input"], o["output"]).score
+                - o["completeness"]["score"]) <= 1e-9 for o in oracle),
+        "textual difference": sum(
+            abs(modes["textual difference"]["compat"].measure(o["input"], o["output"]).score
+                - o["textual_difference"]["score"]) <= 1e-9 for o in oracle),
+    }
+    for name, n in same.items():
+        print(f"{name} compat equal to the real package on {n}/{len(oracle)} recorded cases")""",
+    ),
+    (
+        "md",
+        """Content similarity (character bigrams) and textual difference (difflib's ratio) read
+surface form, so a correct short answer inside a long sentence scores low on both: they measure
+how much the output *looks like* the reference, not whether it says it. Completeness asks how
+many of the reference's words (verbs as infinitives) the output covers, which is closer to what
+a correctness check wants; tone consistency only compares sentiment, so two neutral texts score
+1 whatever they say. lexeval's defaults compare the normalizer's keys (lemmas, folded case and
+accents, stopwords dropped), so the filler words a summary shares with any reference (*the*,
+*of*, *a*) stop counting: on the summaries textual difference and, often, completeness drop,
+and the tone default keeps *not*, so that "good" and "not good" differ. `docs/metrics.md` has
+each metric's agreement with people and its speed against Mastra on Node.""",
     ),
     (
         "code",

@@ -77,6 +77,17 @@ def keyword_examples(src: Source) -> list[dict[str, Any]]:
     return rows
 
 
+def mastra_nlp_oracle(src: Source) -> list[dict[str, Any]] | None:
+    """The 441 cases of ``../shared/oracles/mastra`` with what the real ``@mastra/evals``
+    0.14.4 NLP metrics returned for them (``oracles/mastra_nlp``); None without ../shared."""
+    if src.shared is None:
+        return None
+    base = src.shared / "oracles"
+    cases = _jsonl(base / "mastra" / "cases.jsonl")
+    expected = _jsonl(base / "mastra_nlp" / "expected.jsonl")
+    return [{**c, **e} for c, e in zip(cases, expected, strict=True)]
+
+
 def summeval(src: Source) -> list[dict[str, Any]]:
     """SummEval rows: doc_id, model_id, decoded, references (11), expert_avg."""
     if src.shared is None:

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import pickle
+import subprocess
+import sys
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,7 @@ from lexeval import (
     list_metrics,
 )
 from lexeval.metrics import BaseMetric
+from lexeval.metrics.nlp.completeness import mastra_elements
 from lexeval.metrics.nlp.jsstring import MAX_TEXT_CHARS, utf16_units
 from lexeval.metrics.nlp.sentiment import afinn, analyze, negators, sentiment_tokens
 from lexeval.metrics.nlp.similarity import mastra_content_similarity
@@ -123,16 +127,43 @@ def test_unicode_fixture_exact_metrics() -> None:
 
 
 def test_oracle_completeness_agreement() -> None:
-    # Measured: 414/441 exact (93.9%), mean |diff| .0095; docs/metrics.md lists the differences.
+    # Measured: 426/441 exact (96.6%), mean |diff| .0022; docs/metrics.md lists the differences.
     share, mean = _completeness(_oracle_rows())
-    assert share >= 0.93
+    assert share >= 0.95
     assert mean <= 0.01
 
 
 def test_fixture_completeness_agreement() -> None:
     share, mean = _completeness(_jsonl(FIXTURE))
-    assert share >= 0.9
-    assert mean <= 0.02
+    assert share >= 0.93
+    assert mean <= 0.01
+
+
+def test_completeness_elements_of_our_sentences() -> None:
+    """compromise's elements of 40 sentences of our own, recorded on the real package: the
+    emulation takes the same set from 38 (the 2 others are listed in docs/metrics.md)."""
+    rows = _jsonl(FIXTURE.with_name("mastra_completeness_elements.jsonl"))
+    assert len(rows) == 40
+    wrong = [r["text"] for r in rows if set(mastra_elements(r["text"])) != set(r["elements"])]
+    assert len(wrong) <= 2, wrong
+
+
+@pytest.mark.parametrize(
+    ("text", "elements"),
+    [  # what compromise 14.17.0 does (checked on the real package)
+        ("They don't know.", ["they", "do", "not", "know"]),
+        ("It doesn't work.", ["it", "does", "not", "work"]),
+        ("It's working", ["it", "s", "work"]),
+        ("He has been there.", ["he", "be", "there"]),
+        ("What can be seen?", ["what", "see"]),
+        ("the first wedding to be held", ["the", "first", "wedding", "to", "be", "held"]),
+        ("The processing of caching data.", ["the", "processing", "of", "cach", "data"]),
+        ("He never runs.", ["he", "does", "not", "never", "run"]),
+    ],
+)
+def test_completeness_compromise_rules(text: str, elements: list[str]) -> None:
+    # the same elements; Mastra lists the nouns first, lexeval in the order of the text
+    assert sorted(mastra_elements(text)) == sorted(elements)
 
 
 def test_registry_and_exports() -> None:
@@ -153,6 +184,12 @@ def test_bad_input(metric: type[BaseMetric], compat: str | None) -> None:
         m.measure(None, "x")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="output"):
         m.measure("x", 3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="output"):
+        m.measure("x", None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="input"):
+        m.measure(b"x", "x")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="at most"):
+        m.measure("x", "x" * (MAX_TEXT_CHARS + 1))
     with pytest.raises(ValueError, match="at most"):
         m.measure("x" * (MAX_TEXT_CHARS + 1), "x")
     with pytest.raises(ValueError, match="compat"):
@@ -168,6 +205,17 @@ def test_empty_strings_follow_mastra() -> None:
     assert CompletenessMetric(compat="mastra").measure("", "fox").score == 0.0
     assert COMPAT["textual_difference"].measure("fox", "").score == 0.0
     assert COMPAT["content_similarity"].measure("a", "b").score == 0.0
+    # recorded on the real package: white space alone, and an empty output
+    assert CompletenessMetric(compat="mastra").measure("  ", "").score == 1.0
+    assert CompletenessMetric(compat="mastra").measure("fox", "").score == 0.0
+    assert COMPAT["content_similarity"].measure("  ", "").score == 1.0
+    assert COMPAT["textual_difference"].measure("  ", "").score == 0.0
+    assert COMPAT["tone"].measure("", "fox").info == {
+        "responseSentiment": 0.0,
+        "referenceSentiment": 0.0,
+        "difference": 0.0,
+    }
+    assert COMPAT["tone"].measure("fox", "").info == {"avgSentiment": 0.0, "sentimentVariance": 0.0}
 
 
 def test_javascript_string_rules() -> None:
@@ -208,6 +256,31 @@ def _all_metrics() -> list[BaseMetric]:
 def _pairs() -> tuple[list[str], list[str]]:
     rows = _jsonl(FIXTURE)[:40]
     return [r["input"] for r in rows], [r["output"] for r in rows]
+
+
+def test_completeness_same_under_any_hash_seed() -> None:
+    """The tagger's choices do not hang on the order of a set (Python's string hashing)."""
+    texts = [r["text"] for r in _jsonl(FIXTURE.with_name("mastra_completeness_elements.jsonl"))]
+    texts += [r["input"] for r in _jsonl(FIXTURE)]
+    # *his* is a Possessive and a Pronoun, equally deep: its clue once hung on a set's order
+    texts += ["Pasteur developed vaccination and his proposed germ theory of disease."]
+    code = (
+        "import json, sys; from lexeval.metrics.nlp.compromise import elements; "
+        "print(json.dumps([elements(t) for t in json.load(sys.stdin)]))"
+    )
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code],
+            input=json.dumps(texts),
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("0", "3", "5")  # the old tie-break gave two answers among these
+    ]
+    assert runs[0] == runs[1] == runs[2]
+    assert json.loads(runs[0]) == [mastra_elements(t) for t in texts]
 
 
 def test_eight_threads_equal_serial() -> None:

@@ -101,9 +101,11 @@ def test_notebook_executes(name: str) -> None:
         if find_shared(NOTEBOOKS) is not None:
             assert "real data from ../shared" in text
             assert "identical to the real Mastra on 15/15" in text
+            assert "textual difference compat equal to the real package on 441/441" in text
         else:
             assert "using the small bundled sample" in text
         assert "max |F(lexeval compat) - F(rouge_score)| = 0.0e+00" in text
+        assert "tone consistency" in text and "input elements" in text  # section 7
     if name.startswith("03"):
         if find_shared(NOTEBOOKS) is not None:
             assert "real data from ../shared" in text

@@ -1,18 +1,16 @@
 """Completeness: the share of the input's elements (words, verbs as infinitives) the output
 covers.
 
-* ``compat="mastra"``: ``@mastra/evals`` 0.14.4 ``CompletenessMetric``, as far as it goes
-  without compromise's tagger. Mastra takes compromise's nouns, verbs turned to infinitives
-  (which rewrites the document), topics and terms, folds them (NFD, combining marks dropped,
-  lower case), splits them on anything but ``a-z0-9`` and keeps each element once; an input
-  element is covered by an output element that is equal (elements of ≤ 3 characters) or that
-  contains it, or is contained in it, at more than 60% of the longer one's length. The score
-  is covered / input elements (1 when both sides have none, 0 when only the input has none).
-  This mode reproduces the folding, splitting and coverage exactly and approximates the
-  tagger: every word is an element, except that forms of *be* become ``be``, *does*/*did*
-  ``do``, negated contractions (*don't*, *isn't*, *can't*...) the verb and ``not``, a word in
-  *-ing* after a form of *be* and a word in *-ed* their lemma (see ``docs/metrics.md`` for
-  the measured agreement and the remaining differences).
+* ``compat="mastra"``: ``@mastra/evals`` 0.14.4 ``CompletenessMetric``. Mastra takes
+  compromise's nouns, verbs turned to infinitives (which rewrites the document), topics and
+  terms, folds them (NFD, combining marks dropped, lower case), splits them on anything but
+  ``a-z0-9`` and keeps each element once; an input element is covered by an output element
+  that is equal (elements of ≤ 3 characters) or that contains it, or is contained in it, at
+  more than 60% of the longer one's length. The score is covered / input elements (1 when both
+  sides have none, 0 when only the input has none). This mode reproduces the folding, splitting
+  and coverage exactly and emulates compromise's tagger (:mod:`lexeval.metrics.nlp.compromise`:
+  its lexicon, switches, suffix rules, a few of its post-tagger patterns, and its
+  ``toInfinitive``); ``docs/metrics.md`` gives the measured agreement and the differences left.
 * ``compat=None``: the same coverage rule on the lexeval normalizer's keywords (preset
   ``"default"``: lemmas, Unicode folding, stopwords dropped, negation kept). It does not agree
   with people better than the compat mode, so ``compat="mastra"`` is this metric's default.
@@ -27,14 +25,11 @@ covers.
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from lexeval.metrics.base import register_metric
 from lexeval.metrics.nlp.base import NlpMetric, NlpMode
-from lexeval.metrics.nlp.jsstring import JS_WHITESPACE, js_trim
+from lexeval.metrics.nlp.compromise import elements
 from lexeval.text.base import TextProcessor
 
 if TYPE_CHECKING:
@@ -48,78 +43,14 @@ __all__ = [
     "mastra_elements",
 ]
 
-_MARKS = re.compile("[\u0300-\u036f]")
-_NON_ALNUM = re.compile("[^a-z0-9]+")
-_EDGES = re.compile(r"^[^a-z0-9']+|[^a-z0-9']+$")
-_ED = re.compile("[a-z]{3,}ed")
-_SPACE = re.compile("[" + re.escape(JS_WHITESPACE) + "]+")
-_BE = frozenset({"is", "are", "was", "were", "am"})
-_PROGRESSIVE = _BE | {"be", "been"}
-_NEGATED = {
-    "don't": ("do", "not"),
-    "doesn't": ("do", "not"),
-    "didn't": ("do", "not"),
-    "isn't": ("be", "not"),
-    "aren't": ("be", "not"),
-    "wasn't": ("be", "not"),
-    "weren't": ("be", "not"),
-    "can't": ("can", "not"),
-    "cannot": ("can", "not"),
-    "won't": ("will", "not"),
-}
-
-
-def _fold(text: str) -> str:
-    """Mastra's ``normalizeString``: NFD, combining marks U+0300-U+036F dropped, lower case."""
-    return _MARKS.sub("", unicodedata.normalize("NFD", text)).lower()
-
-
-@cache
-def _lemmatizer() -> TextProcessor:
-    from lexeval.normalize import Normalizer
-
-    return Normalizer("tokens")
-
-
-def _lemma(word: str) -> str:
-    tokens = _lemmatizer().tokens(word)
-    return tokens[0] if len(tokens) == 1 else word
-
-
-def _verb_form(previous: str, core: str) -> bool:
-    """A word in *-ing* after a form of *be*, or in *-ed* after any word."""
-    if previous in _PROGRESSIVE and core.endswith("ing"):
-        return True
-    return bool(previous) and _ED.fullmatch(core) is not None
-
 
 def mastra_elements(text: str) -> list[str]:
-    """The elements of ``text`` (see the module), each once, in order.
+    """The elements of ``text`` Mastra takes (compromise's words, verbs as infinitives), once each.
 
     >>> mastra_elements("She isn't running; it's Zoë's café")
-    ['she', 'be', 'not', 'running', 'it', 's', 'zoe', 'cafe']
+    ['she', 'does', 'not', 'run', 'it', 's', 'be', 'zoe', 'cafe']
     """
-    words = _SPACE.split(_fold(js_trim(text)).replace("\u2019", "'"))
-    elements: list[str] = []
-    previous = ""
-    for word in words:
-        core = _EDGES.sub("", word)
-        if core in _NEGATED:
-            elements.extend(_NEGATED[core])
-        elif core == "let's":
-            elements.extend(("let", "us"))
-        elif core.endswith(("'re", "'m")) and core[: core.index("'")].isalpha():
-            elements.extend((*_NON_ALNUM.sub(" ", core).split(), "be"))
-        elif core in _BE:
-            elements.append("be")
-        elif core in ("does", "did"):
-            elements.append("do")
-        elif _verb_form(previous, core):
-            elements.append(_lemma(core))
-        else:
-            elements.extend(_NON_ALNUM.sub(" ", word).split())
-        previous = core
-    return list(dict.fromkeys(elements))
+    return elements(text)
 
 
 def _covers(element: str, candidate: str) -> bool:

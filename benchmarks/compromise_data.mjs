@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// Writes src/lexeval/data/compromise_en.json: the data of compromise 14.17.0 (the part-of-speech
+// tagger inside @mastra/evals 0.14.4's CompletenessMetric) that lexeval's emulation of its
+// first tagging passes uses (lexeval.metrics.nlp.compromise), taken from compromise itself:
+//   lexicon:  every one-word entry of its lexicon -> its tags, comma-separated
+//   switches: words that can take two parts of speech -> the kind of switch ('Plural|Verb'...)
+//   clues:    per kind of switch, the neighbouring words and tags that decide it
+//   parents:  each tag -> its ancestors in compromise's tag set
+//   suffixes: the word endings that tag an unknown word (by ending length)
+//   regexes:  the regular expressions that tag an unknown word (regexNormal, then endsWith by
+//             last letter: [source, tag]; those needing Unicode property classes are left out)
+//   neighbours: the words and tags beside an untagged word that tag it
+//   abbreviations: the words whose period does not end a sentence
+//   models:   the suffix rules that turn a verb form into its infinitive
+//             (fromPast, fromPresent, fromGerund, fromParticiple: suffix-thumb's fwd, both, ex)
+// Run: node benchmarks/compromise_data.mjs > src/lexeval/data/compromise_en.json
+// (NODE_DIR defaults to /tmp/mastra-nlp, where @mastra/evals 0.14.4 is installed).
+import fs from 'node:fs';
+import path from 'node:path';
+const dir = process.env.NODE_DIR || '/tmp/mastra-nlp';
+const nlp = (await import(path.join(dir, 'node_modules/compromise/src/three.js'))).default;
+const { model } = nlp.world();
+const lexicon = {};
+for (const word of Object.keys(model.one.lexicon).sort()) {
+  if (/\s/.test(word)) continue;
+  const tag = model.one.lexicon[word];
+  lexicon[word] = Array.isArray(tag) ? tag.join(',') : String(tag);
+}
+const parents = {};
+for (const [tag, info] of Object.entries(model.one.tagSet)) parents[tag] = info.parents || [];
+const models = {};
+for (const name of ['fromPast', 'fromPresent', 'fromGerund', 'fromParticiple']) {
+  const { fwd = {}, both = {}, ex = {}, same = [] } = model.two.models[name];
+  models[name] = { fwd, both, ex, same };
+}
+const unicode = (r) => r.flags.includes('u') || /\\p\{/.test(r.source);
+const regexes = {
+  normal: model.two.regexNormal.filter((r) => !unicode(r[0])).map((r) => [r[0].source, r[1]]),
+  endsWith: Object.fromEntries(
+    Object.entries(model.two.endsWith).map(([c, rs]) => [
+      c,
+      rs.filter((r) => !unicode(r[0])).map((r) => [r[0].source, r[1]]),
+    ]),
+  ),
+};
+const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules/compromise/package.json'), 'utf8'));
+const data = {
+  compromise: pkg.version,
+  lexicon,
+  switches: model.two.switches,
+  clues: model.two.clues,
+  parents,
+  suffixes: model.two.suffixPatterns.map((s) => s || {}),
+  regexes,
+  neighbours: model.two.neighbours,
+  abbreviations: Object.keys(model.one.abbreviations).sort(),
+  models,
+};
+process.stdout.write(JSON.stringify(data) + '\n');
