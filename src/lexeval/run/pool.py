@@ -6,8 +6,7 @@ results in input order, identical to one call in this process. Every worker proc
 pool dies with the caller (it watches it: ``PR_SET_PDEATHSIG`` on Linux, its parent's pid
 elsewhere), ignores ``SIGINT`` (the caller decides what an interrupt means), and is gone when
 the call returns or raises. Nothing of the caller changes: not its garbage collector, not its
-signal handlers; no file is written (a worker freezes its own heap at start: its collections
-then skip what it inherited).
+signal handlers; no file is written. A worker tunes its own collector only (:func:`_run_chunk`).
 
 ``workers`` is a positive int of at most :func:`max_workers` (4 per available core), or
 ``"auto"`` (every available core); anything else is a ValueError before any process starts.
@@ -173,7 +172,7 @@ def _names_main(test: ast.expr) -> bool:
 
 # ---- in the worker process -------------------------------------------------------------------
 
-_TASK: list[Callable[..., list[Any]]] = []
+_TASK: list[Callable[..., Any]] = []
 
 
 def _follow_parent(caller: int) -> None:
@@ -223,9 +222,15 @@ def _running(pid: int) -> bool:
     return True
 
 
-def _start_worker(task: Callable[..., list[Any]], caller: int, roll: Connection) -> None:
+def _start_worker(
+    task: Callable[..., list[Any]],
+    pack: Callable[[list[Any]], Any],
+    caller: int,
+    roll: Connection,
+) -> None:
     """A worker's first steps: ignore SIGINT (the caller stops the pool), follow its parent,
-    give the caller its pid (``roll``: to stop it at once on an interrupt), keep ``task``."""
+    give the caller its pid (``roll``: to stop it at once on an interrupt), keep ``task`` and
+    ``pack``, and tune its own collector (:func:`_run_chunk`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _follow_parent(caller)
     try:
@@ -233,16 +238,26 @@ def _start_worker(task: Callable[..., list[Any]], caller: int, roll: Connection)
         roll.close()
     except OSError:  # the caller is gone: end quietly
         os._exit(0)
-    _TASK[:] = [task]
-    # What the worker holds now (under fork: all it inherited, spaCy included) moves to the
-    # collector's permanent generation, in this worker only: its collections then skip it
-    # (and leave the inherited pages shared). About 15% of a worker's CPU on keyword coverage
-    # (benchmarks/parallel_speed.py, docs/scale.md).
+    _TASK[:] = [task, pack]
     gc.freeze()
+    gc.disable()
 
 
-def _run_chunk(*columns: list[Any]) -> list[Any]:
-    return list(_TASK[0](*columns))
+def _run_chunk(*columns: list[Any]) -> Any:
+    """One chunk, packed. The worker's collector (its own) is off during a chunk, then
+    collects what the chunk left and moves the survivors (under fork: first all it
+    inherited, spaCy included) to its permanent generation, so that no collection walks them
+    again: about a fifth of a worker's CPU on keyword coverage (docs/scale.md). lexeval's
+    metrics leave no cycles to collect; a chunk bounds what one that did could hold."""
+    try:
+        return _TASK[1](list(_TASK[0](*columns)))
+    finally:
+        gc.collect()
+        gc.freeze()
+
+
+def _as_list(results: list[Any]) -> list[Any]:
+    return results
 
 
 # ---- in the caller ---------------------------------------------------------------------------
@@ -256,14 +271,18 @@ def map_chunks(
     min_chunk: int = MIN_CHUNK,
     on_chunk: Callable[[int], None] | None = None,
     method: str | None = None,
+    pack: Callable[[list[Any]], Any] = _as_list,
+    unpack: Callable[[Any], list[Any]] = _as_list,
 ) -> list[Any]:
     """``task(*chunk_columns)`` on chunks of ``columns`` (equal-length sequences) on
     ``workers`` processes (:func:`resolve_workers`), concatenated in input order: the same
     list as ``task(*columns)``. ``task`` must be picklable (a module-level function, a
     ``functools.partial`` of one, a bound method of a picklable object) and return one result
     per item. ``on_chunk(size)`` runs in this process after each chunk; ``method`` chooses
-    the start method (:func:`start_method`). With one worker, or fewer than two chunks of
-    ``min_chunk`` items, ``task`` runs here.
+    the start method (:func:`start_method`). A worker sends ``pack(results)`` (picklable,
+    like ``task``) and this process keeps ``unpack(packed)``: a chunk's results travel in
+    whatever form costs least (:mod:`lexeval.run.packing`). With one worker, or fewer than
+    two chunks of ``min_chunk`` items, ``task`` runs here.
 
     The pool starts for this call and stops before it returns; its processes ignore SIGINT
     and die with this one.
@@ -291,22 +310,24 @@ def map_chunks(
         processes,
         mp_context=context,
         initializer=_start_worker,
-        initargs=(task, os.getpid(), roll_writer),
+        initargs=(task, pack, os.getpid(), roll_writer),
     )
-    futures: list[Future[list[Any]]] = []
+    futures: list[Future[Any]] = []
     finished = False
     try:
         for start, stop in bounds:
             chunk = [list(column[start:stop]) for column in columns]
             futures.append(pool.submit(_run_chunk, *chunk))
-        sizes = {f: stop - start for f, (start, stop) in zip(futures, bounds, strict=True)}
+        index = {future: i for i, future in enumerate(futures)}
+        chunks: list[list[Any]] = [[] for _ in futures]
         for future in as_completed(futures):
-            future.result()  # the first error stops the call
+            chunks[index[future]] = unpack(future.result())  # the first error stops the call
             if on_chunk is not None:
-                on_chunk(sizes[future])
+                start, stop = bounds[index[future]]
+                on_chunk(stop - start)
         results: list[Any] = []
-        for future in futures:
-            results.extend(future.result())
+        for chunk in chunks:
+            results.extend(chunk)
         finished = True
         return results
     except BrokenProcessPool:
