@@ -1,12 +1,13 @@
 """Scoring on several processes: the one place that owns ``workers``, chunking and processes.
 
-:func:`map_chunks` cuts equal-length columns into chunks, hands them to a
-:class:`concurrent.futures.ProcessPoolExecutor` started for this call only, and returns the
-results in input order, identical to one call in this process. Every worker process of the
-pool dies with the caller (it watches it: ``PR_SET_PDEATHSIG`` on Linux, its parent's pid
-elsewhere), ignores ``SIGINT`` (the caller decides what an interrupt means), and is gone when
-the call returns or raises. Nothing of the caller changes: not its garbage collector, not its
-signal handlers; no file is written. A worker tunes its own collector only (:func:`_run_chunk`).
+:func:`map_chunks` cuts equal-length columns into chunks, hands them one at a time to each of
+``workers`` processes started for this call only (one pipe each: no queue, no thread and no
+named semaphore in the caller), and returns the results in input order, identical to one
+call in this process. Every worker dies with the caller (``PR_SET_PDEATHSIG`` on Linux; under
+``forkserver`` and elsewhere a thread that watches the caller), ignores ``SIGINT`` (the
+caller decides what an interrupt means), and is gone when the call returns or raises.
+Nothing of the caller changes: not its garbage collector, not its signal handlers; no file is
+written. A worker tunes its own collector only (:func:`_serve`).
 
 ``workers`` is a positive int of at most :func:`max_workers` (4 per available core), or
 ``"auto"`` (every available core); anything else is a ValueError before any process starts.
@@ -37,7 +38,7 @@ from functools import partial
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from multiprocessing.reduction import ForkingPickler
-from typing import Any
+from typing import Any, NoReturn
 
 __all__ = [
     "MIN_CHUNK",
@@ -224,7 +225,7 @@ def _terminated(caller: int, leftover: str, signum: int, frame: object) -> None:
     os._exit(128 + signum)
 
 
-def _leave(leftover: str | None) -> None:
+def _leave(leftover: str | None) -> NoReturn:
     """End this worker now (its caller is gone), removing ``leftover`` first."""
     if leftover is not None:
         shutil.rmtree(leftover, ignore_errors=True)
@@ -248,15 +249,17 @@ def _running(pid: int) -> bool:
 
 
 def _serve(
-    task: Callable[..., list[Any]],
-    pack: Callable[[list[Any]], Any],
+    work: tuple[Callable[..., list[Any]], Callable[[list[Any]], Any]] | None,
     caller: int,
     conn: Connection,
     leftover: str | None,
 ) -> None:
     """A worker: ignore SIGINT (the caller decides what an interrupt means), follow the
     caller, then score the chunks ``conn`` brings until it brings None or closes, sending
-    ``(True, pack(results))`` or ``(False, error)`` for each.
+    ``(True, pack(results))`` or ``(False, error)`` for each. ``work`` is ``(task, pack)``
+    under fork (inherited as they are, caches included); under the other start methods it
+    is None and comes first on ``conn``, once the worker follows its caller (rebuilding the
+    metric can take a while: the worker must not outlive a caller killed meanwhile).
 
     The worker's collector (its own) is off during a chunk; after each it collects what the
     chunk left and moves the survivors (under fork: first all it inherited, spaCy included)
@@ -265,6 +268,12 @@ def _serve(
     collect; a chunk bounds what one that did could hold."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _follow_parent(caller, leftover)
+    if work is None:
+        try:
+            work = conn.recv()
+        except (EOFError, OSError):  # the caller is gone
+            _leave(leftover)
+    task, pack = work
     gc.freeze()
     gc.disable()
     while True:
@@ -351,19 +360,22 @@ def map_chunks(
     context = multiprocessing.get_context(chosen)
     leftover = _forkserver_directory() if chosen == "forkserver" else None
     pool: dict[Connection, BaseProcess] = {}
+    work = (task, pack)
     finished = False
     try:
         for _ in range(min(processes, len(bounds))):
             mine, theirs = context.Pipe()
             worker = context.Process(  # type: ignore[attr-defined]
                 target=_serve,
-                args=(task, pack, os.getpid(), theirs, leftover),
+                args=(work if chosen == "fork" else None, os.getpid(), theirs, leftover),
                 name="lexeval-worker",
                 daemon=True,
             )
             pool[mine] = worker
             worker.start()
             theirs.close()
+            if chosen != "fork":
+                _send(mine, work)
         results = _collect(pool, columns, bounds, unpack, on_chunk)
         finished = True
         return results
@@ -372,14 +384,22 @@ def map_chunks(
 
 
 def _forkserver_directory() -> str | None:
-    """The directory that the fork server's socket will live in when this call is the one
-    that creates it (None when the process has one already: it is not this call's). The
-    standard library removes it when the process exits normally; a worker removes it when
-    the caller is killed (:func:`_follow_parent`)."""
+    """The directory of the fork server's socket when a call of lexeval created it (None when
+    the process had one before: it is not lexeval's to remove). The standard library removes
+    it when the process exits normally; a worker removes it when the caller is killed
+    (:func:`_follow_parent`)."""
     config = getattr(multiprocessing.current_process(), "_config", None)
-    if not isinstance(config, dict) or config.get("tempdir") is not None:
+    if not isinstance(config, dict):
         return None
-    return multiprocessing.util.get_temp_dir()
+    directory = config.get("tempdir")
+    if directory is None:
+        directory = multiprocessing.util.get_temp_dir()
+        _CREATED_DIRECTORIES.add(directory)
+    return directory if directory in _CREATED_DIRECTORIES else None
+
+
+#: The multiprocessing temporary directories that lexeval's calls created (at most one).
+_CREATED_DIRECTORIES: set[str] = set()
 
 
 def _collect(
@@ -397,10 +417,7 @@ def _collect(
 
     def give(conn: Connection) -> None:
         for i, (start, stop) in waiting:
-            try:
-                conn.send([list(column[start:stop]) for column in columns])
-            except OSError:
-                raise _died() from None
+            _send(conn, [list(column[start:stop]) for column in columns])
             busy[conn] = i
             return
 
@@ -426,6 +443,13 @@ def _collect(
     for chunk in chunks:
         results.extend(chunk)
     return results
+
+
+def _send(conn: Connection, message: object) -> None:
+    try:
+        conn.send(message)
+    except OSError:  # the worker is gone
+        raise _died() from None
 
 
 def _died() -> WorkerError:
