@@ -263,7 +263,7 @@ def _serve(
 
     The worker's collector (its own) is off during a chunk; after each it collects what the
     chunk left and moves the survivors (under fork: first all it inherited, spaCy included)
-    to its permanent generation, so that no collection walks them again: a fifth of a
+    to its permanent generation, so that no collection walks them again: about 15% of a
     worker's CPU on keyword coverage (docs/scale.md). lexeval's metrics leave no cycles to
     collect; a chunk bounds what one that did could hold."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
