@@ -374,8 +374,9 @@ def map_chunks(
             pool[mine] = worker
             worker.start()
             theirs.close()
-            if chosen != "fork":
-                _send(mine, work)
+        if chosen != "fork":  # once they all start: a worker reads it when it follows the caller
+            for conn in pool:
+                _send(conn, work)
         results = _collect(pool, columns, bounds, unpack, on_chunk)
         finished = True
         return results
