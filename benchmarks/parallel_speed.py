@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import os
 import statistics
@@ -66,11 +67,12 @@ class CpuSampler:
                 except psutil.Error:
                     continue
 
-    def finish(self) -> list[float]:
+    def finish(self) -> tuple[float, list[float]]:
+        """The caller's CPU seconds, and each busy descendant's (largest first)."""
         self.stop.set()
         self.thread.join()
         caller = self._read(self.me) - self.start
-        return sorted([caller, *(c for c in self.seen.values() if c > 0.05)], reverse=True)
+        return caller, sorted((c for c in self.seen.values() if c > 0.05), reverse=True)
 
 
 def digest(results: list[Any]) -> str:
@@ -86,8 +88,8 @@ def one_run(kind: str, args: argparse.Namespace) -> None:
     workers = (
         1 if kind == "serial" else (args.workers if args.workers == "auto" else int(args.workers))
     )
-    if kind == "baseline":
-        from lexeval.metrics import get_metric
+    if kind == "baseline" and importlib.util.find_spec("lexeval.run") is None:
+        from lexeval.metrics import get_metric  # a tree from before the run layer
 
         metric = get_metric(args.metric)
         metric.measure_many(warm_in, warm_out)
@@ -112,10 +114,12 @@ def one_run(kind: str, args: argparse.Namespace) -> None:
     start = time.perf_counter()
     results = call()
     seconds = time.perf_counter() - start
-    cpu = sampler.finish()
+    caller, others = sampler.finish()
     report = {
         "seconds": seconds,
-        "cpu": cpu,
+        "cpu": [caller, *others],
+        "caller": caller,
+        "others": others,
         "digest": digest(results),
         "load": [load_before, os.getloadavg()[0]],
     }
@@ -158,9 +162,11 @@ def main() -> None:
         for kind in kinds:
             report = in_new_process(kind, args)
             seen[kind].append(report)
-            shown = " + ".join(f"{c:.2f}" for c in report["cpu"])
+            shown = f"{report['caller']:.2f}"
+            if report["others"]:
+                shown += " + workers " + " + ".join(f"{c:.2f}" for c in report["others"])
             print(
-                f"round {round_} {kind:8s} {report['seconds']:7.2f} s wall, CPU s {shown}; "
+                f"round {round_} {kind:8s} {report['seconds']:7.2f} s wall, CPU s caller {shown}; "
                 f"load {report['load'][0]:.2f} -> {report['load'][1]:.2f}"
             )
     serial = seen["serial"]

@@ -263,3 +263,20 @@ def test_results_of_other_types_keep_their_types() -> None:
     pooled = measure_many(_NumpyInfo(), refs, outs, workers=2)
     assert pooled == serial
     assert all(type(r.info["as_numpy"]) is numpy.float64 for r in pooled)
+
+
+def test_packed_results_come_back_equal_and_of_the_same_types() -> None:
+    from lexeval.metrics.base import MetricResult
+    from lexeval.run.packing import pack_results, unpack_results
+
+    refs, outs = _pairs(40)
+    keyword = KeywordCoverageMetric(threshold=0.5).measure_many(refs, outs)
+    token = TokenF1Metric().measure_many(refs, outs)
+    for results in (keyword, token, keyword[:1] + token[:1], [], [*token[:2], "not a result"]):
+        back = unpack_results(pack_results(results))
+        assert back == results
+        assert [type(r) for r in back] == [type(r) for r in results]
+        assert [type(r.signature) for r in back if isinstance(r, MetricResult)] == [
+            type(r.signature) for r in results if isinstance(r, MetricResult)
+        ]
+    assert type(keyword[0].signature) is not str  # a Signature: the type that must survive

@@ -3,6 +3,7 @@
 * :func:`measure_many` (:mod:`lexeval.run.measure`): one metric over a batch, on ``workers``
   processes;
 * :mod:`lexeval.run.pool`: the process pool itself (``workers``, chunking, start methods);
+* :mod:`lexeval.run.packing`: how a chunk's results travel from a worker to the caller;
 * :mod:`lexeval.run.batch`: records read from JSONL, JSON, CSV or TSV, scored by several
   metrics (the CLI's ``lexeval score``);
 * :mod:`lexeval.run.dask`: the same scoring on a Dask cluster (optional extra ``dask``).

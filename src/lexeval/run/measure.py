@@ -7,11 +7,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Any
 
 from lexeval.metrics.base import Metric, MetricResult, measure_many_with_questions
+from lexeval.run.packing import pack_results, unpack_results
 from lexeval.run.pool import map_chunks, resolve_workers
 
 __all__ = ["measure_many"]
@@ -53,17 +54,23 @@ def measure_many(
         return measure_many_with_questions(metric, ins, outs, qs, progress=progress)
     task = partial(measure_many_with_questions, metric)
     columns: list[list[Any]] = [ins, outs, [None] * len(outs) if qs is None else qs]
+
+    def run(on_chunk: Callable[[int], None] | None) -> list[MetricResult]:
+        return map_chunks(
+            task,
+            columns,
+            processes,
+            on_chunk=on_chunk,
+            method=start_method,
+            pack=pack_results,
+            unpack=unpack_results,
+        )
+
     if not progress:
-        return map_chunks(task, columns, processes, method=start_method)
+        return run(None)
     from rich.console import Console
     from rich.progress import Progress
 
     with Progress(console=Console(stderr=True)) as bar:  # standard output holds the results
         shown = bar.add_task(getattr(metric, "name", "scoring"), total=len(ins))
-        return map_chunks(
-            task,
-            columns,
-            processes,
-            on_chunk=lambda size: bar.advance(shown, size),
-            method=start_method,
-        )
+        return run(lambda size: bar.advance(shown, size))

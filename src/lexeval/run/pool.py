@@ -1,13 +1,13 @@
 """Scoring on several processes: the one place that owns ``workers``, chunking and processes.
 
-:func:`map_chunks` cuts equal-length columns into chunks, hands them to a
-:class:`concurrent.futures.ProcessPoolExecutor` started for this call only, and returns the
-results in input order, identical to one call in this process. Every worker process of the
-pool dies with the caller (it watches it: ``PR_SET_PDEATHSIG`` on Linux, its parent's pid
-elsewhere), ignores ``SIGINT`` (the caller decides what an interrupt means), and is gone when
-the call returns or raises. Nothing of the caller changes: not its garbage collector, not its
-signal handlers; no file is written (a worker freezes its own heap at start: its collections
-then skip what it inherited).
+:func:`map_chunks` cuts equal-length columns into chunks, hands them one at a time to each of
+``workers`` processes started for this call only (one pipe each: no queue, no thread and no
+named semaphore in the caller), and returns the results in input order, identical to one
+call in this process. Every worker dies with the caller (``PR_SET_PDEATHSIG`` on Linux; under
+``forkserver`` and elsewhere a thread that watches the caller), ignores ``SIGINT`` (the
+caller decides what an interrupt means), and is gone when the call returns or raises.
+Nothing of the caller changes: not its garbage collector, not its signal handlers; no file is
+written. A worker tunes its own collector only (:func:`_serve`).
 
 ``workers`` is a positive int of at most :func:`max_workers` (4 per available core), or
 ``"auto"`` (every available core); anything else is a ValueError before any process starts.
@@ -25,16 +25,20 @@ from __future__ import annotations
 import ast
 import gc
 import multiprocessing
+import multiprocessing.util
 import os
+import shutil
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
-from multiprocessing.connection import Connection
-from typing import Any
+from functools import partial
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from multiprocessing.reduction import ForkingPickler
+from typing import Any, NoReturn
 
 __all__ = [
     "MIN_CHUNK",
@@ -173,38 +177,59 @@ def _names_main(test: ast.expr) -> bool:
 
 # ---- in the worker process -------------------------------------------------------------------
 
-_TASK: list[Callable[..., list[Any]]] = []
 
-
-def _follow_parent(caller: int) -> None:
+def _follow_parent(caller: int, leftover: str | None) -> None:
     """In a worker: die with the caller, quietly. On Linux the kernel sends SIGKILL when the
-    parent ends (``PR_SET_PDEATHSIG``); where that is not the caller (``forkserver``: the
-    server, which may outlive a killed caller) or not available, a thread polls every 0.5 s.
-    Checked once more after setting it: the caller may be gone already."""
+    parent ends (``PR_SET_PDEATHSIG``); where the parent is not the caller (``forkserver``:
+    the server, which ends with the caller) or the kernel offers no such signal, a thread
+    checks every 0.2 s that the caller runs, removes ``leftover`` (the fork server's socket
+    directory, when this call created it) once it is gone, and ends the worker. Checked once
+    more after setting it up: the caller may be gone already."""
     parent = os.getppid()
-    armed = False
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            armed = libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            armed = False
 
     def gone() -> bool:
         return os.getppid() != parent or not _running(caller)
 
-    if gone():
-        os._exit(0)
-    if not armed or parent != caller:  # no PDEATHSIG, or it follows the fork server
+    if parent == caller and sys.platform.startswith("linux"):
+        try:
+            import ctypes
 
-        def watch() -> None:
-            while not gone():
-                threading.Event().wait(0.5)
-            os._exit(0)
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0:  # PR_SET_PDEATHSIG
+                if gone():
+                    os._exit(0)
+                return
+        except (OSError, AttributeError):
+            pass
 
-        threading.Thread(target=watch, name="lexeval-parent-watch", daemon=True).start()
+    def watch() -> None:
+        while _running(caller):
+            threading.Event().wait(0.2)
+        _leave(leftover)
+
+    if not _running(caller):
+        _leave(leftover)
+    threading.Thread(target=watch, name="lexeval-caller-watch", daemon=True).start()
+    if leftover is not None:  # a SIGTERM to the group reaches the caller and this worker
+        signal.signal(signal.SIGTERM, partial(_terminated, caller, leftover))
+
+
+def _terminated(caller: int, leftover: str, signum: int, frame: object) -> None:
+    """A worker's SIGTERM under forkserver: the end, after removing ``leftover`` if the caller
+    ends too (within a second: a SIGTERM to the process group ends it at the same time)."""
+    deadline = time.monotonic() + 1.0
+    while _running(caller) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if not _running(caller):
+        shutil.rmtree(leftover, ignore_errors=True)
+    os._exit(128 + signum)
+
+
+def _leave(leftover: str | None) -> NoReturn:
+    """End this worker now (its caller is gone), removing ``leftover`` first."""
+    if leftover is not None:
+        shutil.rmtree(leftover, ignore_errors=True)
+    os._exit(0)
 
 
 def _running(pid: int) -> bool:
@@ -223,29 +248,73 @@ def _running(pid: int) -> bool:
     return True
 
 
-def _start_worker(task: Callable[..., list[Any]], caller: int, roll: Connection) -> None:
-    """A worker's first steps: ignore SIGINT (the caller stops the pool), follow its parent,
-    give the caller its pid (``roll``: to stop it at once on an interrupt), keep ``task``."""
+def _serve(
+    work: tuple[Callable[..., list[Any]], Callable[[list[Any]], Any]] | None,
+    caller: int,
+    conn: Connection,
+    leftover: str | None,
+) -> None:
+    """A worker: ignore SIGINT (the caller decides what an interrupt means), follow the
+    caller, then score the chunks ``conn`` brings until it brings None or closes, sending
+    ``(True, pack(results))`` or ``(False, error)`` for each. ``work`` is ``(task, pack)``
+    under fork (inherited as they are, caches included); under the other start methods it
+    is None and comes first on ``conn``, once the worker follows its caller (rebuilding the
+    metric can take a while: the worker must not outlive a caller killed meanwhile).
+
+    The worker's collector (its own) is off during a chunk; after each it collects what the
+    chunk left and moves the survivors (under fork: first all it inherited, spaCy included)
+    to its permanent generation, so that no collection walks them again: about 15% of a
+    worker's CPU on keyword coverage (docs/scale.md). lexeval's metrics leave no cycles to
+    collect; a chunk bounds what one that did could hold."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _follow_parent(caller)
-    try:
-        roll.send(os.getpid())
-        roll.close()
-    except OSError:  # the caller is gone: end quietly
-        os._exit(0)
-    _TASK[:] = [task]
-    # What the worker holds now (under fork: all it inherited, spaCy included) moves to the
-    # collector's permanent generation, in this worker only: its collections then skip it
-    # (and leave the inherited pages shared). About 15% of a worker's CPU on keyword coverage
-    # (benchmarks/parallel_speed.py, docs/scale.md).
+    _follow_parent(caller, leftover)
+    if work is None:
+        try:
+            work = conn.recv()
+        except (EOFError, OSError):  # the caller is gone
+            _leave(leftover)
+    task, pack = work
     gc.freeze()
+    gc.disable()
+    while True:
+        try:
+            columns = conn.recv()
+        except (EOFError, OSError):  # the caller is gone
+            _leave(leftover)
+        if columns is None:
+            return
+        try:
+            reply = ForkingPickler.dumps((True, pack(list(task(*columns)))))
+        except BaseException as error:  # raised in the caller
+            reply = ForkingPickler.dumps((False, _portable(error)))
+        del columns
+        gc.collect()
+        gc.freeze()
+        try:
+            conn.send_bytes(reply)
+        except OSError:
+            _leave(leftover)
 
 
-def _run_chunk(*columns: list[Any]) -> list[Any]:
-    return list(_TASK[0](*columns))
+def _portable(error: BaseException) -> BaseException:
+    """``error`` with its traceback in a note, as the caller can receive it (a RuntimeError
+    that names it when it does not pickle)."""
+    import traceback
+
+    text = "".join(traceback.format_exception(error))
+    try:
+        error.add_note(f"in a lexeval worker process:\n{text}")
+        ForkingPickler.loads(ForkingPickler.dumps(error))
+    except Exception:  # any failure to carry it
+        return RuntimeError(f"in a lexeval worker process:\n{text}")
+    return error
 
 
 # ---- in the caller ---------------------------------------------------------------------------
+
+
+def _as_list(results: list[Any]) -> list[Any]:
+    return results
 
 
 def map_chunks(
@@ -256,14 +325,18 @@ def map_chunks(
     min_chunk: int = MIN_CHUNK,
     on_chunk: Callable[[int], None] | None = None,
     method: str | None = None,
+    pack: Callable[[list[Any]], Any] = _as_list,
+    unpack: Callable[[Any], list[Any]] = _as_list,
 ) -> list[Any]:
     """``task(*chunk_columns)`` on chunks of ``columns`` (equal-length sequences) on
     ``workers`` processes (:func:`resolve_workers`), concatenated in input order: the same
     list as ``task(*columns)``. ``task`` must be picklable (a module-level function, a
     ``functools.partial`` of one, a bound method of a picklable object) and return one result
     per item. ``on_chunk(size)`` runs in this process after each chunk; ``method`` chooses
-    the start method (:func:`start_method`). With one worker, or fewer than two chunks of
-    ``min_chunk`` items, ``task`` runs here.
+    the start method (:func:`start_method`). A worker sends ``pack(results)`` (picklable,
+    like ``task``) and this process keeps ``unpack(packed)``: a chunk's results travel in
+    whatever form costs least (:mod:`lexeval.run.packing`). With one worker, or fewer than
+    two chunks of ``min_chunk`` items, ``task`` runs here.
 
     The pool starts for this call and stops before it returns; its processes ignore SIGINT
     and die with this one.
@@ -284,57 +357,122 @@ def map_chunks(
         return whole
     check_main_guard(chosen)
     bounds = chunk_bounds(n, processes, min_chunk)
-    processes = min(processes, len(bounds))
     context = multiprocessing.get_context(chosen)
-    roll, roll_writer = context.Pipe(duplex=False)
-    pool = ProcessPoolExecutor(
-        processes,
-        mp_context=context,
-        initializer=_start_worker,
-        initargs=(task, os.getpid(), roll_writer),
-    )
-    futures: list[Future[list[Any]]] = []
+    leftover = _forkserver_directory() if chosen == "forkserver" else None
+    pool: dict[Connection, BaseProcess] = {}
+    work = (task, pack)
     finished = False
     try:
-        for start, stop in bounds:
-            chunk = [list(column[start:stop]) for column in columns]
-            futures.append(pool.submit(_run_chunk, *chunk))
-        sizes = {f: stop - start for f, (start, stop) in zip(futures, bounds, strict=True)}
-        for future in as_completed(futures):
-            future.result()  # the first error stops the call
-            if on_chunk is not None:
-                on_chunk(sizes[future])
-        results: list[Any] = []
-        for future in futures:
-            results.extend(future.result())
+        for _ in range(min(processes, len(bounds))):
+            mine, theirs = context.Pipe()
+            worker = context.Process(  # type: ignore[attr-defined]
+                target=_serve,
+                args=(work if chosen == "fork" else None, os.getpid(), theirs, leftover),
+                name="lexeval-worker",
+                daemon=True,
+            )
+            pool[mine] = worker
+            worker.start()
+            theirs.close()
+        if chosen != "fork":  # once they all start: a worker reads it when it follows the caller
+            for conn in pool:
+                _send(conn, work)
+        results = _collect(pool, columns, bounds, unpack, on_chunk)
         finished = True
         return results
-    except BrokenProcessPool:
-        raise WorkerError(
-            "a lexeval worker process died (killed, or out of memory), or could not start"
-        ) from None
     finally:
-        if not finished:  # an error or an interrupt: stop the chunks under way, now
-            _stop(roll, pool)
-        pool.shutdown(wait=True, cancel_futures=True)
-        roll.close()
-        roll_writer.close()
+        _stop(pool, finished)
 
 
-def _stop(roll: Connection, pool: ProcessPoolExecutor) -> None:
-    """Kill every worker of ``pool`` at once: those that reported their pid on ``roll`` and
-    those the pool started that have not reported yet (under spawn a worker may still be
-    starting). All of them, since a worker killed while it held a queue's lock would leave the
-    others blocked on that lock for ever; the pool then sees itself broken and ends."""
-    pids: set[int] = set()
-    while roll.poll():
-        try:
-            pids.add(roll.recv())
-        except (EOFError, OSError):
-            break
-    # the executor's own table of its processes (CPython's ProcessPoolExecutor has kept it
-    # since 3.2); without it the reported pids are all there is
-    pids.update(getattr(pool, "_processes", None) or {})
-    for pid in pids:
-        with suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
+def _forkserver_directory() -> str | None:
+    """The directory of the fork server's socket when a call of lexeval created it (None when
+    the process had one before: it is not lexeval's to remove). The standard library removes
+    it when the process exits normally; a worker removes it when the caller is killed
+    (:func:`_follow_parent`)."""
+    config = getattr(multiprocessing.current_process(), "_config", None)
+    if not isinstance(config, dict):
+        return None
+    directory = config.get("tempdir")
+    if directory is None:
+        directory = multiprocessing.util.get_temp_dir()
+        _CREATED_DIRECTORIES.add(directory)
+    return directory if directory in _CREATED_DIRECTORIES else None
+
+
+#: The multiprocessing temporary directories that lexeval's calls created (at most one).
+_CREATED_DIRECTORIES: set[str] = set()
+
+
+def _collect(
+    pool: dict[Connection, BaseProcess],
+    columns: Sequence[Sequence[Any]],
+    bounds: list[tuple[int, int]],
+    unpack: Callable[[Any], list[Any]],
+    on_chunk: Callable[[int], None] | None,
+) -> list[Any]:
+    """Hand the chunks to the workers of ``pool``, one at a time each, and gather the
+    results in input order."""
+    waiting = iter(enumerate(bounds))
+    busy: dict[Connection, int] = {}
+    chunks: list[list[Any]] = [[] for _ in bounds]
+
+    def give(conn: Connection) -> None:
+        for i, (start, stop) in waiting:
+            _send(conn, [list(column[start:stop]) for column in columns])
+            busy[conn] = i
+            return
+
+    for conn in pool:
+        give(conn)
+    ends = {pool[conn].sentinel for conn in pool}
+    while busy:
+        for ready in wait([*busy, *ends]):
+            if not isinstance(ready, Connection):
+                raise _died()
+            try:
+                ok, payload = ready.recv()
+            except (EOFError, OSError):
+                raise _died() from None
+            if not ok:
+                raise payload
+            i = busy.pop(ready)
+            give(ready)  # first: the worker scores while this process unpacks
+            chunks[i] = unpack(payload)
+            if on_chunk is not None:
+                on_chunk(bounds[i][1] - bounds[i][0])
+    results: list[Any] = []
+    for chunk in chunks:
+        results.extend(chunk)
+    return results
+
+
+def _send(conn: Connection, message: object) -> None:
+    try:
+        conn.send(message)
+    except OSError:  # the worker is gone
+        raise _died() from None
+
+
+def _died() -> WorkerError:
+    return WorkerError(
+        "a lexeval worker process died (killed, or out of memory), or could not start"
+    )
+
+
+def _stop(pool: dict[Connection, BaseProcess], finished: bool) -> None:
+    """End every worker of ``pool``: told to stop when the call finished, else (an error, an
+    interrupt) killed at once; waited for either way, and the pipes closed."""
+    for conn, worker in pool.items():
+        if finished:
+            with suppress(OSError):
+                conn.send(None)
+        elif worker.pid is not None:
+            with suppress(OSError):
+                worker.kill()
+    for conn, worker in pool.items():
+        if worker.pid is not None:
+            worker.join(5 if finished else None)
+            if worker.exitcode is None:  # pragma: no cover (a worker that does not stop)
+                worker.kill()
+                worker.join()
+        conn.close()
