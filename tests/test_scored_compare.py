@@ -130,7 +130,7 @@ def test_refuses_other_records_metrics_and_settings(
         _records(tmp_path / "opt.jsonl", NEW),
         tmp_path / "opt.json",
         "--option",
-        "rouge1.variant=set",
+        "rouge1.counting=distinct",
     )
     cases = [
         (fewer, "different records: 2 only in"),
