@@ -109,7 +109,7 @@ _SUFFIX_TEXT = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=800, deadline=None)
 @given(_SUFFIX_TEXT)
 def test_property_tail_search_equals_the_suffix_pattern(text: str) -> None:
     search = load_language("en").nlp.tokenizer.suffix_search
@@ -117,7 +117,7 @@ def test_property_tail_search_equals_the_suffix_pattern(text: str) -> None:
     assert (fast and fast.span()) == (full and full.span())
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.one_of(_SUFFIX_TEXT, _CHUNK))
 def test_property_head_search_and_token_match_equal_spacy_rules(text: str) -> None:
     tokenizer = load_language("en").nlp.tokenizer
