@@ -5,7 +5,8 @@ against people, and their speed against the real package on Node.
 Quality (``--quality``): ROC AUC against NQ301's human label (``Acceptable?`` of
 NQ301_human.tsv; each answer scored against its gold alternatives, the best one counting), and
 SummEval relevance as summary-level Kendall tau-b (per article across the 16 systems, averaged
-over articles; each summary's score averaged over its 11 references), each with a 95%
+over articles; each summary's score averaged over its 11 references), source support as SummEval
+consistency, the same statistic with ``input=summary, output=source``, each with a 95%
 bootstrap interval, and ``compare`` (default − compat, paired bootstrap interval and p-value).
 EVOUNA TQ's AUC is printed beside NQ301 as a second held-out set. Nothing here was tuned on
 these sets (the default modes are the shared normalizer's presets, unchanged).
@@ -83,9 +84,10 @@ def quality(resamples: int, names: list[str]) -> None:
     human_nq = [i.human for i in nq301]
     human_tq = [i.human for i in tq]
     relevance = summeval.human["relevance"]
+    consistency = summeval.human["consistency"]
     print(f"NQ301 {len(nq301)} answers, EVOUNA TQ {len(tq)}, SummEval {len(summeval.rows)}")
     header = f"{'metric':20s} {'mode':8s} {'NQ301 AUC [95%]':>24s} {'TQ AUC':>7s}"
-    print(header + f" {'SummEval rel. tau [95%]':>26s}")
+    print(header + f" {'SummEval rel. tau [95%]':>26s} {'SummEval cons. tau [95%]':>26s}")
     for name in names:
         scores: dict[str, dict[str, list[float]]] = {}
         for mode, metric in _metrics(name).items():
@@ -94,6 +96,13 @@ def quality(resamples: int, names: list[str]) -> None:
                 "nq": _qa_scores(metric, nq301),
                 "tq": _qa_scores(metric, tq),
                 "rel": _summeval_scores(metric, summeval.rows),
+                "con": [
+                    r.score
+                    for r in metric.measure_many(
+                        [str(row["decoded"]) for row in summeval.rows],
+                        [row["source"] for row in summeval.rows],
+                    )
+                ],
             }
             scores[mode] = s
             a = agreement(s["nq"], human_nq, n_resamples=resamples)
@@ -101,10 +110,14 @@ def quality(resamples: int, names: list[str]) -> None:
             c = correlation(
                 s["rel"], relevance, groups=summeval.docs, level="summary", n_resamples=resamples
             )
+            k = correlation(
+                s["con"], consistency, groups=summeval.docs, level="summary", n_resamples=resamples
+            )
             lo, hi = a.intervals["auc"]
             print(
                 f"{name:20s} {mode:8s} {a.auc:7.3f} [{lo:.3f}, {hi:.3f}]     {t:7.3f}"
                 f"   {c.value:7.3f} [{c.interval[0]:.3f}, {c.interval[1]:.3f}]"
+                f"   {k.value:7.3f} [{k.interval[0]:.3f}, {k.interval[1]:.3f}]"
                 f"   ({time.process_time() - t0:.0f}s CPU)"
             )
         d_nq = compare(
@@ -118,7 +131,19 @@ def quality(resamples: int, names: list[str]) -> None:
             level="summary",
             n_resamples=resamples,
         )
-        for label, d in (("NQ301 AUC", d_nq), ("SummEval tau", d_rel)):
+        d_con = compare(
+            scores["default"]["con"],
+            scores["compat"]["con"],
+            consistency,
+            groups=summeval.docs,
+            level="summary",
+            n_resamples=resamples,
+        )
+        for label, d in (
+            ("NQ301 AUC", d_nq),
+            ("SummEval relevance tau", d_rel),
+            ("SummEval consistency tau", d_con),
+        ):
             print(
                 f"{'':20s} default-compat {label}: {d.difference:+.3f} "
                 f"[{d.interval[0]:+.3f}, {d.interval[1]:+.3f}] p={d.p_value:.3f}"

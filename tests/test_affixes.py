@@ -71,7 +71,7 @@ def check_chunks(chunks: list[str]) -> int:
 @settings(max_examples=1500, deadline=None)
 @given(_CHUNK)
 def test_property_affix_rules_equal_spacy_on_tricky_chunks(chunk: str) -> None:
-    check_chunks(["".join(chunk.split())] if chunk.split() else [])
+    check_chunks([chunk])
 
 
 @settings(max_examples=500, deadline=None)
@@ -86,10 +86,13 @@ def test_affix_rules_equal_spacy_in_other_languages(language: str) -> None:
     assert res.affixes is not None
     rng = random.Random(language)
     pieces = [*TRICKY, "z.B.", "l'", "d'", "qu'il", "c'est", "т.е.", "Москва", "1.000"]
+    split = 0
     for _ in range(2000):
         chunk = "".join("".join(rng.choice(pieces) for _ in range(rng.randint(1, 5))).split())
         got = res.affixes.split(chunk) if chunk else None
         assert got is None or got == spacy_tokens(res, chunk), chunk
+        split += got is not None
+    assert split > 1000  # the rules split most chunks themselves, not only hand them to spaCy
 
 
 def test_affix_rules_take_part_only_without_special_cases() -> None:
@@ -133,7 +136,9 @@ def test_tail_search_keeps_patterns_it_cannot_bound() -> None:
     for source in [r"a$|b", r"(a|b)$|c", r"x"]:
         search = re.compile(source).search
         assert tail_search(search) is search
-    assert tail_search(re.compile(r"a$|[|]$").search)("xx|").span() == (2, 3)
+    bounded = re.compile(r"a$|[|]$").search
+    assert tail_search(bounded) is not bounded  # the fast path, where it can bound the pattern
+    assert tail_search(bounded)("xx|").span() == (2, 3)
 
 
 def _real_chunks() -> list[str]:

@@ -149,12 +149,22 @@ def test_the_caller_keeps_its_collector_and_signal_handlers() -> None:
             stop.wait(0.001)
 
     refs, outs = _pairs(4 * MIN_CHUNK)
+    # the watcher thread would make the default start method spawn: fork asked for, to check
+    # the default path of a single-threaded caller too
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     watcher = threading.Thread(target=watch)
     watcher.start()
     try:
         for workers in (1, 2):
-            measure_many(KeywordCoverageMetric(), refs, outs, workers=workers)
-            measure_many(KeywordCoverageMetric(), refs, outs, workers=workers, progress=True)
+            measure_many(KeywordCoverageMetric(), refs, outs, workers=workers, start_method=method)
+            measure_many(
+                KeywordCoverageMetric(),
+                refs,
+                outs,
+                workers=workers,
+                progress=True,
+                start_method=method,
+            )
     finally:
         stop.set()
         watcher.join()

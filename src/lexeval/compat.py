@@ -397,12 +397,10 @@ def rouge_score_stem_each(tokens: list[str]) -> list[str]:
     # one C-level pass over the remembered stems; each new token goes to the stemmer once
     known = list(map(_STEMS.get, tokens))
     if None in known:
-        new = {token: _stem_token(token) for token in set(tokens).difference(_STEMS)}
-        # a new token's stem, else the one found (a token the first pass missed that another
-        # thread remembered meanwhile is in both: the same stem)
+        # each token the first pass missed, stemmed once; the others keep what it found
+        missed = [token for token, stem in zip(tokens, known, strict=True) if stem is None]
+        new = {token: _stem_token(token) for token in missed}
         known = list(map(new.get, tokens, known))
-        if None in known:  # forgotten between the two lookups (the cache was full and cleared)
-            return [_stem_token(t) if s is None else s for s, t in zip(known, tokens, strict=True)]
     return cast(list[str], known)
 
 

@@ -7,7 +7,9 @@ call in this process. Every worker dies with the caller (``PR_SET_PDEATHSIG`` on
 ``forkserver`` and elsewhere a thread that watches the caller), ignores ``SIGINT`` (the
 caller decides what an interrupt means), and is gone when the call returns or raises.
 Nothing of the caller changes: not its garbage collector, not its signal handlers; no file is
-written. A worker tunes its own collector only (:func:`_serve`).
+written (under ``forkserver``, the standard library's fork server and its socket directory stay
+until the caller exits, as they do for any forkserver pool). A worker tunes its own collector
+only (:func:`_serve`).
 
 ``workers`` is a positive int of at most :func:`max_workers` (4 per available core), or
 ``"auto"`` (every available core); anything else is a ValueError before any process starts.
@@ -204,7 +206,7 @@ def _follow_parent(caller: int, leftover: str | None) -> None:
 
     def watch() -> None:
         while _running(caller):
-            threading.Event().wait(0.2)
+            time.sleep(0.2)
         _leave(leftover)
 
     if not _running(caller):
