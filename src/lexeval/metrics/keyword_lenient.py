@@ -197,7 +197,7 @@ class OutputKeys:
         self._found: dict[str, bool] = {}  # answers of has(), per reference key
         self._near: dict[str, tuple[str, float] | None] = {}  # answers of near()
         self._plain_keys: list[str] | None = None
-        self._text: tuple[str, str] | None = None  # text and joined, built on first use
+        self._text: tuple[str, str] | None = None  # _texts(), built on first use
         self._indexes: tuple[SubstringIndex, SubstringIndex] | None = None
         self._sorted: list[str] | None = None
         self._kinds: dict[str, tuple[str, ...]] | None = None
@@ -213,16 +213,6 @@ class OutputKeys:
             numbers = _THOUSANDS_IN_TEXT.sub(_drop_commas, folded) if "," in folded else folded
             texts = self._text = (numbers, _NON_WORD.sub("", folded))
         return texts
-
-    @property
-    def text(self) -> str:
-        """The output folded for substring queries (accents off, one spelling of numbers)."""
-        return self._texts()[0]
-
-    @property
-    def joined(self) -> str:
-        """:attr:`text`'s letters and digits alone (glued words: "byJohann")."""
-        return self._texts()[1]
 
     def every_key(self) -> frozenset[str]:
         """The canonical forms of all the text's keys, stopwords too (a question's words)."""
