@@ -7,5 +7,40 @@
 
 from __future__ import annotations
 
-from lexeval.run.batch import *  # noqa: F403 - the same names, from one list
-from lexeval.run.batch import __all__ as __all__
+from lexeval.run.batch import (
+    ID_FIELDS,
+    INPUT_FORMATS,
+    MAX_INPUT_BYTES,
+    OUTPUT_FIELDS,
+    QUESTION_FIELDS,
+    REFERENCE_FIELDS,
+    Record,
+    detect_format,
+    evidence_text,
+    flatten_result,
+    parse_records,
+    read_records,
+    resolve_field,
+    score_records,
+    takes_questions,
+    tidy_result,
+)
+
+__all__ = [
+    "ID_FIELDS",
+    "INPUT_FORMATS",
+    "MAX_INPUT_BYTES",
+    "OUTPUT_FIELDS",
+    "QUESTION_FIELDS",
+    "REFERENCE_FIELDS",
+    "Record",
+    "detect_format",
+    "evidence_text",
+    "flatten_result",
+    "parse_records",
+    "read_records",
+    "resolve_field",
+    "score_records",
+    "takes_questions",
+    "tidy_result",
+]
