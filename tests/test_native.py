@@ -1,0 +1,201 @@
+"""The compiled fast path (lexeval.native): built here, equal to the pure-Python reference it
+replaces (rouge-score's tokens, the overlaps, LCS and rougeLsum's union-LCS), and switched off
+by LEXEVAL_PURE_PYTHON=1."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+import threading
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lexeval.compat as compat
+import lexeval.metrics.rouge as rouge
+from lexeval.metrics.overlap import (
+    lcs_indices,
+    lcs_length,
+    ngram_counts,
+    summary_lcs_hit_positions,
+    unigram_bigram_overlap,
+)
+from lexeval.native import PURE_PYTHON, load
+
+native = load("rouge")
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+PAIRS = [
+    ("The quick brown fox jumps over the lazy dog", "The quick brown dog jumps on the log."),
+    ("Running runners ran; the runner runs.\nA second line", "A runner is running\nand runs"),
+    ("one\ntwo three\n\nfour five six", "six five four\nthree two one"),
+    ("", "something"),
+    ("\n\n", " \n "),
+    ("Ça va? Très bien, merci. 123-456 KELVIN", "ca va tres bien merci 123 456 kelvin"),
+]
+
+
+def test_the_extension_is_built_and_in_use() -> None:
+    """make test builds it (setup.py, an editable install): a test run must not silently fall
+    back to Python."""
+    if PURE_PYTHON:
+        pytest.skip("LEXEVAL_PURE_PYTHON is set: the reference path was asked for")
+    assert native is not None, "lexeval.native.rouge is not built: run `make native`"
+    assert compat.NATIVE_ROUGE
+    assert rouge.RougeScorer(TYPES, compat="rouge-score")._native != 0
+
+
+def _reference_tokens(text: str, stemmer: bool, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    with monkeypatch.context() as m:
+        m.setattr(compat, "NATIVE_ROUGE", False)
+        return compat.rouge_score_tokens(text, stemmer=stemmer)
+
+
+needs_native = pytest.mark.skipif(native is None, reason="lexeval.native.rouge is not built")
+
+TEXT = st.text(
+    alphabet=st.one_of(
+        st.sampled_from(list("abcdefghijklmnopqrstuvwxyz ABCYZ019.,-'\n\t")),
+        st.characters(),  # any code point (the Kelvin sign and others lower-case to ASCII)
+    ),
+    max_size=60,
+)
+
+
+@needs_native
+@settings(max_examples=400, deadline=None)
+@given(TEXT, st.booleans())
+def test_tokens_equal_the_reference(text: str, stemmer: bool) -> None:
+    assert native is not None
+    with pytest.MonkeyPatch.context() as m:
+        expected = _reference_tokens(text, stemmer, m)
+    assert native.tokens(text, stemmer) == expected
+
+
+@needs_native
+def test_tokens_on_edge_texts(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert native is not None
+    long_word = "generalization" * 40  # longer than the tokenizer's stack buffer
+    texts = ["", " ", "\n\t ", "K\u212a\u0130I", "x" * 300, f"{long_word} ok " * 3]
+    texts += ["word " * 20_000, "Ünïcödé wörds ΑΒΓ 東京 3.14", "\x00a\x00b"]
+    for text in texts:
+        for stemmer in (False, True):
+            assert native.tokens(text, stemmer) == _reference_tokens(text, stemmer, monkeypatch)
+    with pytest.raises(TypeError):
+        native.tokens(b"bytes", True)  # type: ignore[arg-type]
+
+
+@needs_native
+def test_a_cleared_table_gives_the_same_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert native is not None
+    text = "Generously running runners ran; dying flies ATE 1990s' cats, agreed-upon caresses"
+    expected = _reference_tokens(text, True, monkeypatch)
+    for _ in range(3):
+        compat.clear_stem_cache()
+        assert native.tokens(text, True) == expected
+        assert native.tokens(text, True) == expected
+
+
+TOKENS = st.lists(st.sampled_from(["a", "b", "c", "dd", "e"]), max_size=70)
+
+
+@needs_native
+@settings(max_examples=300, deadline=None)
+@given(TOKENS, TOKENS)
+def test_counts_equal_the_reference(ref: list[str], out: list[str]) -> None:
+    assert native is not None
+    o1, o2, lcs, hits = native.counts(ref, out, [len(ref)], [len(out)], 15)
+    assert (o1, o2) == unigram_bigram_overlap(ngram_counts(ref, 1), ngram_counts(ref, 2), out)
+    assert lcs == lcs_length(ref, out) == hits
+
+
+def _split(tokens: list[str], cuts: list[int]) -> list[list[str]]:
+    bounds = sorted({min(c, len(tokens)) for c in cuts})
+    edges = [0, *bounds, len(tokens)]
+    return [tokens[a:b] for a, b in itertools.pairwise(edges)]
+
+
+@needs_native
+@settings(max_examples=300, deadline=None)
+@given(TOKENS, TOKENS, st.lists(st.integers(0, 70), max_size=5), st.lists(st.integers(0, 70)))
+def test_union_lcs_hits_equal_rouge_scores_backtrack(
+    ref: list[str], out: list[str], ref_cuts: list[int], out_cuts: list[int]
+) -> None:
+    assert native is not None
+    ref_sents, out_sents = _split(ref, ref_cuts), _split(out, out_cuts)
+    hits = native.counts(ref, out, list(map(len, ref_sents)), list(map(len, out_sents)), 8)[3]
+    expected = len(summary_lcs_hit_positions(ref_sents, out_sents, lcs_indices)) if ref else 0
+    assert hits == (expected if out else 0)
+
+
+@needs_native
+def test_long_lcs_across_many_words_of_bits() -> None:
+    import random
+
+    assert native is not None
+    rng = random.Random(27)
+    for size in (63, 64, 65, 130, 700):
+        ref = [rng.choice("abcdefgh") for _ in range(size)]
+        out = [rng.choice("abcdefgh") for _ in range(size + 3)]
+        assert native.counts(ref, out, (), (), 4)[2] == lcs_length(ref, out)
+
+
+@needs_native
+def test_counts_arguments() -> None:
+    assert native is not None
+    with pytest.raises(TypeError):
+        native.counts(["a", 1], ["a"], (), (), 1)  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="add up"):
+        native.counts(["a", "b"], ["a"], [1], [1], 8)
+    assert native.counts([], [], (), (), 15) == (0, 0, 0, 0)
+    assert native.counts(["a"], ["b"], (), (), 0) == (-1, -1, -1, -1)
+
+
+def _results(pairs: list[tuple[Any, str]]) -> str:
+    scorer = rouge.RougeScorer(TYPES, compat="rouge-score", use_stemmer=True)
+    many = scorer.score_many([r for r, _ in pairs], [o for _, o in pairs])
+    return json.dumps([{t: r.to_dict() for t, r in s.items()} for s in many], sort_keys=True)
+
+
+def test_pure_python_env_var_gives_the_reference_path_and_equal_results() -> None:
+    """LEXEVAL_PURE_PYTHON=1, read at import, runs the Python code only (a new process);
+    every result equals the compiled path's."""
+    pairs: list[tuple[Any, str]] = [*PAIRS, ([r for r, _ in PAIRS[:3]], "the runner runs")]
+    code = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); import test_native as t; "
+        "import lexeval.compat as c, lexeval.porter as p; "
+        "print(json.dumps([c.NATIVE_ROUGE, p.NATIVE_STEM, t._results(json.loads(sys.argv[2]))]))"
+    )
+    env = {**os.environ, "LEXEVAL_PURE_PYTHON": "1"}
+    here = os.path.dirname(__file__)
+    done = subprocess.run(
+        [sys.executable, "-c", code, here, json.dumps(pairs)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    native_flag, stem_flag, results = json.loads(done.stdout)
+    assert (native_flag, stem_flag) == (False, False)
+    assert results == _results(pairs)
+
+
+def test_same_results_from_threads() -> None:
+    pairs = PAIRS * 30
+    expected = _results(pairs)
+    found: list[str] = []
+
+    def run() -> None:
+        compat.clear_stem_cache()  # another thread's table emptied under it: same results
+        found.append(_results(pairs))
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert found == [expected] * 4
