@@ -88,6 +88,17 @@ def test_tokens_on_edge_texts(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(TypeError):
         native.tokens(b"bytes", True)  # type: ignore[arg-type]
 
+    class Odd(str):
+        def lower(self) -> str:
+            return "changed"
+
+        def __hash__(self) -> int:
+            return 0
+
+    assert native.tokens(Odd("Ünï RUNS"), True) == ["n", "run"]  # str's own lower()
+    with pytest.raises(TypeError):  # tokens are exact str: no Python code runs while counting
+        native.counts([Odd("a")], ["a"], (), (), 1)
+
 
 @needs_native
 def test_a_cleared_table_gives_the_same_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -151,6 +162,8 @@ def test_counts_arguments() -> None:
         native.counts(["a", 1], ["a"], (), (), 1)  # type: ignore[list-item]
     with pytest.raises(ValueError, match="add up"):
         native.counts(["a", "b"], ["a"], [1], [1], 8)
+    with pytest.raises(TypeError, match="lengths"):
+        native.counts(["a", "b"], ["a"], [1.0, 1], [1], 8)  # type: ignore[list-item]
     assert native.counts([], [], (), (), 15) == (0, 0, 0, 0)
     assert native.counts(["a"], ["b"], (), (), 0) == (-1, -1, -1, -1)
 

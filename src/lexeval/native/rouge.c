@@ -494,9 +494,10 @@ static PyObject *py_tokens(PyObject *self, PyObject *args)
             Py_CLEAR(out);
         return out;
     }
-    /* str.lower() of other text may give ASCII letters (K, the Kelvin sign, gives k) */
-    PyObject *low = PyObject_CallMethod(text, "lower", NULL);
-    if (!low || append_tokens(out, low, stem) < 0)
+    /* str.lower() of other text may give ASCII letters (K, the Kelvin sign, gives k); str's
+     * own method, whatever a subclass defines */
+    PyObject *low = PyObject_CallMethod((PyObject *)&PyUnicode_Type, "lower", "O", text);
+    if (!low || !PyUnicode_Check(low) || append_tokens(out, low, stem) < 0)
         Py_CLEAR(out);
     Py_XDECREF(low);
     return out;
@@ -535,7 +536,7 @@ static int assign_ids(PyObject *seq, Py_ssize_t *ids, IdSlot *slots, size_t mask
     PyObject **items = PySequence_Fast_ITEMS(seq);
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *key = items[i];
-        if (!PyUnicode_Check(key)) {
+        if (!PyUnicode_CheckExact(key)) { /* exact: hashing runs no Python code */
             PyErr_SetString(PyExc_TypeError, "counts() takes sequences of str");
             return -1;
         }
@@ -789,7 +790,14 @@ static Py_ssize_t *read_lengths(PyObject *lengths, Py_ssize_t total, Py_ssize_t 
         return NULL;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        out[i] = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i));
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyLong_CheckExact(item)) { /* exact: reading it runs no Python code */
+            PyErr_SetString(PyExc_TypeError, "sentence lengths must be a sequence of int");
+            PyMem_Free(out);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        out[i] = PyLong_AsSsize_t(item);
         if (out[i] < 0) {
             if (!PyErr_Occurred())
                 PyErr_SetString(PyExc_ValueError, "sentence lengths must be >= 0");
