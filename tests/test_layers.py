@@ -22,6 +22,7 @@ LAYERS: list[tuple[str, ...]] = [
         "lexeval.io",
         "lexeval.checks",
         "lexeval.porter",
+        "lexeval.native",  # the compiled fast paths: import nothing of lexeval
     ),
     ("lexeval.text",),
     ("lexeval.normalize", "lexeval.meta"),
