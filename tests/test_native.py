@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import pickle
 import subprocess
 import sys
 import threading
@@ -178,23 +179,28 @@ def test_pure_python_env_var_gives_the_reference_path_and_equal_results() -> Non
     """LEXEVAL_PURE_PYTHON=1, read at import, runs the Python code only (a new process);
     every result equals the compiled path's."""
     pairs: list[tuple[Any, str]] = [*PAIRS, ([r for r, _ in PAIRS[:3]], "the runner runs")]
+    # and a metric pickled here (where the path is built), unpickled there
+    metric = rouge.RougeMetric("rougeLsum", compat="rouge-score", use_stemmer=True)
     code = (
-        "import json, sys; sys.path.insert(0, sys.argv[1]); import test_native as t; "
+        "import json, pickle, sys; sys.path.insert(0, sys.argv[1]); import test_native as t; "
         "import lexeval.compat as c, lexeval.porter as p; "
-        "print(json.dumps([c.NATIVE_ROUGE, p.NATIVE_STEM, t._results(json.loads(sys.argv[2]))]))"
+        "m = pickle.loads(bytes.fromhex(sys.argv[3])); "
+        "print(json.dumps([c.NATIVE_ROUGE, p.NATIVE_STEM, t._results(json.loads(sys.argv[2])), "
+        "m.measure(*json.loads(sys.argv[2])[1]).to_dict()]))"
     )
     env = {**os.environ, "LEXEVAL_PURE_PYTHON": "1"}
     here = os.path.dirname(__file__)
     done = subprocess.run(
-        [sys.executable, "-c", code, here, json.dumps(pairs)],
+        [sys.executable, "-c", code, here, json.dumps(pairs), pickle.dumps(metric).hex()],
         env=env,
         capture_output=True,
         text=True,
         check=True,
     )
-    native_flag, stem_flag, results = json.loads(done.stdout)
+    native_flag, stem_flag, results, measured = json.loads(done.stdout)
     assert (native_flag, stem_flag) == (False, False)
     assert results == _results(pairs)
+    assert measured == metric.measure(*pairs[1]).to_dict()
 
 
 def test_same_results_from_threads() -> None:

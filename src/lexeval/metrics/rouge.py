@@ -368,7 +368,7 @@ class RougeMetric(BaseMetric):
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
         prepare = self._texts.get
         ref, out = prepare(reference), prepare(output)
-        if self._native:
+        if self._native and NATIVE_ROUGE:  # (pickled where built, unpickled where not)
             return self._score(ref, out, False, _native_shared(self._native, ref, out))
         return self._score(ref, out, count_output=False)
 
@@ -731,7 +731,7 @@ class RougeScorer:
             return self._score_one(references[0], output)
         results: dict[str, MetricResult] = {}
         shared_per_ref: list[dict[int | str, int]]
-        if self._native:
+        if self._native and NATIVE_ROUGE:  # (pickled where built, unpickled where not)
             shared_per_ref = [_native_shared(self._native, ref, output) for ref in references]
         else:
             shared_per_ref = [{} for _ in references]
@@ -751,7 +751,8 @@ class RougeScorer:
     def _score_one(self, ref: _Analysis, output: _Analysis) -> dict[str, MetricResult]:
         """Every type's result for one reference (the common case): each type's own
         :meth:`RougeMetric._score`, with the LCS and the rouge1/rouge2 overlap counted once."""
-        shared = _native_shared(self._native, ref, output) if self._native else {}
+        native = self._native and NATIVE_ROUGE  # (pickled where built, unpickled where not)
+        shared = _native_shared(self._native, ref, output) if native else {}
         if self._fuse_unigrams_bigrams and 1 not in shared:
             shared[1], shared[2] = unigram_bigram_overlap(ref.grams(1), ref.grams(2), output.tokens)
         results: dict[str, MetricResult] = {}
