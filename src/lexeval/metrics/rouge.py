@@ -385,7 +385,12 @@ class RougeMetric(BaseMetric):
     def _score_prepared(
         self, reference: str, prepared_output: _Analysis
     ) -> tuple[float, dict[str, Any]]:
-        return self._score(self._texts.get(reference), prepared_output)
+        ref = self._texts.get(reference)
+        if self._native and NATIVE_ROUGE:
+            return self._score(
+                ref, prepared_output, True, _native_shared(self._native, ref, prepared_output)
+            )
+        return self._score(ref, prepared_output)
 
     def _reference_key(self, score: float, info: dict[str, Any]) -> float:
         # rouge-score's score_multi keeps the first reference with the highest F-measure
