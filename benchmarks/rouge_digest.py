@@ -29,8 +29,11 @@ from typing import Any
 
 from _summeval import load
 
-from lexeval.compat import NATIVE_ROUGE
+import lexeval.compat
 from lexeval.metrics.rouge import RougeMetric, RougeScorer
+
+#: whether the compiled path runs (a tree from before it has none)
+NATIVE_ROUGE = getattr(lexeval.compat, "NATIVE_ROUGE", False)
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 SETTINGS: dict[str, dict[str, Any]] = {
