@@ -56,7 +56,9 @@ def _reference_tokens(text: str, stemmer: bool, monkeypatch: pytest.MonkeyPatch)
         return compat.rouge_score_tokens(text, stemmer=stemmer)
 
 
-needs_native = pytest.mark.skipif(native is None, reason="lexeval.native.rouge is not built")
+needs_native = pytest.mark.skipif(
+    native is None, reason="lexeval.native.rouge not built, or LEXEVAL_PURE_PYTHON set"
+)
 
 TEXT = st.text(
     alphabet=st.one_of(
