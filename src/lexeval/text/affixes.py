@@ -108,28 +108,131 @@ def _alternatives(
     return pattern, branches, parsed
 
 
+def _in_set(items: Any, code: int) -> bool:
+    """Whether a parsed character class (``IN``) may hold the character ``code`` (True when
+    unsure: categories, case-folded ranges)."""
+    negate = hit = False
+    for op, arg in items:
+        name = str(op)
+        if name == "NEGATE":
+            negate = True
+        elif name == "LITERAL":
+            hit = hit or arg == code
+        elif name == "RANGE":
+            hit = hit or arg[0] <= code <= arg[1]
+        else:
+            return True
+    return hit != negate
+
+
+def _may_edge(items: Any, char: str, last: bool) -> bool:
+    """Whether a match of the parsed sequence ``items`` could end (``last``) or begin with
+    ``char``; True when unsure (a zero-width item there, an optional one, an unknown kind)."""
+    if not len(items):
+        return True
+    op, arg = items[-1 if last else 0]
+    name = str(op)
+    if name == "LITERAL":
+        return bool(arg == ord(char))
+    if name == "NOT_LITERAL":
+        return bool(arg != ord(char))
+    if name == "IN":
+        return _in_set(arg, ord(char))
+    if name == "BRANCH":
+        return any(_may_edge(alternative, char, last) for alternative in arg[1])
+    if name == "SUBPATTERN":
+        return bool(arg[1] & re.IGNORECASE) or _may_edge(arg[3], char, last)
+    if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+        return arg[0] == 0 or _may_edge(arg[2], char, last)
+    if name == "ATOMIC_GROUP":
+        return _may_edge(arg, char, last)
+    return True
+
+
+def _no_match(string: str, *args: int) -> None:
+    return None
+
+
+#: Characters (and sets of alternatives) whose restricted search is kept, per pattern.
+_EDGE_CACHE_SIZE = 4096
+
+
+def _by_edge(
+    edges: Sequence[Any], last: bool, whole: _Search, build: Callable[[tuple[int, ...]], _Search]
+) -> _Search:
+    """A search that runs, for a string ending (``last``) or beginning with a character, only
+    the alternatives (their parsed ``edges``) that can end or begin with it: ``build`` makes
+    the search of a set of alternatives (kept in their order, so the same one wins); the
+    empty string and, at the end, a final newline (where ``$`` also matches) use ``whole``.
+    Per-character searches are kept in bounded dictionaries written whole entries at a time
+    (safe under threads)."""
+    by_char: dict[str, _Search] = {}
+    by_subset: dict[tuple[int, ...], _Search] = {}
+
+    def search_edge(string: str) -> Any:
+        if not string:
+            return whole(string)
+        char = string[-1] if last else string[0]
+        found = by_char.get(char)
+        if found is None:
+            if last and char == "\n":
+                return whole(string)
+            subset = tuple([i for i, items in enumerate(edges) if _may_edge(items, char, last)])
+            found = by_subset.get(subset)
+            if found is None:
+                found = build(subset)
+                if len(by_subset) >= _EDGE_CACHE_SIZE:
+                    by_subset.clear()
+                by_subset[subset] = found
+            if len(by_char) >= _EDGE_CACHE_SIZE:
+                by_char.clear()
+            by_char[char] = found
+        return found(string)
+
+    return search_edge
+
+
+def _joined(pattern: re.Pattern[str], branches: list[str], subset: tuple[int, ...]) -> Any:
+    """The pattern of the alternatives in ``subset`` (the pattern itself for all of them)."""
+    if len(subset) == len(branches):
+        return pattern
+    return re.compile("|".join(branches[i] for i in subset), pattern.flags)
+
+
 def head_search(search: _Search) -> _Search:
     """A prefix pattern's ``search`` as ``match``: spaCy compiles prefixes as alternatives
     that each begin the string (``^piece``), so a match can only start at the start (the
-    pattern's structure is checked; any other pattern keeps its own ``search``).
+    pattern's structure is checked; any other pattern keeps its own ``search``); only the
+    alternatives that can begin with the string's first character are tried.
 
     >>> prefix = re.compile(r"^\\(|^US\\$|^\\.\\.+").search
     >>> head_search(prefix)("(1990").span(), head_search(prefix)("US$5").span()
     ((0, 1), (0, 3))
+    >>> head_search(prefix)("Paris") is None
+    True
     >>> head_search(re.compile(r"^a|b").search)("xb").span()
     (1, 2)
     """
     found = _alternatives(search, "AT_BEGINNING", 0)
-    return search if found is None else found[0].match
+    if found is None:
+        return search
+    pattern, branches, parsed = found
+    if pattern.flags & re.IGNORECASE:
+        return pattern.match
+
+    def build(subset: tuple[int, ...]) -> _Search:
+        return _joined(pattern, branches, subset).match if subset else _no_match
+
+    return _by_edge([tree.data[1:] for tree in parsed], False, pattern.match, build)
 
 
 def tail_search(search: _Search) -> _Search:
     """A suffix pattern's ``search`` started where a match can start: spaCy compiles suffixes
     as alternatives that each end the string (``piece$``), so an alternative at most ``w``
     characters wide matches only in the last ``w``; alternatives without a bound (``\\.\\.+$``)
-    are searched on their own first. The same match as ``search`` on every string (the
-    pattern's structure is checked with the standard library's parser; any other pattern
-    keeps its own ``search``).
+    are searched on their own first; only the alternatives that can end with the string's last
+    character are tried. The same match as ``search`` on every string (the pattern's structure
+    is checked with the standard library's parser; any other pattern keeps its own ``search``).
 
     >>> suffix = re.compile(r"(?<=[0-9])km$|,$|\\.\\.+$").search
     >>> fast = tail_search(suffix)
@@ -140,30 +243,35 @@ def tail_search(search: _Search) -> _Search:
     if found is None:
         return search
     pattern, branches, parsed = found
-    widths: list[int] = []
-    unbounded: list[str] = []
-    for branch, tree in zip(branches, parsed, strict=True):
-        high = tree.getwidth()[1]
-        if high > _UNBOUNDED:
-            unbounded.append(branch)
-        else:
-            widths.append(high)
-    # "$" also matches before a final newline: one character more
-    reach = max(widths, default=0) + 1
-    unbounded_search = re.compile("|".join(unbounded), pattern.flags).search if unbounded else None
-    full = pattern.search
+    highs = [tree.getwidth()[1] for tree in parsed]
 
-    def search_tail(string: str) -> Any:
-        start = len(string) - reach
-        if start <= 0:
-            return full(string)
-        if unbounded_search is not None:
-            found = unbounded_search(string)
-            if found is not None and found.start() < start:
+    def build(subset: tuple[int, ...]) -> _Search:
+        if not subset:
+            return _no_match
+        unbounded = [branches[i] for i in subset if highs[i] > _UNBOUNDED]
+        # "$" also matches before a final newline: one character more
+        reach = max([highs[i] for i in subset if highs[i] <= _UNBOUNDED], default=0) + 1
+        unbounded_search = (
+            re.compile("|".join(unbounded), pattern.flags).search if unbounded else None
+        )
+        full = _joined(pattern, branches, subset).search
+
+        def search_tail(string: str) -> Any:
+            start = len(string) - reach
+            if start <= 0:
                 return full(string)
-        return full(string, start)
+            if unbounded_search is not None:
+                found = unbounded_search(string)
+                if found is not None and found.start() < start:
+                    return full(string)
+            return full(string, start)
 
-    return search_tail
+        return search_tail
+
+    whole = build(tuple(range(len(branches))))
+    if pattern.flags & re.IGNORECASE:
+        return whole
+    return _by_edge([tree.data[:-1] for tree in parsed], True, whole, build)
 
 
 @dataclass(frozen=True)
