@@ -78,6 +78,8 @@ __all__ = [
 _PARTS = re.compile(r"[-‐-―/ ]+")
 _THOUSANDS_IN_TEXT = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?!\d)")
 _NON_WORD = re.compile(r"\W+")
+#: What ``_NON_WORD`` removes from ASCII text: every character but letters, digits and "_".
+_ASCII_NON_WORD = dict.fromkeys([i for i in range(128) if not (chr(i).isalnum() or chr(i) == "_")])
 _PREFIX_MIN = 5
 _PREFIX_SHARE = 0.8
 _SUBSTRING_MIN = 4
@@ -120,6 +122,7 @@ _YEAR = re.compile(r"[12]\d{3}")
 _SMALL_NUMBER = re.compile(r"\d{1,2}")
 
 _has_digit = re.compile(r"\d").search
+_NUMBER_WORD_SET = frozenset(NUMBER_WORDS_EN)
 _has_hyphen = re.compile("-").search
 
 
@@ -215,7 +218,11 @@ class OutputKeys:
             if not folded.isascii():
                 folded = folded.translate(DASHES)
             numbers = _THOUSANDS_IN_TEXT.sub(_drop_commas, folded) if "," in folded else folded
-            texts = self._text = (numbers, _NON_WORD.sub("", folded))
+            if folded.isascii():  # the same as the pattern on ASCII text, four times faster
+                joined = folded.translate(_ASCII_NON_WORD)
+            else:
+                joined = _NON_WORD.sub("", folded)
+            texts = self._text = (numbers, joined)
         return texts
 
     def every_key(self) -> frozenset[str]:
@@ -375,7 +382,7 @@ class LenientMatcher:
         ref_kw = analysis.keywords
         english = self.english
         words = set(_NON_WORD.split(fold_accents(text)))
-        if ref_kw and not (english and not words.isdisjoint(NUMBER_WORDS_EN)):
+        if ref_kw and not (english and not words.isdisjoint(_NUMBER_WORD_SET)):
             ref_all: list[str] = []
         else:  # every key (number words and stopword-only inputs)
             ref_all = analysis.keys

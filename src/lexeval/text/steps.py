@@ -608,6 +608,9 @@ class Compounds:
             resources.compound_indexes[index_key] = cached
         self.aliases: dict[str, str] = cached[0]
         self.first_bigrams: frozenset[tuple[str, str]] = cached[1]
+        #: the first words of the patterns: a text without one has no compound term (checked
+        #: before its bigrams, which cost a tuple each)
+        self.first_words = frozenset([first for first, _ in self.first_bigrams])
         labels: dict[tuple[str, ...], str] = {}
         lengths: set[int] = set()
         ambiguous = False
@@ -618,11 +621,17 @@ class Compounds:
         self.labels: dict[tuple[str, ...], str] | None = None if ambiguous else labels
         self.lengths = tuple(sorted(lengths))
 
+    def _may_match(self, keys: list[str]) -> bool:
+        """Whether two keys side by side are the first two of a pattern."""
+        if self.first_words.isdisjoint(keys):
+            return False
+        return not self.first_bigrams.isdisjoint(itertools.pairwise(keys))
+
     def spans(self, keys: list[str]) -> list[tuple[int, int, str]]:
         """(start, end, term) of the multi-token compound terms among ``keys``, longest first
         where they overlap (spaCy's ``filter_spans``)."""
         # Every pattern has at least two tokens, so a match needs its first two side by side.
-        if len(keys) < 2 or self.first_bigrams.isdisjoint(itertools.pairwise(keys)):
+        if len(keys) < 2 or not self._may_match(keys):
             return []
         labels = self.labels
         if labels is not None:
@@ -674,7 +683,7 @@ class Compounds:
         if aliases and not aliases.keys().isdisjoint(keys):
             pairs = [(aliases[p[0]], False) if p[0] in aliases else p for p in pairs]
             keys = [p[0] for p in pairs]
-        if len(pairs) < 2 or self.first_bigrams.isdisjoint(itertools.pairwise(keys)):
+        if len(pairs) < 2 or not self._may_match(keys):
             return pairs
         merged: list[tuple[str, bool]] = []
         position = 0
