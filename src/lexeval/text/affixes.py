@@ -108,45 +108,57 @@ def _alternatives(
     return pattern, branches, parsed
 
 
-def _in_set(items: Any, code: int) -> bool:
-    """Whether a parsed character class (``IN``) may hold the character ``code`` (True when
-    unsure: categories, case-folded ranges)."""
-    negate = hit = False
+_EdgeTest = Callable[[str], bool]
+
+
+def _class_test(items: Any) -> _EdgeTest | None:
+    """Membership in a parsed character class (``IN``) as a compiled class of its own; None
+    when unsure (categories, case-folded ranges)."""
+    negate = False
+    parts: list[str] = []
     for op, arg in items:
         name = str(op)
         if name == "NEGATE":
             negate = True
         elif name == "LITERAL":
-            hit = hit or arg == code
+            parts.append(f"\\U{arg:08x}")
         elif name == "RANGE":
-            hit = hit or arg[0] <= code <= arg[1]
+            parts.append(f"\\U{arg[0]:08x}-\\U{arg[1]:08x}")
         else:
-            return True
-    return hit != negate
+            return None
+    if not parts:
+        return lambda char: negate
+    match = re.compile(f"[{'^' if negate else ''}{''.join(parts)}]").match
+    return lambda char: match(char) is not None
 
 
-def _may_edge(items: Any, char: str, last: bool) -> bool:
-    """Whether a match of the parsed sequence ``items`` could end (``last``) or begin with
-    ``char``; True when unsure (a zero-width item there, an optional one, an unknown kind)."""
+def _edge_test(items: Any, last: bool) -> _EdgeTest | None:
+    """A test of whether a match of the parsed sequence ``items`` could end (``last``) or
+    begin with a character; None when unsure (a zero-width item there, an optional one, an
+    unknown kind)."""
     if not len(items):
-        return True
+        return None
     op, arg = items[-1 if last else 0]
     name = str(op)
     if name == "LITERAL":
-        return bool(arg == ord(char))
+        return chr(arg).__eq__
     if name == "NOT_LITERAL":
-        return bool(arg != ord(char))
+        return chr(arg).__ne__
     if name == "IN":
-        return _in_set(arg, ord(char))
+        return _class_test(arg)
     if name == "BRANCH":
-        return any(_may_edge(alternative, char, last) for alternative in arg[1])
+        tests = [_edge_test(alternative, last) for alternative in arg[1]]
+        if any(test is None for test in tests):
+            return None
+        found = [test for test in tests if test is not None]
+        return lambda char: any(test(char) for test in found)
     if name == "SUBPATTERN":
-        return bool(arg[1] & re.IGNORECASE) or _may_edge(arg[3], char, last)
+        return None if arg[1] & re.IGNORECASE else _edge_test(arg[3], last)
     if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-        return arg[0] == 0 or _may_edge(arg[2], char, last)
+        return None if arg[0] == 0 else _edge_test(arg[2], last)
     if name == "ATOMIC_GROUP":
-        return _may_edge(arg, char, last)
-    return True
+        return _edge_test(arg, last)
+    return None
 
 
 def _no_match(string: str, *args: int) -> None:
@@ -166,6 +178,7 @@ def _by_edge(
     empty string and, at the end, a final newline (where ``$`` also matches) use ``whole``.
     Per-character searches are kept in bounded dictionaries written whole entries at a time
     (safe under threads)."""
+    tests = [_edge_test(items, last) for items in edges]
     by_char: dict[str, _Search] = {}
     by_subset: dict[tuple[int, ...], _Search] = {}
 
@@ -177,7 +190,7 @@ def _by_edge(
         if found is None:
             if last and char == "\n":
                 return whole(string)
-            subset = tuple([i for i, items in enumerate(edges) if _may_edge(items, char, last)])
+            subset = tuple([i for i, test in enumerate(tests) if test is None or test(char)])
             found = by_subset.get(subset)
             if found is None:
                 found = build(subset)
