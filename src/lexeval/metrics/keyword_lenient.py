@@ -77,9 +77,11 @@ __all__ = [
 
 _PARTS = re.compile(r"[-‐-―/ ]+")
 _THOUSANDS_IN_TEXT = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?!\d)")
+#: What every match of ``_THOUSANDS_IN_TEXT`` holds (a literal first: a fast search).
+_COMMA_THOUSAND = re.compile(r",\d{3}").search
 _NON_WORD = re.compile(r"\W+")
 #: What ``_NON_WORD`` removes from ASCII text: every character but letters, digits and "_".
-_ASCII_NON_WORD = dict.fromkeys([i for i in range(128) if not (chr(i).isalnum() or chr(i) == "_")])
+_ASCII_NON_WORD = bytes([i for i in range(128) if not (chr(i).isalnum() or chr(i) == "_")])
 _PREFIX_MIN = 5
 _PREFIX_SHARE = 0.8
 _SUBSTRING_MIN = 4
@@ -217,9 +219,11 @@ class OutputKeys:
             folded = fold_accents(self.output)
             if not folded.isascii():
                 folded = folded.translate(DASHES)
-            numbers = _THOUSANDS_IN_TEXT.sub(_drop_commas, folded) if "," in folded else folded
-            if folded.isascii():  # the same as the pattern on ASCII text, four times faster
-                joined = folded.translate(_ASCII_NON_WORD)
+            numbers = folded
+            if _COMMA_THOUSAND(folded):  # "," and three digits: the pattern may match
+                numbers = _THOUSANDS_IN_TEXT.sub(_drop_commas, folded)
+            if folded.isascii():  # the same as the pattern on ASCII text, many times faster
+                joined = folded.encode("ascii").translate(None, _ASCII_NON_WORD).decode("ascii")
             else:
                 joined = _NON_WORD.sub("", folded)
             texts = self._text = (numbers, joined)
