@@ -10,6 +10,10 @@ follows them; any other special case met while splitting, and any run of the res
 that spells a special case (spaCy's final special-case matcher), gives ``None``. Property tests
 compare the result with spaCy's tokenizer on random and real text.
 
+The prefix and suffix patterns (about 80 alternatives each) are searched with only the
+alternatives that can begin or end with the string's first or last character
+(:func:`head_search`, :func:`tail_search`): the same match, without trying every alternative.
+
 >>> from lexeval.text.resources import load_language
 >>> rules = load_language("en").affixes
 >>> rules.split('"Paris,"'), rules.split("(1990)."), rules.split("TCP/IP.")
