@@ -141,6 +141,34 @@ def test_tail_search_keeps_patterns_it_cannot_bound() -> None:
     assert tail_search(bounded)("xx|").span() == (2, 3)
 
 
+def test_edge_dispatch_equals_the_whole_pattern_on_random_strings() -> None:
+    """Prefix and suffix searches try only the alternatives that can begin or end with the
+    string's edge character: the same match as the whole pattern, on strings that end or begin
+    with any character of the patterns (and others), in two orders (per-character caches)."""
+    import re
+
+    tokenizer = load_language("en").nlp.tokenizer
+    rng = random.Random(11)
+    pool = [*TRICKY, *"٪。’)]}»”%°²³$€£+-–—…\n", "km", "US$", "'S", "´", "ab", "Z", "7"]
+    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(1, 4))) for _ in range(1500)]
+    texts += ["", "\n", "x\n", "...\n"]
+    for order in (texts, texts[::-1]):
+        pairs = [
+            (head_search(tokenizer.prefix_search), tokenizer.prefix_search),
+            (tail_search(tokenizer.suffix_search), tokenizer.suffix_search),
+        ]
+        for text in order:
+            for fast, full in pairs:
+                got, want = fast(text), full(text)
+                assert (got and got.span()) == (want and want.span()), text
+    # classes, negated classes, groups, repeats and inline flags at the edges
+    pattern = re.compile(r"[a-c]+$|[^x-z]$|(?:q|r7)$|(?i:k)$|(?<=1)m*$|w{2,}$|\d$")
+    fast = tail_search(pattern.search)
+    for text in ["abc", "xyz", "K", "k", "1", "1mm", "r7", "ww", "w", "9", "x", ""]:
+        got, want = fast(text), pattern.search(text)
+        assert (got and got.span()) == (want and want.span()), text
+
+
 def _real_chunks() -> list[str]:
     if not SUMMEVAL.exists() or not EVOUNA.exists():
         pytest.skip("../shared is absent: real-text parity not run")

@@ -501,3 +501,48 @@ def test_info_keys_are_snake_case_but_in_the_mastra_modes() -> None:
         info = KeywordCoverageMetric(compat=compat).measure("quick fox", "fox").info  # type: ignore[arg-type]
         assert (info["matchedKeywords"], info["totalKeywords"]) == (1, 2)
         assert "matched_keywords" not in info
+
+
+def test_same_results_whatever_the_order_and_the_state_of_the_caches() -> None:
+    """Unseen pairs in one order, then in the other with every word cache emptied first and
+    midway (chunks, tokens, canonical keys, weights): the same score and info for each."""
+    from lexeval.metrics import weights
+    from lexeval.normalize import Normalizer
+    from lexeval.text import lenient
+
+    path = SHARED / "data" / "qa_human" / "evouna" / "NQ.json"
+    if not path.exists():
+        pytest.skip("../shared is absent: keyword coverage on real pairs not run")
+    rows = json.loads(path.read_text(encoding="utf-8"))[:120]
+    pairs = [
+        ([g.strip() for g in row["golden_answer"].split("/") if g.strip()], row["answer_chatgpt"])
+        for row in rows
+        if row["golden_answer"].strip() and isinstance(row.get("answer_chatgpt"), str)
+    ]
+    pairs += [
+        (["U.S. (1990)."], "the U.S., in 1990—twenty-four (24) km/h"),
+        (["Röntgen"], "RÖNTGEN"),
+    ]
+
+    def score(metric: KeywordCoverageMetric, refs: list[str], out: str) -> object:
+        result = metric.measure(refs, out)
+        return result.score, result.info
+
+    first = KeywordCoverageMetric(normalizer=Normalizer())
+    forward = [score(first, refs, out) for refs, out in pairs]
+
+    def clear(metric: KeywordCoverageMetric) -> None:
+        processor = metric.normalizer.processor  # type: ignore[union-attr]
+        processor._clear_chunks()
+        processor._token_memo.clear()
+        lenient.canonical_key.cache_clear()
+        weights._zipf.cache_clear()
+
+    second = KeywordCoverageMetric(normalizer=Normalizer())
+    clear(second)
+    backward = []
+    for i, (refs, out) in enumerate(reversed(pairs)):
+        if i == len(pairs) // 2:
+            clear(second)
+        backward.append(score(second, refs, out))
+    assert backward[::-1] == forward

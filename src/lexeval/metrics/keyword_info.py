@@ -31,7 +31,7 @@ def coverage_info(
     hit_set = set(hit)
     total = len(ref_kw)
     n_out = len(out_kw)
-    out_hits = sum(1 for k in out_kw if k in used)
+    out_hits = sum(map(used.__contains__, out_kw)) if used else 0
     recall = len(hit) / total if total else 0.0
     precision = out_hits / n_out if n_out else 0.0
     matched_key, total_key = (

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rapidfuzz.distance import Indel, Prefix
@@ -76,7 +77,11 @@ __all__ = [
 
 _PARTS = re.compile(r"[-‐-―/ ]+")
 _THOUSANDS_IN_TEXT = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?!\d)")
+#: What every match of ``_THOUSANDS_IN_TEXT`` holds (a literal first: a fast search).
+_COMMA_THOUSAND = re.compile(r",\d{3}").search
 _NON_WORD = re.compile(r"\W+")
+#: What ``_NON_WORD`` removes from ASCII text: every character but letters, digits and "_".
+_ASCII_NON_WORD = bytes([i for i in range(128) if not (chr(i).isalnum() or chr(i) == "_")])
 _PREFIX_MIN = 5
 _PREFIX_SHARE = 0.8
 _SUBSTRING_MIN = 4
@@ -119,6 +124,8 @@ _YEAR = re.compile(r"[12]\d{3}")
 _SMALL_NUMBER = re.compile(r"\d{1,2}")
 
 _has_digit = re.compile(r"\d").search
+_NUMBER_WORD_SET = frozenset(NUMBER_WORDS_EN)
+_has_hyphen = re.compile("-").search
 
 
 def conflict_kind(key: str, english: bool = True) -> str | None:
@@ -163,6 +170,7 @@ class OutputKeys:
     __slots__ = (
         "_all_keys",
         "_english",
+        "_every",
         "_found",
         "_indexes",
         "_joined",
@@ -183,7 +191,7 @@ class OutputKeys:
         keywords = self.keywords = analysis.keywords
         self._all_keys = analysis.keys
         self._english = english
-        self.canonical = tuple([canonical_key(k, english) for k in keywords])
+        self.canonical = tuple(map(canonical_key, keywords, repeat(english)))
         keys = set(self.canonical)
         compounds = [k for k in keys if "-" in k]
         parts: frozenset[str] = frozenset()
@@ -194,6 +202,7 @@ class OutputKeys:
             )
         self._keys = keys
         self._parts = parts
+        self._every: set[str] | None = None  # _keys with the stopword-keeping keys
         self._found: dict[str, bool] = {}  # answers of has(), per reference key
         self._near: dict[str, tuple[str, float] | None] = {}  # answers of near()
         self._plain_keys: list[str] | None = None
@@ -210,8 +219,14 @@ class OutputKeys:
             folded = fold_accents(self.output)
             if not folded.isascii():
                 folded = folded.translate(DASHES)
-            numbers = _THOUSANDS_IN_TEXT.sub(_drop_commas, folded) if "," in folded else folded
-            texts = self._text = (numbers, _NON_WORD.sub("", folded))
+            numbers = folded
+            if _COMMA_THOUSAND(folded):  # "," and three digits: the pattern may match
+                numbers = _THOUSANDS_IN_TEXT.sub(_drop_commas, folded)
+            if folded.isascii():  # the same as the pattern on ASCII text, many times faster
+                joined = folded.encode("ascii").translate(None, _ASCII_NON_WORD).decode("ascii")
+            else:
+                joined = _NON_WORD.sub("", folded)
+            texts = self._text = (numbers, joined)
         return texts
 
     def every_key(self) -> frozenset[str]:
@@ -224,31 +239,36 @@ class OutputKeys:
         kinds = self._kinds
         if kinds is None:
             found: dict[str, list[str]] = {}
+            english = self._english
             for key in dict.fromkeys(self.canonical):
-                k = conflict_kind(key, self._english)
-                if k is not None:
-                    found.setdefault(k, []).append(key)
+                # conflict_kind is None but for keys with a digit and (English) month names
+                if _has_digit(key) or (english and key in MONTHS_EN):
+                    k = conflict_kind(key, english)
+                    if k is not None:
+                        found.setdefault(k, []).append(key)
             kinds = self._kinds = {k: tuple(v) for k, v in found.items()}
         return kinds.get(kind, ())
 
-    def _extend(self) -> list[str]:
-        """Add the stopword-keeping keys and sort all keys for prefix queries (once; threads
-        that race here build the same values in locals and publish them whole)."""
-        ordered = self._sorted
-        if ordered is None:
-            every = merge_number_words(self._all_keys, self._english)
-            extra = {canonical_key(k, self._english) for k in every}
-            extra.update([k.replace("-", "") for k in extra if "-" in k])
-            keys = self._keys | extra
-            ordered = sorted(keys)
-            self._keys = keys
-            self._sorted = ordered
-        return ordered
+    def _extend(self) -> set[str]:
+        """Add the stopword-keeping keys (once; threads that race here build the same values
+        in locals and publish them whole)."""
+        keys = self._every
+        if keys is None:
+            english = self._english
+            every = dict.fromkeys(merge_number_words(self._all_keys, english))
+            extra = set(map(canonical_key, every, repeat(english)))
+            if any(map(_has_hyphen, extra)):
+                extra.update([k.replace("-", "") for k in extra if "-" in k])
+            keys = self._every = self._keys | extra
+        return keys
 
     def _prefix_match(self, key: str) -> bool:
         """Rule 3: an output key without digits shares with ``key`` a prefix of at least
-        ``_PREFIX_MIN`` characters and ``_PREFIX_SHARE`` of the longer word."""
-        ordered = self._extend()
+        ``_PREFIX_MIN`` characters and ``_PREFIX_SHARE`` of the longer word (all keys sorted
+        once for these queries)."""
+        ordered = self._sorted
+        if ordered is None:
+            ordered = self._sorted = sorted(self._extend())
         head = key[:_PREFIX_MIN]
         for i in range(bisect_left(ordered, head), len(ordered)):
             other = ordered[i]
@@ -309,12 +329,13 @@ class OutputKeys:
 
     def _find(self, key: str) -> bool:
         plain = key.replace("-", "")
-        if key in self._keys or plain in self._keys:
+        keys = self._every or self._keys  # the stopword-keeping keys once they are added
+        if key in keys or plain in keys:
             return True
         if len(key) >= _SUBSTRING_MIN and self._inside(key):
             return True  # glued words and citation marks: "Massachusetts1", "byJohann"
-        self._extend()  # stopwords kept: "four", "no"
-        if key in self._keys or plain in self._keys:
+        every = self._extend()  # stopwords kept: "four", "no"
+        if key in every or plain in every:
             return True
         return len(key) >= _PREFIX_MIN and not _has_digit(key) and self._prefix_match(key)
 
@@ -365,7 +386,7 @@ class LenientMatcher:
         ref_kw = analysis.keywords
         english = self.english
         words = set(_NON_WORD.split(fold_accents(text)))
-        if ref_kw and not (english and not words.isdisjoint(NUMBER_WORDS_EN)):
+        if ref_kw and not (english and not words.isdisjoint(_NUMBER_WORD_SET)):
             ref_all: list[str] = []
         else:  # every key (number words and stopword-only inputs)
             ref_all = analysis.keys
@@ -526,7 +547,11 @@ def lenient_score(
                 near[k] = {"keyword": close[0], "similarity": close[1]}
                 credit += near_credit * (close[1] - NEAR_MIN) / (1.0 - NEAR_MIN) * weight
     coverage = max(0.0, credit - conflict_penalty * against) / total
-    used = {k for k, ck in zip(out.keywords, out.canonical, strict=True) if ck in hit_keys}
+    used = (
+        {k for k, ck in zip(out.keywords, out.canonical, strict=True) if ck in hit_keys}
+        if hit_keys
+        else set()
+    )
     info = coverage_info(list(ref.keys), out.keywords, hit, used)
     extra = 1.0 - info["precision"] if out.keywords else 0.0
     score = coverage * (1.0 - profile.extra_penalty * extra)

@@ -204,11 +204,17 @@ class KeywordWeights:
         True
         """
         if numeric is None:
-            out = [self.weight(k) for k in keys]
-        else:
-            if len(numeric) != len(keys):
-                raise ValueError(f"numeric has {len(numeric)} items but keys has {len(keys)}")
-            out = [self.weight(k, numeric=n) for k, n in zip(keys, numeric, strict=True)]
+            numeric = [_DIGIT.search(k) is not None for k in keys]
+        elif len(numeric) != len(keys):
+            raise ValueError(f"numeric has {len(numeric)} items but keys has {len(keys)}")
+        if self.uniform:
+            out = [1.0] * len(keys)
+        else:  # weight() of each key, inline (this runs once per reference scored)
+            language = self.language
+            out = []
+            for k, n in zip(keys, numeric, strict=True):
+                w = max(WEIGHT_FLOOR, ZIPF_CEILING - _zipf(k, language))
+                out.append(w * NUMBER_FACTOR if n else w)
         if self.negations and not self.negations.isdisjoint(keys):
             heaviest = max(
                 (w for k, w in zip(keys, out, strict=True) if k not in self.negations),

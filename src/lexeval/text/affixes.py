@@ -10,6 +10,10 @@ follows them; any other special case met while splitting, and any run of the res
 that spells a special case (spaCy's final special-case matcher), gives ``None``. Property tests
 compare the result with spaCy's tokenizer on random and real text.
 
+The prefix and suffix patterns (about 80 alternatives each) are searched with only the
+alternatives that can begin or end with the string's first or last character
+(:func:`head_search`, :func:`tail_search`): the same match, without trying every alternative.
+
 >>> from lexeval.text.resources import load_language
 >>> rules = load_language("en").affixes
 >>> rules.split('"Paris,"'), rules.split("(1990)."), rules.split("TCP/IP.")
@@ -108,28 +112,144 @@ def _alternatives(
     return pattern, branches, parsed
 
 
+_EdgeTest = Callable[[str], bool]
+
+
+def _class_test(items: Any) -> _EdgeTest | None:
+    """Membership in a parsed character class (``IN``) as a compiled class of its own; None
+    when unsure (categories, case-folded ranges)."""
+    negate = False
+    parts: list[str] = []
+    for op, arg in items:
+        name = str(op)
+        if name == "NEGATE":
+            negate = True
+        elif name == "LITERAL":
+            parts.append(f"\\U{arg:08x}")
+        elif name == "RANGE":
+            parts.append(f"\\U{arg[0]:08x}-\\U{arg[1]:08x}")
+        else:
+            return None
+    if not parts:
+        return lambda char: negate
+    match = re.compile(f"[{'^' if negate else ''}{''.join(parts)}]").match
+    return lambda char: match(char) is not None
+
+
+def _edge_test(items: Any, last: bool) -> _EdgeTest | None:
+    """A test of whether a match of the parsed sequence ``items`` could end (``last``) or
+    begin with a character; None when unsure (a zero-width item there, an optional one, an
+    unknown kind)."""
+    if not len(items):
+        return None
+    op, arg = items[-1 if last else 0]
+    name = str(op)
+    if name == "LITERAL":
+        return chr(arg).__eq__
+    if name == "NOT_LITERAL":
+        return chr(arg).__ne__
+    if name == "IN":
+        return _class_test(arg)
+    if name == "BRANCH":
+        tests = [_edge_test(alternative, last) for alternative in arg[1]]
+        if any(test is None for test in tests):
+            return None
+        found = [test for test in tests if test is not None]
+        return lambda char: any(test(char) for test in found)
+    if name == "SUBPATTERN":
+        return None if arg[1] & re.IGNORECASE else _edge_test(arg[3], last)
+    if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+        return None if arg[0] == 0 else _edge_test(arg[2], last)
+    if name == "ATOMIC_GROUP":
+        return _edge_test(arg, last)
+    return None
+
+
+def _no_match(string: str, *args: int) -> None:
+    return None
+
+
+#: Characters (and sets of alternatives) whose restricted search is kept, per pattern.
+_EDGE_CACHE_SIZE = 4096
+
+
+def _by_edge(
+    edges: Sequence[Any], last: bool, whole: _Search, build: Callable[[tuple[int, ...]], _Search]
+) -> _Search:
+    """A search that runs, for a string ending (``last``) or beginning with a character, only
+    the alternatives (their parsed ``edges``) that can end or begin with it: ``build`` makes
+    the search of a set of alternatives (kept in their order, so the same one wins); the
+    empty string and, at the end, a final newline (where ``$`` also matches) use ``whole``.
+    Per-character searches are kept in bounded dictionaries written whole entries at a time
+    (safe under threads)."""
+    tests = [_edge_test(items, last) for items in edges]
+    by_char: dict[str, _Search] = {}
+    by_subset: dict[tuple[int, ...], _Search] = {}
+
+    def search_edge(string: str) -> Any:
+        if not string:
+            return whole(string)
+        char = string[-1] if last else string[0]
+        found = by_char.get(char)
+        if found is None:
+            if last and char == "\n":
+                return whole(string)
+            subset = tuple([i for i, test in enumerate(tests) if test is None or test(char)])
+            found = by_subset.get(subset)
+            if found is None:
+                found = build(subset)
+                if len(by_subset) >= _EDGE_CACHE_SIZE:
+                    by_subset.clear()
+                by_subset[subset] = found
+            if len(by_char) >= _EDGE_CACHE_SIZE:
+                by_char.clear()
+            by_char[char] = found
+        return found(string)
+
+    return search_edge
+
+
+def _joined(pattern: re.Pattern[str], branches: list[str], subset: tuple[int, ...]) -> Any:
+    """The pattern of the alternatives in ``subset`` (the pattern itself for all of them)."""
+    if len(subset) == len(branches):
+        return pattern
+    return re.compile("|".join(branches[i] for i in subset), pattern.flags)
+
+
 def head_search(search: _Search) -> _Search:
     """A prefix pattern's ``search`` as ``match``: spaCy compiles prefixes as alternatives
     that each begin the string (``^piece``), so a match can only start at the start (the
-    pattern's structure is checked; any other pattern keeps its own ``search``).
+    pattern's structure is checked; any other pattern keeps its own ``search``); only the
+    alternatives that can begin with the string's first character are tried.
 
     >>> prefix = re.compile(r"^\\(|^US\\$|^\\.\\.+").search
     >>> head_search(prefix)("(1990").span(), head_search(prefix)("US$5").span()
     ((0, 1), (0, 3))
+    >>> head_search(prefix)("Paris") is None
+    True
     >>> head_search(re.compile(r"^a|b").search)("xb").span()
     (1, 2)
     """
     found = _alternatives(search, "AT_BEGINNING", 0)
-    return search if found is None else found[0].match
+    if found is None:
+        return search
+    pattern, branches, parsed = found
+    if pattern.flags & re.IGNORECASE:
+        return pattern.match
+
+    def build(subset: tuple[int, ...]) -> _Search:
+        return _joined(pattern, branches, subset).match if subset else _no_match
+
+    return _by_edge([tree.data[1:] for tree in parsed], False, pattern.match, build)
 
 
 def tail_search(search: _Search) -> _Search:
     """A suffix pattern's ``search`` started where a match can start: spaCy compiles suffixes
     as alternatives that each end the string (``piece$``), so an alternative at most ``w``
     characters wide matches only in the last ``w``; alternatives without a bound (``\\.\\.+$``)
-    are searched on their own first. The same match as ``search`` on every string (the
-    pattern's structure is checked with the standard library's parser; any other pattern
-    keeps its own ``search``).
+    are searched on their own first; only the alternatives that can end with the string's last
+    character are tried. The same match as ``search`` on every string (the pattern's structure
+    is checked with the standard library's parser; any other pattern keeps its own ``search``).
 
     >>> suffix = re.compile(r"(?<=[0-9])km$|,$|\\.\\.+$").search
     >>> fast = tail_search(suffix)
@@ -140,30 +260,35 @@ def tail_search(search: _Search) -> _Search:
     if found is None:
         return search
     pattern, branches, parsed = found
-    widths: list[int] = []
-    unbounded: list[str] = []
-    for branch, tree in zip(branches, parsed, strict=True):
-        high = tree.getwidth()[1]
-        if high > _UNBOUNDED:
-            unbounded.append(branch)
-        else:
-            widths.append(high)
-    # "$" also matches before a final newline: one character more
-    reach = max(widths, default=0) + 1
-    unbounded_search = re.compile("|".join(unbounded), pattern.flags).search if unbounded else None
-    full = pattern.search
+    highs = [tree.getwidth()[1] for tree in parsed]
 
-    def search_tail(string: str) -> Any:
-        start = len(string) - reach
-        if start <= 0:
-            return full(string)
-        if unbounded_search is not None:
-            found = unbounded_search(string)
-            if found is not None and found.start() < start:
+    def build(subset: tuple[int, ...]) -> _Search:
+        if not subset:
+            return _no_match
+        unbounded = [branches[i] for i in subset if highs[i] > _UNBOUNDED]
+        # "$" also matches before a final newline: one character more
+        reach = max([highs[i] for i in subset if highs[i] <= _UNBOUNDED], default=0) + 1
+        unbounded_search = (
+            re.compile("|".join(unbounded), pattern.flags).search if unbounded else None
+        )
+        full = _joined(pattern, branches, subset).search
+
+        def search_tail(string: str) -> Any:
+            start = len(string) - reach
+            if start <= 0:
                 return full(string)
-        return full(string, start)
+            if unbounded_search is not None:
+                found = unbounded_search(string)
+                if found is not None and found.start() < start:
+                    return full(string)
+            return full(string, start)
 
-    return search_tail
+        return search_tail
+
+    whole = build(tuple(range(len(branches))))
+    if pattern.flags & re.IGNORECASE:
+        return whole
+    return _by_edge([tree.data[:-1] for tree in parsed], True, whole, build)
 
 
 @dataclass(frozen=True)

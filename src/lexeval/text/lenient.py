@@ -55,6 +55,7 @@ NUMBER_WORDS_EN: dict[str, str] = {w: str(v) for w, v in _NUMBER_VALUES.items()}
 _PARTS = re.compile(r"[-‐-―/ ]+")
 _NUMBER_PHRASE = re.compile(r"[a-z]+(?:[- ][a-z0-9]+)+")
 _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
+_ORDINAL_ENDINGS = frozenset(["st", "nd", "rd", "th"])
 _NUMERIC = re.compile(r"[\d.,:]+")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 _LEADING_ZEROS = re.compile(r"(?<!\d)0+(?=\d)")
@@ -200,19 +201,21 @@ def canonical_key(key: str, english: bool) -> str:
         return (NUMBER_WORDS_EN.get(k) or _WORD_UNITS.get(k, k)) if english else k
     if not k.isascii():
         k = k.translate(DASHES)
-    if english:
+    # each pattern is tried only where its first or last character can match
+    if english and k[:1].isdigit():
         glued = _GLUED_UNIT.fullmatch(k)
         if glued:
             return f"{canonical_key(glued.group(1), english)}-{UNITS_EN[glued.group(2)]}"
-    if _ACRONYM.fullmatch(k):
+    if "." in k and _ACRONYM.fullmatch(k):
         return k.replace(".", "")
-    if english and _NUMBER_PHRASE.fullmatch(k):
+    if english and ("-" in k or " " in k) and _NUMBER_PHRASE.fullmatch(k):
         value = number_phrase(_PARTS.split(k))
         if value is not None:
             return str(value)
-    ordinal = _ORDINAL.fullmatch(k)
-    if ordinal:
-        k = ordinal.group(1)
+    if k[-2:] in _ORDINAL_ENDINGS:
+        ordinal = _ORDINAL.fullmatch(k)
+        if ordinal:
+            k = ordinal.group(1)
     if _NUMERIC.fullmatch(k):
         if _THOUSANDS.fullmatch(k):
             k = k.replace(",", "")

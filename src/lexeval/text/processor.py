@@ -206,7 +206,7 @@ class StepProcessor:
             elif cfg.drop_punct:
                 words = PunctuationFilter()
             self._tokenizer = spacy_tokenizer
-            self._fold = fold
+            self._fold = fold.function
             self._lemmas = lemmas
             self._stopwords = stopwords
             self._merge = compounds.merge if compounds is not None else _no_merge

@@ -434,6 +434,10 @@ class PunctuationFilter(_TokenStep):
 # ---------------------------------------------------------------------- 4. case
 
 
+def _same(token: str) -> str:
+    return token
+
+
 @dataclass(frozen=True, slots=True)
 class CaseFold:
     """Unicode case folding (``enabled=False``: case kept).
@@ -450,6 +454,16 @@ class CaseFold:
 
     def __call__(self, token: str) -> str:
         return token.casefold() if self.enabled else token
+
+    @property
+    def function(self) -> Callable[[str], str]:
+        """The same fold as a plain function (``str.casefold`` or the identity), cheaper to
+        call than the instance.
+
+        >>> CaseFold(True).function("Straße"), CaseFold(False).function("Straße")
+        ('strasse', 'Straße')
+        """
+        return str.casefold if self.enabled else _same
 
     def run(self, pieces: list[Piece]) -> list[Piece]:
         for p in pieces:
@@ -515,6 +529,7 @@ class Lemmatizer:
         self.language = language
         self.table = table
         self.casefold = casefold
+        self._fold = casefold.function
         self.stem = stem
         self.stem_min_length = stem_min_length
         self.unstemmed = unstemmed
@@ -539,7 +554,7 @@ class Lemmatizer:
             return folded
         key = folded
         if lemma is not None:
-            key = self.casefold(lemma) or folded
+            key = self._fold(lemma) or folded
         elif folded in self.overrides:
             key = self.overrides[folded]
         elif self.table is not None:
@@ -548,7 +563,7 @@ class Lemmatizer:
             found = self.table.get(folded) or self.table.get(token)
             if isinstance(found, list):  # fr and ca tables map a form to a list of lemmas
                 found = found[0] if found else None
-            key = self.casefold(found) if isinstance(found, str) and found else folded
+            key = self._fold(found) if isinstance(found, str) and found else folded
         stem = self.stem
         if stem is not None and len(key) >= self.stem_min_length and folded not in self.unstemmed:
             key = stem(key)
@@ -608,6 +623,9 @@ class Compounds:
             resources.compound_indexes[index_key] = cached
         self.aliases: dict[str, str] = cached[0]
         self.first_bigrams: frozenset[tuple[str, str]] = cached[1]
+        #: the first words of the patterns: a text without one has no compound term (checked
+        #: before its bigrams, which cost a tuple each)
+        self.first_words = frozenset([first for first, _ in self.first_bigrams])
         labels: dict[tuple[str, ...], str] = {}
         lengths: set[int] = set()
         ambiguous = False
@@ -618,11 +636,17 @@ class Compounds:
         self.labels: dict[tuple[str, ...], str] | None = None if ambiguous else labels
         self.lengths = tuple(sorted(lengths))
 
+    def _may_match(self, keys: list[str]) -> bool:
+        """Whether two keys side by side are the first two of a pattern."""
+        if self.first_words.isdisjoint(keys):
+            return False
+        return not self.first_bigrams.isdisjoint(itertools.pairwise(keys))
+
     def spans(self, keys: list[str]) -> list[tuple[int, int, str]]:
         """(start, end, term) of the multi-token compound terms among ``keys``, longest first
         where they overlap (spaCy's ``filter_spans``)."""
         # Every pattern has at least two tokens, so a match needs its first two side by side.
-        if len(keys) < 2 or self.first_bigrams.isdisjoint(itertools.pairwise(keys)):
+        if len(keys) < 2 or not self._may_match(keys):
             return []
         labels = self.labels
         if labels is not None:
@@ -674,7 +698,7 @@ class Compounds:
         if aliases and not aliases.keys().isdisjoint(keys):
             pairs = [(aliases[p[0]], False) if p[0] in aliases else p for p in pairs]
             keys = [p[0] for p in pairs]
-        if len(pairs) < 2 or self.first_bigrams.isdisjoint(itertools.pairwise(keys)):
+        if len(pairs) < 2 or not self._may_match(keys):
             return pairs
         merged: list[tuple[str, bool]] = []
         position = 0
