@@ -70,8 +70,11 @@ typecheck: $(STAMP)
 browser:
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 
+# pytest-xdist runs the suite in two worker processes, a test file at a time (--dist loadfile:
+# module- and session-scoped fixtures such as the Dask cluster, the judge server and the browser
+# start once, and each file's tests keep their order).
 test: lint typecheck native test-integrations browser
-	$(BIN)/python -m pytest -rs
+	$(BIN)/python -m pytest -rs -n 2 --dist loadfile
 
 # uv (a dev dependency) fills it: about 30 s from an empty cache here, where pip took 7 to 9
 # minutes for the same 150 packages.

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import signal
 import stat
 import subprocess
 import sys
@@ -53,6 +54,10 @@ OUTPUTS = '{"case_id": "c1", "front": "What is photosynthesis?", "back": "glucos
 
 def limits(fsize: int | None = None) -> Callable[[], None]:
     def apply() -> None:
+        # SIGINT and SIGQUIT act as in a terminal even where pytest runs as a shell's
+        # background job (which ignores both, and children inherit that)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGQUIT, signal.SIG_DFL)
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
         if fsize is not None:
             resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))

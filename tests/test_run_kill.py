@@ -11,7 +11,9 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -94,16 +96,30 @@ def _shm_used(pids: list[int]) -> set[str]:
     return used
 
 
+def _terminal_signals() -> None:
+    """SIGINT and SIGQUIT as in a terminal, even where pytest runs as a shell's background job
+    (which ignores both, and children inherit that: the caller would ignore SIGINT)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
+@pytest.fixture
+def temporary() -> Iterator[Path]:
+    """An empty directory for the caller's TMPDIR, with a short path: the fork server's socket
+    lives in it and AF_UNIX paths have at most 107 bytes (tmp_path's is too long under
+    pytest-xdist, whose base directory adds ``popen-gwN/``)."""
+    with tempfile.TemporaryDirectory(prefix="lexeval-kill-") as name:
+        yield Path(name)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc and /dev/shm")
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "SIGKILL", "group SIGTERM"])
 @pytest.mark.parametrize("method", ["fork", "forkserver", "spawn"])
 def test_a_killed_caller_leaves_no_process_and_no_file(
-    method: str, how: str, tmp_path: Path
+    method: str, how: str, tmp_path: Path, temporary: Path
 ) -> None:
     script = tmp_path / "caller.py"
     script.write_text(CALLER, encoding="utf-8")
-    temporary = tmp_path / "tmp"
-    temporary.mkdir()
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), TMPDIR=str(temporary))
     caller = subprocess.Popen(
         [sys.executable, str(script), method],
@@ -112,6 +128,7 @@ def test_a_killed_caller_leaves_no_process_and_no_file(
         env=env,
         text=True,
         start_new_session=True,  # its own session: every process it starts is found by it
+        preexec_fn=_terminal_signals,
     )
     try:
         assert caller.stdout is not None
