@@ -171,6 +171,20 @@ def test_counts_arguments() -> None:
     assert native.counts(["a"], ["b"], (), (), 0) == (-1, -1, -1, -1)
 
 
+@needs_native
+def test_sentence_lengths_past_the_largest_size_are_refused() -> None:
+    """Lengths whose sum wraps around Py_ssize_t to the token count were taken as valid: the
+    rougeLsum table was sized from the wrapped product, then written far past its end."""
+    assert native is not None
+    big = sys.maxsize
+    with pytest.raises(ValueError, match="add up"):
+        native.counts(["a"], ["a"], [1], [big, big, 3], 8)
+    with pytest.raises(ValueError, match="add up"):
+        native.counts(["a", "b"], ["a"], [big, big, 4], [1], 8)
+    with pytest.raises(OverflowError):
+        native.counts(["a"], ["a"], [1], [2**64 + 1], 8)
+
+
 def _results(pairs: list[tuple[Any, str]]) -> str:
     scorer = rouge.RougeScorer(TYPES, compat="rouge-score", use_stemmer=True)
     many = scorer.score_many([r for r, _ in pairs], [o for _, o in pairs])

@@ -798,9 +798,11 @@ static Py_ssize_t *read_lengths(PyObject *lengths, Py_ssize_t total, Py_ssize_t 
             return NULL;
         }
         out[i] = PyLong_AsSsize_t(item);
-        if (out[i] < 0) {
+        if (out[i] < 0 || out[i] > total - sum) { /* sum <= total: it cannot overflow */
             if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "sentence lengths must be >= 0");
+                PyErr_SetString(PyExc_ValueError,
+                                out[i] < 0 ? "sentence lengths must be >= 0"
+                                           : "sentence lengths must add up to the tokens");
             PyMem_Free(out);
             Py_DECREF(seq);
             return NULL;
