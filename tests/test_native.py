@@ -185,6 +185,27 @@ def test_sentence_lengths_past_the_largest_size_are_refused() -> None:
         native.counts(["a"], ["a"], [1], [2**64 + 1], 8)
 
 
+def test_stemming_a_long_run_of_y_is_linear() -> None:
+    """Porter's m of a word was computed letter by letter, each y looking back over the y's
+    before it: quadratic (minutes for a 10^6-letter token, the Python reference 0.3 s). A new
+    process, so a regression fails on its timeout rather than hanging the suite."""
+    code = (
+        "import sys; from lexeval.compat import rouge_score_tokens as t; "
+        "from lexeval.porter import PorterStemmer as P; w = 'y' * 1_000_000 + 'al'; "
+        "assert t(w + ' ok', stemmer=True) == [P().stem_python(w), 'ok']; print('done')"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.strip() == "done"
+
+
 def _results(pairs: list[tuple[Any, str]]) -> str:
     scorer = rouge.RougeScorer(TYPES, compat="rouge-score", use_stemmer=True)
     many = scorer.score_many([r for r, _ in pairs], [o for _, o in pairs])

@@ -55,12 +55,15 @@ static int is_cons(const char *w, Py_ssize_t i)
     }
 }
 
-/* Porter's m of w[0..n): the number of vowel-consonant sequences. */
-static int measure(const char *w, Py_ssize_t n)
+/* Porter's m of w[0..n): the number of vowel-consonant sequences. One pass (is_cons of each
+ * letter would be quadratic in a run of y's): a y after a letter is a consonant when that
+ * letter is not. */
+static Py_ssize_t measure(const char *w, Py_ssize_t n)
 {
-    int m = 0, prev_vowel = 0;
+    Py_ssize_t m = 0;
+    int cons = 0, prev_vowel = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        int cons = is_cons(w, i);
+        cons = is_vowel(w[i]) ? 0 : (w[i] == 'y' && i > 0) ? !cons : 1;
         if (cons && prev_vowel)
             m++;
         prev_vowel = !cons;
@@ -70,9 +73,12 @@ static int measure(const char *w, Py_ssize_t n)
 
 static int contains_vowel(const char *w, Py_ssize_t n)
 {
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (!is_cons(w, i))
+    int cons = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        cons = is_vowel(w[i]) ? 0 : (w[i] == 'y' && i > 0) ? !cons : 1;
+        if (!cons)
             return 1;
+    }
     return 0;
 }
 
@@ -223,7 +229,7 @@ static void step5a(char *w, Py_ssize_t *n)
 {
     if (ENDS("e")) {
         Py_ssize_t stem = *n - 1;
-        int m = measure(w, stem);
+        Py_ssize_t m = measure(w, stem);
         if (m > 1 || (m > 0 && !ends_cvc(w, stem)))
             *n = stem;
     }
