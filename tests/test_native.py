@@ -185,6 +185,18 @@ def test_sentence_lengths_past_the_largest_size_are_refused() -> None:
         native.counts(["a"], ["a"], [1], [2**64 + 1], 8)
 
 
+@needs_native
+def test_rouge_lsum_table_past_its_bound_is_left_to_python() -> None:
+    """Past 2^26 cells the union-LCS table is not built (-1: the Python code counts). The bound
+    is checked by division: the product of two sentence lengths near 2^16 wraps a 32-bit
+    size_t to a tiny table, which was then written past its end."""
+    assert native is not None
+    for longest, hits in ((4096, 4097), (8192, -1)):  # cells (n + 1)^2 under, over 2^26
+        tokens = ["a"] * longest + ["b"]
+        lengths = [longest, 1]
+        assert native.counts(tokens, tokens, lengths, lengths, 8)[3] == hits
+
+
 def test_stemming_a_long_run_of_y_is_linear() -> None:
     """Porter's m of a word was computed letter by letter, each y looking back over the y's
     before it: quadratic (minutes for a 10^6-letter token, the Python reference 0.3 s). A new

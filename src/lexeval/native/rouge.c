@@ -714,9 +714,11 @@ static Py_ssize_t union_lcs_hits(const Py_ssize_t *r, const Py_ssize_t *rlen, Py
         longest_r = rlen[k] > longest_r ? rlen[k] : longest_r;
     for (Py_ssize_t k = 0; k < nos; k++)
         longest_o = olen[k] > longest_o ? olen[k] : longest_o;
+    /* a table over 2^26 cells (256 MB): left to the Python code. Divided, not multiplied: the
+     * product can wrap a 32-bit size_t to a small table */
+    if ((size_t)longest_o + 1 > ((size_t)1 << 26) / ((size_t)longest_r + 1))
+        return -1;
     size_t cells = (size_t)(longest_r + 1) * (size_t)(longest_o + 1);
-    if (cells > ((size_t)1 << 26))
-        return -1; /* a table over 256 MB: left to the Python code */
     Py_ssize_t *cnt_r = PyMem_Calloc((size_t)vocab * 2, sizeof(Py_ssize_t));
     int32_t *table = PyMem_Malloc(cells * sizeof(int32_t));
     char *hit = PyMem_Malloc((size_t)longest_r);
