@@ -12,9 +12,13 @@
  *                         sequences
  *   clear()               forget the remembered stems
  *
- * Every function holds the GIL from start to end and calls no Python code, so the one piece of
- * state (the bounded table of stems this module has computed) needs no lock. Nothing of the
- * host process is touched.
+ * Every function holds the GIL from start to end and calls no Python code while it works on
+ * the one piece of state (the bounded table of stems this module has computed), so that needs
+ * no lock. Python code runs only in argument conversion (a flag's __bool__, __index__, the
+ * iteration of an argument that is not a list or tuple), before the table is touched; in
+ * counts(), read_lengths may run it after the ids are assigned, so nothing may read the
+ * borrowed items (or the id table that points at them) past that point. Nothing of the host
+ * process is touched.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -890,6 +894,8 @@ static PyObject *py_counts(PyObject *self, PyObject *args)
             goto done;
     }
     if (want & WANT_SUMMARY) {
+        /* may run Python code (iterating a lengths iterable) that changes ref or out: only
+         * the ids, a private copy, are read from here on */
         rlen = read_lengths(ref_lengths, nr, &nrs);
         if (!rlen)
             goto done;
