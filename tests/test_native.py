@@ -191,10 +191,27 @@ def test_rouge_lsum_table_past_its_bound_is_left_to_python() -> None:
     is checked by division: the product of two sentence lengths near 2^16 wraps a 32-bit
     size_t to a tiny table, which was then written past its end."""
     assert native is not None
-    for longest, hits in ((4096, 4097), (8192, -1)):  # cells (n + 1)^2 under, over 2^26
+    for longest, hits in ((1000, 1001), (8192, -1)):  # cells (n + 1)^2 under, over 2^26
         tokens = ["a"] * longest + ["b"]
         lengths = [longest, 1]
         assert native.counts(tokens, tokens, lengths, lengths, 8)[3] == hits
+
+
+@needs_native
+def test_union_lcs_hits_over_many_sentences_and_one_long_one() -> None:
+    """Many short reference sentences beside a long one: each sentence's hit marks are reset
+    over its own length (resetting the longest's made this quadratic)."""
+    import random
+
+    assert native is not None
+    rng = random.Random(8)
+    ref_sents = [[rng.choice("abc")] for _ in range(3000)]
+    ref_sents.append([rng.choice("abcd") for _ in range(3000)])
+    out_sents = [[rng.choice("abcd") for _ in range(20)] for _ in range(3)]
+    ref = [t for s in ref_sents for t in s]
+    out = [t for s in out_sents for t in s]
+    hits = native.counts(ref, out, list(map(len, ref_sents)), list(map(len, out_sents)), 8)[3]
+    assert hits == len(summary_lcs_hit_positions(ref_sents, out_sents, lcs_indices))
 
 
 def test_stemming_a_long_run_of_y_is_linear() -> None:

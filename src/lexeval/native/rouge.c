@@ -743,7 +743,7 @@ static Py_ssize_t union_lcs_hits(const Py_ssize_t *r, const Py_ssize_t *rlen, Py
     const Py_ssize_t *ref = r;
     for (Py_ssize_t k = 0; k < nrs; ref += rlen[k], k++) {
         Py_ssize_t m = rlen[k];
-        memset(hit, 0, (size_t)longest_r);
+        memset(hit, 0, (size_t)m); /* m, not longest_r: quadratic over many sentences */
         const Py_ssize_t *can = o;
         for (Py_ssize_t c = 0; c < nos; can += olen[c], c++) {
             Py_ssize_t n = olen[c], cols = n + 1;
