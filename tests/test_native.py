@@ -171,6 +171,70 @@ def test_counts_arguments() -> None:
     assert native.counts(["a"], ["b"], (), (), 0) == (-1, -1, -1, -1)
 
 
+@needs_native
+def test_sentence_lengths_past_the_largest_size_are_refused() -> None:
+    """Lengths whose sum wraps around Py_ssize_t to the token count were taken as valid: the
+    rougeLsum table was sized from the wrapped product, then written far past its end."""
+    assert native is not None
+    big = sys.maxsize
+    with pytest.raises(ValueError, match="add up"):
+        native.counts(["a"], ["a"], [1], [big, big, 3], 8)
+    with pytest.raises(ValueError, match="add up"):
+        native.counts(["a", "b"], ["a"], [big, big, 4], [1], 8)
+    with pytest.raises(OverflowError):
+        native.counts(["a"], ["a"], [1], [2**64 + 1], 8)
+
+
+@needs_native
+def test_rouge_lsum_table_past_its_bound_is_left_to_python() -> None:
+    """Past 2^26 cells the union-LCS table is not built (-1: the Python code counts). The bound
+    is checked by division: the product of two sentence lengths near 2^16 wraps a 32-bit
+    size_t to a tiny table, which was then written past its end."""
+    assert native is not None
+    for longest, hits in ((1000, 1001), (8192, -1)):  # cells (n + 1)^2 under, over 2^26
+        tokens = ["a"] * longest + ["b"]
+        lengths = [longest, 1]
+        assert native.counts(tokens, tokens, lengths, lengths, 8)[3] == hits
+
+
+@needs_native
+def test_union_lcs_hits_over_many_sentences_and_one_long_one() -> None:
+    """Many short reference sentences beside a long one: each sentence's hit marks are reset
+    over its own length (resetting the longest's made this quadratic)."""
+    import random
+
+    assert native is not None
+    rng = random.Random(8)
+    ref_sents = [[rng.choice("abc")] for _ in range(3000)]
+    ref_sents.append([rng.choice("abcd") for _ in range(3000)])
+    out_sents = [[rng.choice("abcd") for _ in range(20)] for _ in range(3)]
+    ref = [t for s in ref_sents for t in s]
+    out = [t for s in out_sents for t in s]
+    hits = native.counts(ref, out, list(map(len, ref_sents)), list(map(len, out_sents)), 8)[3]
+    assert hits == len(summary_lcs_hit_positions(ref_sents, out_sents, lcs_indices))
+
+
+def test_stemming_a_long_run_of_y_is_linear() -> None:
+    """Porter's m of a word was computed letter by letter, each y looking back over the y's
+    before it: quadratic (minutes for a 10^6-letter token, the Python reference 0.3 s). A new
+    process, so a regression fails on its timeout rather than hanging the suite."""
+    code = (
+        "import sys; from lexeval.compat import rouge_score_tokens as t; "
+        "from lexeval.porter import PorterStemmer as P; w = 'y' * 1_000_000 + 'al'; "
+        "assert t(w + ' ok', stemmer=True) == [P().stem_python(w), 'ok']; print('done')"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.strip() == "done"
+
+
 def _results(pairs: list[tuple[Any, str]]) -> str:
     scorer = rouge.RougeScorer(TYPES, compat="rouge-score", use_stemmer=True)
     many = scorer.score_many([r for r, _ in pairs], [o for _, o in pairs])

@@ -12,9 +12,13 @@
  *                         sequences
  *   clear()               forget the remembered stems
  *
- * Every function holds the GIL from start to end and calls no Python code, so the one piece of
- * state (the bounded table of stems this module has computed) needs no lock. Nothing of the
- * host process is touched.
+ * Every function holds the GIL from start to end and calls no Python code while it works on
+ * the one piece of state (the bounded table of stems this module has computed), so that needs
+ * no lock. Python code runs only in argument conversion (a flag's __bool__, __index__, the
+ * iteration of an argument that is not a list or tuple), before the table is touched; in
+ * counts(), read_lengths may run it after the ids are assigned, so nothing may read the
+ * borrowed items (or the id table that points at them) past that point. Nothing of the host
+ * process is touched.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -55,12 +59,15 @@ static int is_cons(const char *w, Py_ssize_t i)
     }
 }
 
-/* Porter's m of w[0..n): the number of vowel-consonant sequences. */
-static int measure(const char *w, Py_ssize_t n)
+/* Porter's m of w[0..n): the number of vowel-consonant sequences. One pass (is_cons of each
+ * letter would be quadratic in a run of y's): a y after a letter is a consonant when that
+ * letter is not. */
+static Py_ssize_t measure(const char *w, Py_ssize_t n)
 {
-    int m = 0, prev_vowel = 0;
+    Py_ssize_t m = 0;
+    int cons = 0, prev_vowel = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        int cons = is_cons(w, i);
+        cons = is_vowel(w[i]) ? 0 : (w[i] == 'y' && i > 0) ? !cons : 1;
         if (cons && prev_vowel)
             m++;
         prev_vowel = !cons;
@@ -70,9 +77,12 @@ static int measure(const char *w, Py_ssize_t n)
 
 static int contains_vowel(const char *w, Py_ssize_t n)
 {
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (!is_cons(w, i))
+    int cons = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        cons = is_vowel(w[i]) ? 0 : (w[i] == 'y' && i > 0) ? !cons : 1;
+        if (!cons)
             return 1;
+    }
     return 0;
 }
 
@@ -223,7 +233,7 @@ static void step5a(char *w, Py_ssize_t *n)
 {
     if (ENDS("e")) {
         Py_ssize_t stem = *n - 1;
-        int m = measure(w, stem);
+        Py_ssize_t m = measure(w, stem);
         if (m > 1 || (m > 0 && !ends_cvc(w, stem)))
             *n = stem;
     }
@@ -708,9 +718,11 @@ static Py_ssize_t union_lcs_hits(const Py_ssize_t *r, const Py_ssize_t *rlen, Py
         longest_r = rlen[k] > longest_r ? rlen[k] : longest_r;
     for (Py_ssize_t k = 0; k < nos; k++)
         longest_o = olen[k] > longest_o ? olen[k] : longest_o;
+    /* a table over 2^26 cells (256 MB): left to the Python code. Divided, not multiplied: the
+     * product can wrap a 32-bit size_t to a small table */
+    if ((size_t)longest_o + 1 > ((size_t)1 << 26) / ((size_t)longest_r + 1))
+        return -1;
     size_t cells = (size_t)(longest_r + 1) * (size_t)(longest_o + 1);
-    if (cells > ((size_t)1 << 26))
-        return -1; /* a table over 256 MB: left to the Python code */
     Py_ssize_t *cnt_r = PyMem_Calloc((size_t)vocab * 2, sizeof(Py_ssize_t));
     int32_t *table = PyMem_Malloc(cells * sizeof(int32_t));
     char *hit = PyMem_Malloc((size_t)longest_r);
@@ -731,7 +743,7 @@ static Py_ssize_t union_lcs_hits(const Py_ssize_t *r, const Py_ssize_t *rlen, Py
     const Py_ssize_t *ref = r;
     for (Py_ssize_t k = 0; k < nrs; ref += rlen[k], k++) {
         Py_ssize_t m = rlen[k];
-        memset(hit, 0, (size_t)longest_r);
+        memset(hit, 0, (size_t)m); /* m, not longest_r: quadratic over many sentences */
         const Py_ssize_t *can = o;
         for (Py_ssize_t c = 0; c < nos; can += olen[c], c++) {
             Py_ssize_t n = olen[c], cols = n + 1;
@@ -798,9 +810,11 @@ static Py_ssize_t *read_lengths(PyObject *lengths, Py_ssize_t total, Py_ssize_t 
             return NULL;
         }
         out[i] = PyLong_AsSsize_t(item);
-        if (out[i] < 0) {
+        if (out[i] < 0 || out[i] > total - sum) { /* sum <= total: it cannot overflow */
             if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "sentence lengths must be >= 0");
+                PyErr_SetString(PyExc_ValueError,
+                                out[i] < 0 ? "sentence lengths must be >= 0"
+                                           : "sentence lengths must add up to the tokens");
             PyMem_Free(out);
             Py_DECREF(seq);
             return NULL;
@@ -880,6 +894,8 @@ static PyObject *py_counts(PyObject *self, PyObject *args)
             goto done;
     }
     if (want & WANT_SUMMARY) {
+        /* may run Python code (iterating a lengths iterable) that changes ref or out: only
+         * the ids, a private copy, are read from here on */
         rlen = read_lengths(ref_lengths, nr, &nrs);
         if (!rlen)
             goto done;
