@@ -114,6 +114,30 @@ def test_a_cleared_table_gives_the_same_tokens(monkeypatch: pytest.MonkeyPatch) 
         assert native.tokens(text, True) == expected
 
 
+@needs_native
+def test_long_tokens_are_not_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table of stems keeps short tokens only: 300 distinct 5,000-letter tokens leave no
+    megabytes behind (remembered, they kept about 3 MB), and still give the reference's tokens."""
+    import random
+    import tracemalloc
+
+    assert native is not None
+    rng = random.Random(7)
+    text = " ".join("".join(rng.choices("abcdefghijklmnoprstuy", k=5_000)) for _ in range(300))
+    compat.clear_stem_cache()
+    for stemmer in (False, True):
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            tokens = native.tokens(text, stemmer)
+            del tokens
+            kept = tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+        assert kept < 300_000, kept
+        assert native.tokens(text, stemmer) == _reference_tokens(text, stemmer, monkeypatch)
+
+
 TOKENS = st.lists(st.sampled_from(["a", "b", "c", "dd", "e"]), max_size=70)
 
 

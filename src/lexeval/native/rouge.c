@@ -361,8 +361,33 @@ static int table_reserve(Table *t)
     return 0;
 }
 
-/* The rouge-score token of the token bytes tok[0..n) (borrowed; NULL: dropped), remembered;
- * *error set on a memory error. */
+/* Tokens longer than this are stemmed on every call, never remembered: the table holds at most
+ * 2^18 tokens, and one long token each (a 10 MB run of letters) would keep megabytes alive. */
+#define MAX_REMEMBERED 64
+
+/* The rouge-score token of the token bytes tok[0..n): a new reference, Py_None (new reference)
+ * when rouge-score drops it; NULL with an exception set on a memory error. */
+static PyObject *compute_value(const char *tok, Py_ssize_t n, int stem)
+{
+    if (!(stem && n > 3))
+        return PyUnicode_FromStringAndSize(tok, n);
+    char buf[256];
+    char *w = n + 8 <= (Py_ssize_t)sizeof(buf) ? buf : PyMem_Malloc((size_t)n + 8);
+    if (!w)
+        return PyErr_NoMemory();
+    memcpy(w, tok, (size_t)n);
+    Py_ssize_t k = n;
+    porter(w, &k);
+    /* rouge-score keeps a stem only when it is [a-z0-9]+ (every stem of such a token is,
+     * unless empty) */
+    PyObject *value = k > 0 ? PyUnicode_FromStringAndSize(w, k) : (Py_INCREF(Py_None), Py_None);
+    if (w != buf)
+        PyMem_Free(w);
+    return value;
+}
+
+/* The rouge-score token of the token bytes tok[0..n) (borrowed; NULL: dropped), remembered
+ * (n <= MAX_REMEMBERED); *error set on a memory error. */
 static PyObject *token_value(const char *tok, Py_ssize_t n, int stem, int *error)
 {
     Table *t = &TABLES[stem ? 1 : 0];
@@ -372,26 +397,7 @@ static PyObject *token_value(const char *tok, Py_ssize_t n, int stem, int *error
         if (s->key)
             return s->value;
     }
-    PyObject *value;
-    if (stem && n > 3) {
-        char buf[256];
-        char *w = n + 8 <= (Py_ssize_t)sizeof(buf) ? buf : PyMem_Malloc((size_t)n + 8);
-        if (!w) {
-            PyErr_NoMemory();
-            *error = 1;
-            return NULL;
-        }
-        memcpy(w, tok, (size_t)n);
-        Py_ssize_t k = n;
-        porter(w, &k);
-        /* rouge-score keeps a stem only when it is [a-z0-9]+ (every stem of such a token is,
-         * unless empty) */
-        value = k > 0 ? PyUnicode_FromStringAndSize(w, k) : (Py_INCREF(Py_None), Py_None);
-        if (w != buf)
-            PyMem_Free(w);
-    } else {
-        value = PyUnicode_FromStringAndSize(tok, n);
-    }
+    PyObject *value = compute_value(tok, n, stem);
     if (!value || table_reserve(t) < 0) {
         Py_XDECREF(value);
         *error = 1;
@@ -476,6 +482,21 @@ static int append_tokens(PyObject *out, PyObject *text, int stem)
         }
         if (!k)
             continue;
+        if (k > MAX_REMEMBERED) {
+            PyObject *fresh = compute_value(buf, k, stem);
+            k = 0;
+            if (!fresh) {
+                error = 1;
+                break;
+            }
+            int failed = fresh != Py_None && PyList_Append(out, fresh) < 0;
+            Py_DECREF(fresh);
+            if (failed) {
+                error = 1;
+                break;
+            }
+            continue;
+        }
         PyObject *value = token_value(buf, k, stem, &error);
         k = 0;
         if (error)
