@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -98,3 +99,14 @@ def load_average() -> str:
     """The 1- and 5-minute load averages and the core count, to print beside a timing."""
     one, five, _ = os.getloadavg()
     return f"load {one:.2f}/{five:.2f} (1/5 min) on {os.cpu_count()} cores"
+
+
+def exact_data(value: Any) -> Any:
+    """Results as JSON-able data with floats written exactly (``float.hex``), for digests."""
+    if isinstance(value, float):
+        return "nan" if math.isnan(value) else float.hex(value)
+    if isinstance(value, dict):
+        return {str(k): exact_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [exact_data(v) for v in value]
+    return value

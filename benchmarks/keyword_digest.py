@@ -14,12 +14,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from _qa import load_evouna, load_nq301
+from _shared import exact_data
 from _summeval import load
 
 from lexeval.metrics import KeywordCoverageMetric
@@ -32,17 +32,6 @@ SETTINGS: dict[str, dict[str, Any]] = {
 }
 
 Item = tuple[list[str], str, str | None]  # references, output, question
-
-
-def _plain(value: Any) -> Any:
-    """``info`` as JSON-able data with floats written exactly."""
-    if isinstance(value, float):
-        return "nan" if math.isnan(value) else float.hex(value)
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
 
 
 def sets(quick: bool) -> Iterator[tuple[str, list[Item]]]:
@@ -64,7 +53,7 @@ def digest(metric: KeywordCoverageMetric, items: list[Item], asked: bool) -> str
             result = metric.measure(refs, output, question=question)
         else:
             result = metric.measure(refs, output)
-        line = json.dumps([float.hex(result.score), _plain(result.info)], sort_keys=True)
+        line = json.dumps([float.hex(result.score), exact_data(result.info)], sort_keys=True)
         sha.update(line.encode("utf-8"))
     return sha.hexdigest()[:16]
 

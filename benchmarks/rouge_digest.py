@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import os
 import re
 import subprocess
@@ -27,6 +26,7 @@ import sys
 import time
 from typing import Any
 
+from _shared import exact_data
 from _summeval import load
 
 import lexeval.compat
@@ -45,22 +45,11 @@ SETTINGS: dict[str, dict[str, Any]] = {
 }
 
 
-def _plain(value: Any) -> Any:
-    """Results as JSON-able data with floats written exactly."""
-    if isinstance(value, float):
-        return "nan" if math.isnan(value) else float.hex(value)
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
-
-
 def _hash(results: list[dict[str, Any]]) -> str:
     h = hashlib.sha256()
     for scores in results:
         data = {t: r.to_dict() for t, r in scores.items()}
-        h.update(json.dumps(_plain(data), sort_keys=True).encode())
+        h.update(json.dumps(exact_data(data), sort_keys=True).encode())
     return h.hexdigest()[:16]
 
 

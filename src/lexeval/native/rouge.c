@@ -647,26 +647,18 @@ static Py_ssize_t lcs_length(const Py_ssize_t *r, Py_ssize_t nr, const Py_ssize_
     Py_ssize_t *at = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)no);
     uint64_t *mask = PyMem_Malloc(sizeof(uint64_t) * (size_t)no);
     uint64_t *v = PyMem_Malloc(sizeof(uint64_t) * (size_t)words);
-    if (!start || !at || !mask || !v) {
+    Py_ssize_t *last_word = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(vocab ? vocab : 1));
+    if (!start || !at || !mask || !v || !last_word) {
         PyMem_Free(start);
         PyMem_Free(at);
         PyMem_Free(mask);
         PyMem_Free(v);
+        PyMem_Free(last_word);
         PyErr_NoMemory();
         *error = 1;
         return 0;
     }
     /* count one entry per (id, word) pair, then fill */
-    Py_ssize_t *last_word = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(vocab ? vocab : 1));
-    if (!last_word) {
-        PyMem_Free(start);
-        PyMem_Free(at);
-        PyMem_Free(mask);
-        PyMem_Free(v);
-        PyErr_NoMemory();
-        *error = 1;
-        return 0;
-    }
     for (Py_ssize_t id = 0; id < vocab; id++)
         last_word[id] = -1;
     for (Py_ssize_t j = 0; j < no; j++) {
