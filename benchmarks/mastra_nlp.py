@@ -123,21 +123,16 @@ def quality(resamples: int, names: list[str]) -> None:
         d_nq = compare(
             scores["default"]["nq"], scores["compat"]["nq"], human_nq, n_resamples=resamples
         )
-        d_rel = compare(
-            scores["default"]["rel"],
-            scores["compat"]["rel"],
-            relevance,
-            groups=summeval.docs,
-            level="summary",
-            n_resamples=resamples,
-        )
-        d_con = compare(
-            scores["default"]["con"],
-            scores["compat"]["con"],
-            consistency,
-            groups=summeval.docs,
-            level="summary",
-            n_resamples=resamples,
+        d_rel, d_con = (
+            compare(
+                scores["default"][family],
+                scores["compat"][family],
+                human,
+                groups=summeval.docs,
+                level="summary",
+                n_resamples=resamples,
+            )
+            for family, human in (("rel", relevance), ("con", consistency))
         )
         for label, d in (
             ("NQ301 AUC", d_nq),

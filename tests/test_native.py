@@ -116,8 +116,9 @@ def test_a_cleared_table_gives_the_same_tokens(monkeypatch: pytest.MonkeyPatch) 
 
 @needs_native
 def test_long_tokens_are_not_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The table of stems keeps short tokens only: 300 distinct 5,000-letter tokens leave no
-    megabytes behind (remembered, they kept about 3 MB), and still give the reference's tokens."""
+    """The table of stems keeps short tokens only: 300 distinct 5,000-letter tokens leave
+    nothing behind (remembered, each kept its 5,000-byte key and its token), and still give
+    the reference's tokens."""
     import random
     import tracemalloc
 

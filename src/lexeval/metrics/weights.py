@@ -100,6 +100,13 @@ def _wordfreq_version() -> str:
         return "unknown"
 
 
+def _frequency_weight(key: str, language: str, numeric: bool) -> float:
+    """A keyword's weight from its wordfreq Zipf frequency: rarer words weigh more, numbers
+    ``NUMBER_FACTOR`` times more."""
+    weight = max(WEIGHT_FLOOR, ZIPF_CEILING - _zipf(key, language))
+    return weight * NUMBER_FACTOR if numeric else weight
+
+
 class KeywordWeights:
     """Informativeness weights of keywords in one language (see the module doc).
 
@@ -186,12 +193,9 @@ class KeywordWeights:
         """
         if self.uniform:
             return 1.0
-        weight = max(WEIGHT_FLOOR, ZIPF_CEILING - _zipf(key, self.language))
         if numeric is None:
             numeric = _DIGIT.search(key) is not None
-        if numeric:
-            weight *= NUMBER_FACTOR
-        return weight
+        return _frequency_weight(key, self.language, numeric)
 
     def weights(self, keys: Sequence[str], *, numeric: Sequence[bool] | None = None) -> list[float]:
         """The weight of each of a reference's keywords (``numeric``: which are numbers, as in
@@ -209,12 +213,9 @@ class KeywordWeights:
             raise ValueError(f"numeric has {len(numeric)} items but keys has {len(keys)}")
         if self.uniform:
             out = [1.0] * len(keys)
-        else:  # weight() of each key, inline (this runs once per reference scored)
+        else:
             language = self.language
-            out = []
-            for k, n in zip(keys, numeric, strict=True):
-                w = max(WEIGHT_FLOOR, ZIPF_CEILING - _zipf(k, language))
-                out.append(w * NUMBER_FACTOR if n else w)
+            out = [_frequency_weight(k, language, n) for k, n in zip(keys, numeric, strict=True)]
         if self.negations and not self.negations.isdisjoint(keys):
             heaviest = max(
                 (w for k, w in zip(keys, out, strict=True) if k not in self.negations),
