@@ -34,7 +34,10 @@ try:  # the compiled stemmer (lexeval.native), unless LEXEVAL_PURE_PYTHON asks f
 except ImportError:
     NATIVE_STEM = False
 
-__all__ = ["NATIVE_STEM", "PorterStemmer"]
+__all__ = ["NATIVE_STEM", "NLTK_VERSION", "PorterStemmer"]
+
+#: The nltk release whose Porter stemmer this module follows (text signatures name it).
+NLTK_VERSION = "3.10.4"
 
 _VOWELS = frozenset("aeiou")
 _VOWEL = re.compile("[aeiou]")

@@ -22,6 +22,7 @@ from typing import Any
 
 from lexeval._version import __version__
 from lexeval.checks import check_text, check_texts
+from lexeval.porter import NLTK_VERSION as PORTER_NLTK_VERSION
 from lexeval.text.base import KeywordAnalysis
 from lexeval.text.config import NormalizerConfig
 from lexeval.text.resources import (
@@ -462,6 +463,13 @@ class StepProcessor:
             return "porter"
         return "snowball" if self.language in SNOWBALL_LANGUAGES else None
 
+    @staticmethod
+    def _stemmer_source(stem: str) -> str:
+        """The stemmer and the release it follows: Porter is :mod:`lexeval.porter`, whose
+        stems are nltk 3.10.4's; Snowball is the installed nltk's."""
+        version = PORTER_NLTK_VERSION if stem == "porter" else package_version("nltk")
+        return f"{stem}-nltk{version}"
+
     def _build_signature(self) -> Signature:
         cfg = self.config
         parts = [f"preset:{self.preset}", f"lang:{self.language}"]
@@ -485,7 +493,7 @@ class StepProcessor:
         else:
             parts.append("lemma:no")
         stem = self._stemmer_name()
-        parts.append(f"stem:{stem + '-nltk' + package_version('nltk') if stem else 'no'}")
+        parts.append(f"stem:{self._stemmer_source(stem) if stem else 'no'}")
         if stem and (cfg.stem_min_length > 1 or not cfg.stem_stopwords):
             skip = "" if cfg.stem_stopwords else ",not-stopwords"
             parts.append(f"stem-only:len>={cfg.stem_min_length}{skip}")

@@ -479,7 +479,9 @@ class CaseFold:
 
 def make_stemmer(name: str | None, language: str, cache_size: int) -> Callable[[str], str] | None:
     """nltk's stemmer by name (``"auto"``: Porter for English as rouge-score, Snowball where
-    nltk has one, else none), memoized; nltk is imported only here.
+    nltk has one, else none), memoized. Porter is :mod:`lexeval.porter` (nltk's default mode,
+    compiled where built: equal stems without importing nltk, about 50 times faster on a new
+    word); nltk is imported only here, for Snowball.
 
     >>> make_stemmer("porter", "en", 10)("running"), make_stemmer("auto", "xx", 10) is None
     ('run', True)
@@ -491,7 +493,7 @@ def make_stemmer(name: str | None, language: str, cache_size: int) -> Callable[[
     if name is None:
         return None
     if name == "porter":
-        from nltk.stem.porter import PorterStemmer
+        from lexeval.porter import PorterStemmer
 
         return functools.lru_cache(maxsize=cache_size)(PorterStemmer().stem)
     if name == "snowball":
