@@ -634,6 +634,20 @@ static Py_ssize_t bigram_overlap(const Py_ssize_t *r, Py_ssize_t nr, const Py_ss
     return overlap;
 }
 
+/* Work between two looks at pending signals (about a millisecond of the loops below), so that
+ * Ctrl-C (or any Python signal handler that raises) ends a long call: -1 with the exception
+ * set when a handler raised. Only the main thread runs handlers; elsewhere this returns 0. */
+#define SIGNAL_EVERY ((Py_ssize_t)1 << 22)
+
+static int check_signals(Py_ssize_t *budget, Py_ssize_t spent)
+{
+    *budget -= spent;
+    if (*budget > 0)
+        return 0;
+    *budget = SIGNAL_EVERY;
+    return PyErr_CheckSignals();
+}
+
 /* LCS length (bit-parallel rows, Hyyro 2004), ids < vocab. Each id's match mask over the
  * output is kept sparse (the words where it occurs): memory in the tokens, not their square. */
 static Py_ssize_t lcs_length(const Py_ssize_t *r, Py_ssize_t nr, const Py_ssize_t *o,
@@ -686,10 +700,15 @@ static Py_ssize_t lcs_length(const Py_ssize_t *r, Py_ssize_t nr, const Py_ssize_
     PyMem_Free(last_word);
     for (Py_ssize_t w = 0; w < words; w++)
         v[w] = ~(uint64_t)0;
+    Py_ssize_t budget = SIGNAL_EVERY, zeros = 0;
     for (Py_ssize_t i = 0; i < nr; i++) {
         Py_ssize_t k = start[r[i]], end = start[r[i] + 1];
         if (k == end)
             continue; /* no match anywhere: the row stays as it is */
+        if (check_signals(&budget, words) < 0) {
+            *error = 1;
+            goto done;
+        }
         uint64_t carry = 0;
         for (Py_ssize_t w = 0; w < words; w++) {
             uint64_t m = 0;
@@ -704,13 +723,13 @@ static Py_ssize_t lcs_length(const Py_ssize_t *r, Py_ssize_t nr, const Py_ssize_
             carry = c1 | c2;
         }
     }
-    Py_ssize_t zeros = 0;
     for (Py_ssize_t w = 0; w < words; w++) {
         uint64_t x = v[w];
         if (w == words - 1 && no % 64)
             x |= ~(((uint64_t)1 << (no % 64)) - 1); /* bits past the end count as ones */
         zeros += 64 - POPCOUNT64(x);
     }
+done:
     PyMem_Free(start);
     PyMem_Free(at);
     PyMem_Free(mask);
@@ -752,7 +771,7 @@ static Py_ssize_t union_lcs_hits(const Py_ssize_t *r, const Py_ssize_t *rlen, Py
         cnt_r[r[i]]++;
     for (Py_ssize_t i = 0; i < no; i++)
         cnt_o[o[i]]++;
-    Py_ssize_t hits = 0;
+    Py_ssize_t hits = 0, budget = SIGNAL_EVERY;
     const Py_ssize_t *ref = r;
     for (Py_ssize_t k = 0; k < nrs; ref += rlen[k], k++) {
         Py_ssize_t m = rlen[k];
@@ -762,6 +781,10 @@ static Py_ssize_t union_lcs_hits(const Py_ssize_t *r, const Py_ssize_t *rlen, Py
             Py_ssize_t n = olen[c], cols = n + 1;
             if (!m || !n)
                 continue;
+            if (check_signals(&budget, m * n) < 0) {
+                *error = 1;
+                goto done;
+            }
             for (Py_ssize_t j = 0; j <= n; j++)
                 table[j] = 0;
             for (Py_ssize_t i = 1; i <= m; i++) {
@@ -795,6 +818,7 @@ static Py_ssize_t union_lcs_hits(const Py_ssize_t *r, const Py_ssize_t *rlen, Py
             }
         }
     }
+done:
     PyMem_Free(cnt_r);
     PyMem_Free(table);
     PyMem_Free(hit);
