@@ -560,8 +560,8 @@ class AffixRules:
 
         >>> from lexeval.text.resources import load_language
         >>> rules = load_language("en").affixes
-        >>> rules.split_edges('("Peter\'s").'), rules.split_edges("U.S.")
-        (['(', '"', 'Peter', "'s", '"', ')', '.'], None)
+        >>> rules.split_edges("(Peter's)."), rules.split_edges("(it's).")
+        (['(', 'Peter', "'s", ')', '.'], None)
         """
         edges = self.edges
         token_match = self.token_match
