@@ -534,12 +534,15 @@ class AffixRules:
         None where a special case could take part: :meth:`split_edges` where it decides,
         else :meth:`split_rules` (the compiled :class:`EdgeSplit` first, when built)."""
         edges = self.edges
-        if edges is not None:
-            compiled = edges.compiled
-            if compiled is not None:
-                found = compiled(chunk)
-                if found is not None:
-                    return found
+        if edges is not None and edges.compiled is not None:
+            found = edges.compiled(chunk)
+            if found is not None:
+                return found
+        return self.split_python(chunk)
+
+    def split_python(self, chunk: str) -> list[str] | None:
+        """:meth:`split` without the compiled fast path (where it said None)."""
+        if self.edges is not None:
             found = self.split_edges(chunk)
             if found is not None:
                 return found
