@@ -148,6 +148,8 @@ def test_edge_fast_path_decides_the_common_shapes() -> None:
         assert compiled('"Paris,"') == ['"', "Paris", ",", '"']
         assert compiled('"Paris') == ['"', "Paris"]  # no suffix can end a word without a digit
         assert compiled("(Mass") is None  # "Mass." is a special case
+        assert compiled('"Peter’s".') == ['"', "Peter", "’s", '"', "."]
+        assert compiled("(it's)") is None  # "it's" is a special case
     else:
         assert compiled is None
 

@@ -1,6 +1,6 @@
 /* lexeval.native.affixes: the compiled fast path of spaCy's affix rules on the commonest
- * white-space chunks (a word with plain punctuation at its edges: "Paris," "(1990)."
- * '"well-known"').
+ * white-space chunks (a word with plain punctuation at its edges and a clitic at its end:
+ * "Paris," "(1990)." '"well-known"' "Peter's.").
  *
  * The pure-Python code stays the reference (lexeval.text.affixes: AffixRules.split_edges and
  * AffixRules.split_rules); this module decides a subset of the chunks split_edges decides,
@@ -23,11 +23,12 @@
  *   suffix_guard  int: the same of the suffix alternatives that can end with one ("'s"), but
  *               for the ones that match only after an ASCII digit ("(?<=[0-9])km") when
  *   suffix_digit  bool: is true (they cannot match after a word without one)
+ *   clitics     str: the clitics split off a word's end, two characters each ("'s'S")
  *
  * The word must be word characters joined by single separators (-./@), a part of lexeval's
  * technical-term rule (TECH_TOKEN_RE), so that the token rule keeps it whole; a chunk with a
- * clitic ("Peter's"), a word the rule may not keep, a special case in sight, or a search the
- * tables do not decide, is left to Python. The function holds the GIL, keeps no state and
+ * word the rule may not keep, a special case in sight, or a search the tables do not decide,
+ * is left to Python. The function holds the GIL, keeps no state and
  * calls no Python code but set membership of exact str objects (no user __hash__ or __eq__).
  */
 #define PY_SSIZE_T_CLEAN
@@ -118,16 +119,17 @@ static PyObject *py_split(PyObject *self, PyObject *const *args, Py_ssize_t narg
         return NULL;
     }
     PyObject *tables = args[0], *chunk = args[1];
-    if (!PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 8 || !PyUnicode_CheckExact(chunk)) {
-        PyErr_SetString(PyExc_TypeError, "split(tables, chunk): an 8-tuple and a str");
+    if (!PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 9 || !PyUnicode_CheckExact(chunk)) {
+        PyErr_SetString(PyExc_TypeError, "split(tables, chunk): a 9-tuple and a str");
         return NULL;
     }
     PyObject *flag_bytes = PyTuple_GET_ITEM(tables, 0), *heads = PyTuple_GET_ITEM(tables, 1),
              *tails = PyTuple_GET_ITEM(tables, 2), *cores = PyTuple_GET_ITEM(tables, 3),
-             *specials = PyTuple_GET_ITEM(tables, 4);
+             *specials = PyTuple_GET_ITEM(tables, 4), *clitics = PyTuple_GET_ITEM(tables, 8);
     if (!PyBytes_CheckExact(flag_bytes) || PyBytes_GET_SIZE(flag_bytes) != 128 ||
         !PyUnicode_CheckExact(heads) || !PyUnicode_CheckExact(tails) ||
-        !PyFrozenSet_CheckExact(cores) || !PyFrozenSet_CheckExact(specials)) {
+        !PyFrozenSet_CheckExact(cores) || !PyFrozenSet_CheckExact(specials) ||
+        !PyUnicode_CheckExact(clitics)) {
         PyErr_SetString(PyExc_TypeError, "split(tables, chunk): malformed tables");
         return NULL;
     }
@@ -145,22 +147,39 @@ static PyObject *py_split(PyObject *self, PyObject *const *args, Py_ssize_t narg
     const void *data = PyUnicode_DATA(chunk);
     Py_ssize_t n = PyUnicode_GET_LENGTH(chunk);
 
-    Py_ssize_t start = 0, end = n;
+    Py_ssize_t start = 0, body_end = n;
     while (start < n && has_flag(flags, heads, PyUnicode_READ(kind, data, start), HEAD))
         start++;
-    while (end > start && has_flag(flags, tails, PyUnicode_READ(kind, data, end - 1), TAIL))
-        end--;
+    while (body_end > start &&
+           has_flag(flags, tails, PyUnicode_READ(kind, data, body_end - 1), TAIL))
+        body_end--;
+    /* the word, then a clitic ("'s") when the body ends with one after a word */
+    Py_ssize_t end = body_end;
+    if (body_end - start > 2) {
+        Py_UCS4 c1 = PyUnicode_READ(kind, data, body_end - 2);
+        Py_UCS4 c2 = PyUnicode_READ(kind, data, body_end - 1);
+        Py_ssize_t m = PyUnicode_GET_LENGTH(clitics);
+        for (Py_ssize_t k = 0; k + 1 < m; k += 2)
+            if (PyUnicode_READ_CHAR(clitics, k) == c1 && PyUnicode_READ_CHAR(clitics, k + 1) == c2) {
+                end = body_end - 2;
+                break;
+            }
+    }
+    Py_ssize_t clitic = body_end - end;
     if (end == start || !is_word_run(kind, data, start, end))
         Py_RETURN_NONE;
-    for (Py_ssize_t k = end + 1; k < n; k++) {  /* ".." at the end is one suffix */
+    for (Py_ssize_t k = body_end + 1; k < n; k++) {  /* ".." at the end is one suffix */
         Py_UCS4 ch = PyUnicode_READ(kind, data, k);
         if (ch < 128 && (flags[ch] & RUN) && PyUnicode_READ(kind, data, k - 1) == ch)
             Py_RETURN_NONE;
     }
-    Py_ssize_t n_left = start, n_right = n - end;
+    Py_ssize_t n_left = start, n_suffix = n - body_end, n_right = n_suffix + (clitic > 0);
+    if (n_left > MAX_EDGE_RUN || n_suffix > MAX_EDGE_RUN)
+        Py_RETURN_NONE;
     /* once one side is bare, the searches on it must find nothing: known from the word's
-     * first (last) character */
+     * first (last) character, or from its size and digits (the guards) */
     Py_ssize_t size = end - start;
+    int digits = -1;  /* whether the word holds an ASCII digit; -1: not looked at */
     if (n_left < n_right) {
         Py_UCS4 first = PyUnicode_READ(kind, data, start);
         if (!(first < 128 && (flags[first] & NO_PREFIX)) &&
@@ -169,18 +188,34 @@ static PyObject *py_split(PyObject *self, PyObject *const *args, Py_ssize_t narg
     }
     else if (n_right < n_left) {
         Py_UCS4 last = PyUnicode_READ(kind, data, end - 1);
-        if (!(last < 128 && (flags[last] & NO_SUFFIX)) &&
-            !(is_ascii_alnum(last) && suffix_guard >= 0 && size >= suffix_guard &&
-              !(suffix_digit && has_ascii_digit(kind, data, start, end))))
+        if (!(last < 128 && (flags[last] & NO_SUFFIX))) {
+            if (!(is_ascii_alnum(last) && suffix_guard >= 0 && size >= suffix_guard))
+                Py_RETURN_NONE;
+            digits = has_ascii_digit(kind, data, start, end);
+            if (suffix_digit && digits)
+                Py_RETURN_NONE;
+        }
+    }
+    /* the turn that takes the clitic: the suffix search finds it, not more (no literal
+     * alternative is longer, none after a digit can match without one) */
+    if (clitic) {
+        if (suffix_guard < 0 || suffix_guard > clitic)
+            Py_RETURN_NONE;
+        if (digits < 0)
+            digits = has_ascii_digit(kind, data, start, end);
+        if (suffix_digit && digits)
             Py_RETURN_NONE;
     }
-    if (n_left > MAX_EDGE_RUN || n_right > MAX_EDGE_RUN)
-        Py_RETURN_NONE;
     int found = substring_in(chunk, start, end, cores);
+    if (found == 0 && clitic)
+        found = substring_in(chunk, start, body_end, cores);
     if (found == 0 && n_left > 1)
         found = spells_special(chunk, 0, start, specials);
-    if (found == 0 && n_right > 1)
-        found = spells_special(chunk, end, n, specials);
+    if (found == 0 && n_suffix > 1)
+        found = spells_special(chunk, body_end, n, specials);
+    /* runs of two or more tokens that begin with the clitic */
+    for (Py_ssize_t k = body_end + 1; found == 0 && clitic && k <= n; k++)
+        found = substring_in(chunk, end, k, specials);
     if (found < 0)
         return NULL;
     if (found)
@@ -200,6 +235,10 @@ static PyObject *py_split(PyObject *self, PyObject *const *args, Py_ssize_t narg
             else
                 token = PyUnicode_Substring(chunk, start, end);
             k = end - 1;
+        }
+        else if (k == end && clitic) {
+            token = PyUnicode_Substring(chunk, end, body_end);
+            k = body_end - 1;
         }
         else
             token = PyUnicode_Substring(chunk, k, k + 1);

@@ -365,7 +365,7 @@ def _word_guard(profile: list[tuple[Any, Any, Any]], lookbehind: bool) -> tuple[
         names = [str(op) for op, _ in items]
         if test is not None and set(names) == {"LITERAL"}:
             chars = [chr(arg) for _, arg in items]
-            if any(not (c == "_" or c.isalnum() or c in _SEPARATORS) for c in chars):
+            if _unjoined("".join(chars)):
                 longest = max(longest, len(chars))
                 continue
         if (
@@ -379,6 +379,12 @@ def _word_guard(profile: list[tuple[Any, Any, Any]], lookbehind: bool) -> tuple[
             continue
         return -1, False
     return longest, digit
+
+
+def _unjoined(text: str) -> bool:
+    """Whether ``text`` holds a character that is no word character and joins no words
+    (``_SEPARATORS``): no technical term and no word holds it."""
+    return any(not (c == "_" or c.isalnum() or c in _SEPARATORS) for c in text)
 
 
 #: What joins the words of a technical term (``TECH_TOKEN_RE``), and ``[0-9]`` as parsed.
@@ -458,6 +464,8 @@ class EdgeSplit:
                 specials,
                 _word_guard(prefixes, lookbehind=False)[0],
                 *_word_guard(suffixes, lookbehind=True),
+                # clitics that are no special case and that the token rule cannot keep whole
+                "".join(c for c in sorted(clitics) if c not in other and _unjoined(c)),
             )
             compiled = functools.partial(_NATIVE.split, tables)
         return cls(heads, tails, clitics, runs, no_prefix, no_suffix, cores, compiled)
