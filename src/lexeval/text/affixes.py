@@ -14,6 +14,12 @@ The prefix and suffix patterns (about 80 alternatives each) are searched with on
 alternatives that can begin or end with the string's first or last character
 (:func:`head_search`, :func:`tail_search`): the same match, without trying every alternative.
 
+The commonest chunks, a word with plain punctuation at its edges and maybe a clitic ("Paris,",
+"(1990).", "Peter's."), skip the rules' loop (:meth:`AffixRules.split_edges`, :class:`EdgeSplit`:
+what each edge character does is read from the patterns' structure); the compiled module
+``lexeval.native.affixes`` decides most of them when it is built. :meth:`AffixRules.split_rules`
+stays the reference: property tests compare the three.
+
 >>> from lexeval.text.resources import load_language
 >>> rules = load_language("en").affixes
 >>> rules.split('"Paris,"'), rules.split("(1990)."), rules.split("TCP/IP.")
