@@ -6,7 +6,9 @@
  * AffixRules.split_rules); this module decides a subset of the chunks split_edges decides,
  * with the same tokens, and says None for every other chunk (the Python code then decides):
  *
- *   split(tables, chunk)  the tokens of chunk, or None when it does not decide
+ *   split(tables, chunk)  the tokens of chunk; None when it does not decide; False when the
+ *                         chunk is no word with edges (AffixRules.split_edges does not decide
+ *                         either: after the edges and the clitic, no technical term is left)
  *
  * tables (built by lexeval.text.affixes.EdgeSplit) is a tuple:
  *   flags       bytes of 128: per ASCII character, the bits HEAD (always a one-character
@@ -88,6 +90,20 @@ static int is_word_run(int kind, const void *data, Py_ssize_t start, Py_ssize_t 
     return 1;
 }
 
+/* Whether chunk[start:end] is a technical term (TECH_TOKEN_RE's fullmatch: a word run after an
+ * optional ".", before an optional "++" or "#"). */
+static int is_tech(int kind, const void *data, Py_ssize_t start, Py_ssize_t end)
+{
+    if (start < end && PyUnicode_READ(kind, data, start) == '.')
+        start++;
+    if (end - start >= 2 && PyUnicode_READ(kind, data, end - 1) == '+' &&
+        PyUnicode_READ(kind, data, end - 2) == '+')
+        end -= 2;
+    else if (end > start && PyUnicode_READ(kind, data, end - 1) == '#')
+        end--;
+    return start < end && is_word_run(kind, data, start, end);
+}
+
 /* 1 when chunk[start:end] is in the set, 0 when not, -1 on error. */
 static int substring_in(PyObject *chunk, Py_ssize_t start, Py_ssize_t end, PyObject *set)
 {
@@ -166,7 +182,9 @@ static PyObject *py_split(PyObject *self, PyObject *const *args, Py_ssize_t narg
             }
     }
     Py_ssize_t clitic = body_end - end;
-    if (end == start || !is_word_run(kind, data, start, end))
+    if (end == start || !is_tech(kind, data, start, end))
+        Py_RETURN_FALSE;
+    if (!is_word_run(kind, data, start, end))
         Py_RETURN_NONE;
     for (Py_ssize_t k = body_end + 1; k < n; k++) {  /* ".." at the end is one suffix */
         Py_UCS4 ch = PyUnicode_READ(kind, data, k);

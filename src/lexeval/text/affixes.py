@@ -35,7 +35,7 @@ import importlib
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from lexeval.native import load
 
@@ -414,7 +414,7 @@ class EdgeSplit:
     #: characters that are always a prefix (suffix) of one character
     heads: str
     tails: str
-    #: suffixes of two characters split off a word ("'s")
+    #: suffixes of two characters split off a word ("'s"; no special case)
     clitics: frozenset[str]
     #: tail characters a run of which is one suffix ("..")
     runs: tuple[str, ...]
@@ -423,8 +423,10 @@ class EdgeSplit:
     no_suffix: frozenset[str]
     #: every special case without its leading heads and trailing tails
     cores: frozenset[str]
-    #: the compiled fast path (``lexeval.native.affixes``) with its tables, when built
-    compiled: Callable[[str], list[str] | None] | None = None
+    #: the compiled fast path (``lexeval.native.affixes``) with its tables, when built: the
+    #: tokens, None where it does not decide, False where :meth:`AffixRules.split_edges`
+    #: does not either (the chunk is no word with edges)
+    compiled: Callable[[str], list[str] | Literal[False] | None] | None = None
 
     @classmethod
     def of(
@@ -450,7 +452,12 @@ class EdgeSplit:
         no_suffix = frozenset(c for c in ascii_chars if _edge_kind(suffixes, c) == "none")
         cores = frozenset(special.lstrip(heads).rstrip(tails) for special in specials)
         branches = _branches(suffix_search)
-        clitics = frozenset(c for c in _CLITICS if f"{re.escape(c)}$" in branches)
+        # clitics of the suffix pattern that are no special case and no technical term holds
+        clitics = frozenset(
+            c
+            for c in _CLITICS
+            if f"{re.escape(c)}$" in branches and c not in other and _unjoined(c)
+        )
         compiled = None
         if _NATIVE is not None and all(run.isascii() for run in runs):
             flags = bytearray(128)
@@ -470,8 +477,7 @@ class EdgeSplit:
                 specials,
                 _word_guard(prefixes, lookbehind=False)[0],
                 *_word_guard(suffixes, lookbehind=True),
-                # clitics that are no special case and that the token rule cannot keep whole
-                "".join(c for c in sorted(clitics) if c not in other and _unjoined(c)),
+                "".join(sorted(clitics)),
             )
             compiled = functools.partial(_NATIVE.split, tables)
         return cls(heads, tails, clitics, runs, no_prefix, no_suffix, cores, compiled)
@@ -550,6 +556,8 @@ class AffixRules:
         edges = self.edges
         if edges is not None and edges.compiled is not None:
             found = edges.compiled(chunk)
+            if found is False:
+                return self.split_rules(chunk)
             if found is not None:
                 return found
         return self.split_python(chunk)
@@ -662,9 +670,12 @@ class AffixRules:
         suffixes: list[str] = []
         string = chunk
         last_size = 0
+        unmatched = None  # the last string token_match did not keep whole
         while string and len(string) != last_size:  # Tokenizer._split_affixes
-            if token_match is not None and token_match(string):
-                break
+            if token_match is not None:
+                if token_match(string):
+                    break
+                unmatched = string
             if string in same:
                 break
             if string in other:
@@ -712,7 +723,7 @@ class AffixRules:
                 return None
             if (
                 string in same
-                or (token_match is not None and token_match(string))
+                or (token_match is not None and string is not unmatched and token_match(string))
                 or (self.url_match is not None and self.url_match(string))
             ):
                 tokens.append(string)

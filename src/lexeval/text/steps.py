@@ -367,9 +367,15 @@ class SpacyTokenizer(_TokenStep):
             else:
                 # spaCy's rules in Python where no special case takes part (AffixRules.split:
                 # its compiled fast path called here at once)
-                found = compiled(chunk) if compiled is not None else None
-                if found is None and affixes is not None:
+                fast = compiled(chunk) if compiled is not None else None
+                if affixes is None:
+                    found = None
+                elif fast is False:  # no word with edges: the rules
+                    found = affixes.split_rules(chunk)
+                elif fast is None:
                     found = affixes.split_python(chunk)
+                else:
+                    found = fast
                 if found is None:
                     short.append(len(pieces))
                     pieces.append([])
