@@ -306,7 +306,7 @@ def tail_search(search: _Search) -> _Search:
 
 #: Characters considered for the edges of the fast path (:class:`EdgeSplit`): ASCII and common
 #: Unicode punctuation; each is kept only where the patterns' structure shows it qualifies.
-_EDGE_CANDIDATES = "!\"$%&'()*+,-./:;<=>?@[\\]^_`{|}~“”‘’„«»–—…·¡¿"
+_EDGE_CANDIDATES = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~“”‘’„«»–—…·¡¿"
 #: Clitics split off a word's end by spaCy's suffix rules ("Peter's" -> "Peter", "'s").
 _CLITICS = ("'s", "'S", "’s", "’S")
 
