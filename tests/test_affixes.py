@@ -6,6 +6,7 @@ coverage giving the same results under threads with caches cleared midway."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import threading
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 
 from lexeval.metrics import KeywordCoverageMetric
 from lexeval.normalize import Normalizer
-from lexeval.text.affixes import head_search, tail_search
+from lexeval.text.affixes import NATIVE_AFFIXES, head_search, tail_search
 from lexeval.text.processor import StepProcessor
 from lexeval.text.resources import (
     TECH_TOKEN_RE,
@@ -54,16 +55,26 @@ def spacy_tokens(res: LanguageResources, chunk: str) -> list[str]:
         return [t.text for t in res.nlp.tokenizer(chunk)]
 
 
-def check_chunks(chunks: list[str]) -> int:
-    """Assert that every chunk the fast path splits comes out as spaCy splits it; the number
-    of chunks it split."""
-    res = load_language("en")
-    assert res.affixes is not None
+def check_chunks(chunks: list[str], language: str = "en") -> int:
+    """Assert that every chunk the rules split comes out as spaCy splits it, and that the fast
+    paths (:meth:`AffixRules.split_edges`, its compiled twin) give the rules' tokens wherever
+    they decide; the number of chunks the rules split."""
+    res = load_language(language)
+    rules = res.affixes
+    assert rules is not None
+    compiled = rules.edges.compiled if rules.edges is not None else None
     split = 0
     for chunk in chunks:
-        got = res.affixes.split(chunk)
-        if got is not None:
-            assert got == spacy_tokens(res, chunk), chunk
+        want = rules.split_rules(chunk)
+        edges = rules.split_edges(chunk)
+        assert edges is None or edges == want, chunk
+        if compiled is not None:
+            found = compiled(chunk)
+            assert found is None or found is False or found == want, chunk
+            assert found is None or (found is False) == (edges is None), chunk
+        assert rules.split(chunk) == want, chunk
+        if want is not None:
+            assert want == spacy_tokens(res, chunk), chunk
             split += 1
     return split
 
@@ -84,15 +95,83 @@ def test_property_affix_rules_equal_spacy_on_any_text(text: str) -> None:
 def test_affix_rules_equal_spacy_in_other_languages(language: str) -> None:
     res = load_language(language)
     assert res.affixes is not None
+    assert res.affixes.edges is not None  # the fast path takes part in these languages too
     rng = random.Random(language)
     pieces = [*TRICKY, "z.B.", "l'", "d'", "qu'il", "c'est", "т.е.", "Москва", "1.000"]
-    split = 0
-    for _ in range(2000):
-        chunk = "".join("".join(rng.choice(pieces) for _ in range(rng.randint(1, 5))).split())
-        got = res.affixes.split(chunk) if chunk else None
-        assert got is None or got == spacy_tokens(res, chunk), chunk
-        split += got is not None
-    assert split > 1000  # the rules split most chunks themselves, not only hand them to spaCy
+    pieces += [*EDGES, "Paris", "Mass", "s", "km", "10"]
+    chunks = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 5))) for _ in range(2000)]
+    chunks = [c for c in ("".join(c.split()) for c in chunks) if c]
+    assert check_chunks(chunks, language) > 1000  # most chunks split without spaCy
+
+
+#: Edge characters of the fast path (and others beside them): ASCII and Unicode punctuation,
+#: runs of dots, clitics, symbols that are conditional affixes ("+", "$", "%", "°").
+EDGES = [*"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~“”‘’„«»–—…·¡¿°", "..", "...", "'s", "’s", "'S"]
+#: Words for the fast path and words it must leave to the rules: special cases and their cores
+#: ("Mr", "e.g", "it", "Mass", "s"), units after digits ("10km", "5K"), "US$", technical terms,
+#: words that end in a letter a suffix can end with, non-ASCII letters and digits.
+WORDS = [
+    *["Paris", "1990", "corner1", "well-known", "I/O", "a@b.co", "x_y", "_x", "C++", "C#"],
+    *["Mr", "Dr", "e.g", "U.S", "it", "Mass", "s", "S", "km", "10km", "5K", "US", "C", "A"],
+    *["cannot", "gonna", "don't", "ca", "n't", "état", "Москва", "狐狸", "²", "٣", "a", "Z"],
+]
+_WORD = st.one_of(
+    st.sampled_from(WORDS),
+    st.text(st.sampled_from("aAsSmkKT019_-./@é’'"), min_size=1, max_size=6),
+)
+_EDGED = st.tuples(
+    st.lists(st.sampled_from(EDGES), max_size=4),
+    _WORD,
+    st.lists(st.sampled_from(EDGES), max_size=4),
+).map(lambda parts: "".join([*parts[0], parts[1], *parts[2]]))
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_EDGED)
+def test_property_edge_fast_paths_equal_rules_and_spacy(chunk: str) -> None:
+    """A word with punctuation at its edges: the fast paths give the rules' tokens wherever
+    they decide, and the rules give spaCy's."""
+    check_chunks([chunk])
+
+
+def test_edge_fast_path_decides_the_common_shapes() -> None:
+    rules = load_language("en").affixes
+    assert rules is not None
+    common = ['"Paris,"', "(1990).", "well-known,", "corner1.", "(BBC)", '"Peter\'s".', "Paris’s"]
+    for chunk in common:
+        assert rules.split_edges(chunk) == rules.split_rules(chunk) is not None, chunk
+    # special cases, a unit after digits, a prefix of letters and "..": the rules decide
+    for chunk in ["(it's)", "(Mr.", "(10km", "US$5", "wait..", "x:)", '"s', "(cannot"]:
+        assert rules.split_edges(chunk) is None, chunk
+    compiled = rules.edges.compiled if rules.edges is not None else None
+    if NATIVE_AFFIXES:
+        assert compiled is not None
+        assert compiled('"Paris,"') == ['"', "Paris", ",", '"']
+        assert compiled('"Paris') == ['"', "Paris"]  # no suffix can end a word without a digit
+        assert compiled("(Mass") is None  # "Mass." is a special case
+        assert compiled('"Peter’s".') == ['"', "Peter", "’s", '"', "."]
+        assert compiled("(it's)") is None  # "it's" is a special case
+    else:
+        assert compiled is None
+
+
+def test_compiled_edges_are_built_and_switched_off_by_pure_python() -> None:
+    """The compiled fast path is built (``make native``) and in use; LEXEVAL_PURE_PYTHON=1,
+    read at import, turns it off (a new process)."""
+    import os
+    import subprocess
+    import sys
+
+    from lexeval.native import PURE_PYTHON
+
+    if not PURE_PYTHON:
+        assert NATIVE_AFFIXES, "lexeval.native.affixes is not built: run `make native`"
+    code = "import lexeval.text.affixes as a; print(a.NATIVE_AFFIXES)"
+    env = {**os.environ, "LEXEVAL_PURE_PYTHON": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "False"
 
 
 def test_affix_rules_take_part_only_without_special_cases() -> None:
@@ -112,11 +191,19 @@ _SUFFIX_TEXT = st.lists(
 ).map("".join)
 
 
+@functools.cache
+def _edge_searches() -> tuple[Any, Any]:
+    """The English prefix and suffix searches of :func:`head_search` and :func:`tail_search`,
+    built once (building them parses the patterns; fresh ones are tested below)."""
+    tokenizer = load_language("en").nlp.tokenizer
+    return head_search(tokenizer.prefix_search), tail_search(tokenizer.suffix_search)
+
+
 @settings(max_examples=800, deadline=None)
 @given(_SUFFIX_TEXT)
 def test_property_tail_search_equals_the_suffix_pattern(text: str) -> None:
     search = load_language("en").nlp.tokenizer.suffix_search
-    fast, full = tail_search(search)(text), search(text)
+    fast, full = _edge_searches()[1](text), search(text)
     assert (fast and fast.span()) == (full and full.span())
 
 
@@ -124,7 +211,7 @@ def test_property_tail_search_equals_the_suffix_pattern(text: str) -> None:
 @given(st.one_of(_SUFFIX_TEXT, _CHUNK))
 def test_property_head_search_and_token_match_equal_spacy_rules(text: str) -> None:
     tokenizer = load_language("en").nlp.tokenizer
-    fast, full = head_search(tokenizer.prefix_search)(text), tokenizer.prefix_search(text)
+    fast, full = _edge_searches()[0](text), tokenizer.prefix_search(text)
     assert (fast and fast.span()) == (full and full.span())
     fast, full = tech_token_match(text), TECH_TOKEN_RE.fullmatch(text)
     assert (fast and fast.span()) == (full and full.span())
@@ -189,6 +276,40 @@ def test_affix_rules_equal_spacy_on_real_text() -> None:
     assert len(chunks) > 10_000
     split = check_chunks(chunks)
     assert split > 0.99 * len(chunks)  # what makes it worth having: few chunks go to spaCy
+    rules = load_language("en").affixes
+    assert rules is not None
+    punctuated = [c for c in chunks if not c.isalpha()]
+    fast = sum(rules.split_edges(c) is not None for c in punctuated)
+    assert fast > 0.8 * len(punctuated)  # most chunks with punctuation skip the rules' loop
+
+
+def test_fast_paths_equal_rules_on_every_chunk_of_the_corpora() -> None:
+    """Every distinct chunk of EVOUNA NQ and TQ (answers and golds) and of SummEval's summaries:
+    the fast paths give the rules' tokens (spaCy's are compared above on a sample)."""
+    if not SUMMEVAL.exists() or not EVOUNA.exists():
+        pytest.skip("../shared is absent: real-text parity not run")
+    texts: list[str] = []
+    for name in ("NQ", "TQ"):
+        with open(EVOUNA.with_name(f"{name}.json"), encoding="utf-8") as fh:
+            texts += [v for row in json.load(fh) for v in row.values() if isinstance(v, str)]
+    with open(SUMMEVAL, encoding="utf-8") as lines:
+        texts += [json.loads(line)["decoded"] for line in lines]
+    chunks = [c for c in dict.fromkeys(c for t in texts for c in t.split()) if not c.isalpha()]
+    assert len(chunks) > 40_000
+    rules = load_language("en").affixes
+    assert rules is not None and rules.edges is not None
+    compiled = rules.edges.compiled
+    decided = 0
+    for chunk in chunks:
+        want = rules.split_rules(chunk)
+        edges = rules.split_edges(chunk)
+        assert edges is None or edges == want, chunk
+        if compiled is not None:
+            found = compiled(chunk)
+            assert found is None or found is False or found == want, chunk
+            assert found is None or (found is False) == (edges is None), chunk
+        decided += edges is not None
+    assert decided > 0.9 * len(chunks)
 
 
 def test_letters_and_technical_predicates_equal_their_definitions() -> None:

@@ -14,6 +14,12 @@ The prefix and suffix patterns (about 80 alternatives each) are searched with on
 alternatives that can begin or end with the string's first or last character
 (:func:`head_search`, :func:`tail_search`): the same match, without trying every alternative.
 
+The commonest chunks, a word with plain punctuation at its edges and maybe a clitic ("Paris,",
+"(1990).", "Peter's."), skip the rules' loop (:meth:`AffixRules.split_edges`, :class:`EdgeSplit`:
+what each edge character does is read from the patterns' structure); the compiled module
+``lexeval.native.affixes`` decides most of them when it is built. :meth:`AffixRules.split_rules`
+stays the reference: property tests compare the three.
+
 >>> from lexeval.text.resources import load_language
 >>> rules = load_language("en").affixes
 >>> rules.split('"Paris,"'), rules.split("(1990)."), rules.split("TCP/IP.")
@@ -24,13 +30,20 @@ alternatives that can begin or end with the string's first or last character
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-__all__ = ["AffixRules", "head_search", "tail_search"]
+from lexeval.native import load
+
+__all__ = ["NATIVE_AFFIXES", "AffixRules", "EdgeSplit", "head_search", "tail_search"]
+
+_NATIVE = load("affixes")
+#: Whether the compiled fast path (``lexeval.native.affixes``) is in use.
+NATIVE_AFFIXES = _NATIVE is not None
 
 _Search = Callable[[str], Any]  # a compiled pattern's search/match/fullmatch: Match or None
 #: A pattern wider than this counts as unbounded ("\.\.+").
@@ -291,6 +304,194 @@ def tail_search(search: _Search) -> _Search:
     return _by_edge([tree.data[:-1] for tree in parsed], True, whole, build)
 
 
+#: Characters considered for the edges of the fast path (:class:`EdgeSplit`): ASCII and common
+#: Unicode punctuation; each is kept only where the patterns' structure shows it qualifies.
+_EDGE_CANDIDATES = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~“”‘’„«»–—…·¡¿"
+#: Clitics split off a word's end by spaCy's suffix rules ("Peter's" -> "Peter", "'s").
+_CLITICS = ("'s", "'S", "’s", "’S")
+
+
+def _profile(search: _Search | None, anchor: str, where: int) -> list[tuple[Any, Any, Any]] | None:
+    """Each top-level alternative of a prefix (``where=0``) or suffix (``-1``) pattern as (its
+    edge test, its items without the anchor, its width); None when the structure is not
+    understood."""
+    if search is None:
+        return []
+    found = _alternatives(search, anchor, where)
+    if found is None:
+        return None
+    profile = []
+    for tree in found[2]:
+        items = tree.data[1:] if where == 0 else tree.data[:-1]
+        profile.append((_edge_test(items, last=where != 0), items, tree.getwidth()))
+    return profile
+
+
+def _edge_kind(profile: list[tuple[Any, Any, Any]], char: str) -> str:
+    """How the alternatives that can begin (or end) with ``char`` match a string beginning (or
+    ending) with it: ``"none"`` (none can), ``"one"`` (exactly that character, whatever
+    follows: each is one character wide and one of them is that character alone), ``"run"``
+    (as ``"one"``, except that a run of the character (``\\.\\.+``) matches when the
+    character beside it is the same) or ``"other"``."""
+    kind = "none"
+    alone = False
+    for test, items, width in profile:
+        if test is not None and not test(char):
+            continue
+        names = [str(op) for op, _ in items]
+        if width == (1, 1):
+            kind = "one" if kind == "none" else kind
+            alone = alone or (names in (["LITERAL"], ["IN"]) and test is not None)
+        elif (
+            names == ["LITERAL", "MAX_REPEAT"]
+            and items[0][1] == ord(char)
+            and items[1][1][0] == 1
+            and [(str(op), arg) for op, arg in items[1][1][2]] == [("LITERAL", ord(char))]
+        ):
+            kind = "run"
+        else:
+            return "other"
+    if kind == "none":
+        return kind
+    return kind if alone else "other"
+
+
+def _word_guard(profile: list[tuple[Any, Any, Any]], lookbehind: bool) -> tuple[int, bool]:
+    """What the alternatives that can begin (end) with an ASCII letter or digit need, to match
+    at the start (end) of a string that begins (ends) with a word (:class:`EdgeSplit`):
+    ``(n, digit)``: each is either a literal with a character no word holds ("US$", "'s": it
+    cannot match when the word is at least ``n`` long) or, when ``digit``, a match after an
+    ASCII digit (``(?<=[0-9])km``: it cannot match when the word holds none); ``(-1, ...)``
+    when some alternative is neither."""
+    alnum = [c for c in map(chr, range(128)) if c.isalnum()]
+    longest, digit = 0, False
+    for test, items, _ in profile:
+        if test is not None and not any(test(c) for c in alnum):
+            continue
+        names = [str(op) for op, _ in items]
+        if test is not None and set(names) == {"LITERAL"}:
+            chars = [chr(arg) for _, arg in items]
+            if _unjoined("".join(chars)):
+                longest = max(longest, len(chars))
+                continue
+        if (
+            lookbehind
+            and test is not None
+            and names[0] == "ASSERT"
+            and items[0][1][0] == -1
+            and [(str(op), arg) for op, arg in items[0][1][1]] == [("IN", [_DIGIT_RANGE])]
+        ):
+            digit = True
+            continue
+        return -1, False
+    return longest, digit
+
+
+def _unjoined(text: str) -> bool:
+    """Whether ``text`` holds a character that is no word character and joins no words
+    (``_SEPARATORS``): no technical term and no word holds it."""
+    return any(not (c == "_" or c.isalnum() or c in _SEPARATORS) for c in text)
+
+
+#: What joins the words of a technical term (``TECH_TOKEN_RE``), and ``[0-9]`` as parsed.
+_SEPARATORS = "-./@"
+_DIGIT_RANGE = (_regex_parser().RANGE, (48, 57))
+
+
+@dataclass(frozen=True)
+class EdgeSplit:
+    """The tokens of the commonest chunks derived at once: a word (a string the token rule keeps
+    whole, such as "Paris", "1990" or "well-known") with plain punctuation at either end
+    ('"Paris,"', "(1990).") and a clitic at its end ("Peter's."). Each edge character is one
+    token: the patterns' structure shows that every prefix (suffix) alternative that can begin
+    (end) with it matches that one character (:func:`_edge_kind`). Where the word is part of a
+    special case (``cores``: every special case stripped of its edge characters), where the
+    edges hold one, or where a search the edges do not decide finds an affix,
+    :meth:`AffixRules.split_edges` says None and the rules run. It assumes the token rule never
+    keeps whole a string that begins or ends with an edge character (lexeval's technical-term
+    rule; edge characters are no word characters, ".", "+" or "#")."""
+
+    #: characters that are always a prefix (suffix) of one character
+    heads: str
+    tails: str
+    #: suffixes of two characters split off a word ("'s"; no special case)
+    clitics: frozenset[str]
+    #: tail characters a run of which is one suffix ("..")
+    runs: tuple[str, ...]
+    #: ASCII characters no prefix alternative begins (no suffix alternative ends) with
+    no_prefix: frozenset[str]
+    no_suffix: frozenset[str]
+    #: every special case without its leading heads and trailing tails
+    cores: frozenset[str]
+    #: the compiled fast path (``lexeval.native.affixes``) with its tables, when built: the
+    #: tokens, None where it does not decide, False where :meth:`AffixRules.split_edges`
+    #: does not either (the chunk is no word with edges)
+    compiled: Callable[[str], list[str] | Literal[False] | None] | None = None
+
+    @classmethod
+    def of(
+        cls,
+        prefix_search: _Search | None,
+        suffix_search: _Search | None,
+        specials: frozenset[str],
+        other: frozenset[str],
+    ) -> EdgeSplit | None:
+        """The fast path of these patterns and special cases (``other``: those that are not
+        their own only token), or None when their structure is not understood."""
+        prefixes = _profile(prefix_search, "AT_BEGINNING", 0)
+        suffixes = _profile(suffix_search, "AT_END", -1)
+        if prefixes is None or suffixes is None:
+            return None
+        plain = [c for c in _EDGE_CANDIDATES if not re.match(r"\w", c) and c not in other]
+        heads = "".join(c for c in plain if c != "." and _edge_kind(prefixes, c) == "one")
+        tail_kinds = {c: _edge_kind(suffixes, c) for c in plain if c not in "+#"}
+        tails = "".join(c for c, kind in tail_kinds.items() if kind in ("one", "run"))
+        runs = tuple(sorted(c + c for c, kind in tail_kinds.items() if kind == "run"))
+        ascii_chars = [chr(i) for i in range(128)]
+        no_prefix = frozenset(c for c in ascii_chars if _edge_kind(prefixes, c) == "none")
+        no_suffix = frozenset(c for c in ascii_chars if _edge_kind(suffixes, c) == "none")
+        cores = frozenset(special.lstrip(heads).rstrip(tails) for special in specials)
+        branches = _branches(suffix_search)
+        # clitics of the suffix pattern that are no special case and no technical term holds
+        clitics = frozenset(
+            c
+            for c in _CLITICS
+            if f"{re.escape(c)}$" in branches and c not in other and _unjoined(c)
+        )
+        compiled = None
+        if _NATIVE is not None and all(run.isascii() for run in runs):
+            flags = bytearray(128)
+            for i, char in enumerate(ascii_chars):
+                flags[i] = (
+                    (char in heads) * _HEAD
+                    | (char in tails) * _TAIL
+                    | (char * 2 in runs) * _RUN
+                    | (char in no_prefix) * _NO_PREFIX
+                    | (char in no_suffix) * _NO_SUFFIX
+                )
+            tables = (
+                bytes(flags),
+                "".join(c for c in heads if not c.isascii()),
+                "".join(c for c in tails if not c.isascii()),
+                cores,
+                specials,
+                _word_guard(prefixes, lookbehind=False)[0],
+                *_word_guard(suffixes, lookbehind=True),
+                "".join(sorted(clitics)),
+            )
+            compiled = functools.partial(_NATIVE.split, tables)
+        return cls(heads, tails, clitics, runs, no_prefix, no_suffix, cores, compiled)
+
+
+#: The bits of the compiled fast path's table of ASCII characters (``native/affixes.c``).
+_HEAD, _TAIL, _RUN, _NO_PREFIX, _NO_SUFFIX = 1, 2, 4, 8, 16
+
+
+def _branches(search: _Search | None) -> list[str]:
+    pattern = getattr(search, "__self__", None)
+    return _top_branches(pattern.pattern) if isinstance(pattern, re.Pattern) else []
+
+
 @dataclass(frozen=True)
 class AffixRules:
     """One language's tokenizer rules, read once from its spaCy ``Tokenizer`` (immutable:
@@ -308,16 +509,29 @@ class AffixRules:
     #: every beginning of a special case ("e", "e.", "e.g" of "e.g."): where a run of
     #: tokens is not one, no longer run from the same token is a special case
     beginnings: frozenset[str]
+    #: the fast path of the commonest chunks (None: the rules only)
+    edges: EdgeSplit | None = None
 
     @classmethod
-    def of(cls, tokenizer: Any, *, token_match: _Search | None = None) -> AffixRules:
+    def of(
+        cls, tokenizer: Any, *, token_match: _Search | None = None, plain_edges: bool = False
+    ) -> AffixRules:
         """The rules of a spaCy ``Tokenizer`` (its patterns and its special cases);
-        ``token_match``: a function equal to the tokenizer's own (a faster one)."""
+        ``token_match``: a function equal to the tokenizer's own (a faster one);
+        ``plain_edges``: the token rule never matches a string that begins with a character
+        other than a word character or ".", or ends with one other than a word character, "+"
+        or "#" (lexeval's technical-term rule), so that :class:`EdgeSplit` can take part."""
         from spacy.symbols import ORTH
 
         rules: Mapping[str, Sequence[Mapping[Any, str]]] = tokenizer.rules or {}
         same = frozenset(
             s for s, tokens in rules.items() if len(tokens) == 1 and tokens[0].get(ORTH) == s
+        )
+        other = frozenset(rules) - same
+        edges = (
+            EdgeSplit.of(tokenizer.prefix_search, tokenizer.suffix_search, frozenset(rules), other)
+            if plain_edges and (token_match or tokenizer.token_match) is not None
+            else None
         )
         return cls(
             prefix_search=(
@@ -330,13 +544,121 @@ class AffixRules:
             token_match=token_match or tokenizer.token_match,
             url_match=tokenizer.url_match,
             same=same,
-            other=frozenset(rules) - same,
+            other=other,
             beginnings=frozenset(s[:i] for s in rules for i in range(1, len(s) + 1)),
+            edges=edges,
         )
 
     def split(self, chunk: str) -> list[str] | None:
         """The tokens of ``chunk`` (no white space in it) as spaCy's tokenizer gives them, or
-        None where a special case could take part."""
+        None where a special case could take part: :meth:`split_edges` where it decides,
+        else :meth:`split_rules` (the compiled :class:`EdgeSplit` first, when built)."""
+        edges = self.edges
+        if edges is not None and edges.compiled is not None:
+            found = edges.compiled(chunk)
+            if found is False:
+                return self.split_rules(chunk)
+            if found is not None:
+                return found
+        return self.split_python(chunk)
+
+    def split_python(self, chunk: str) -> list[str] | None:
+        """:meth:`split` without the compiled fast path (where it said None)."""
+        if self.edges is not None:
+            found = self.split_edges(chunk)
+            if found is not None:
+                return found
+        return self.split_rules(chunk)
+
+    def split_edges(self, chunk: str) -> list[str] | None:
+        """The tokens of a word with plain punctuation at its edges and a clitic at its end
+        (:class:`EdgeSplit`), the tokens :meth:`split_rules` gives, without running its
+        loop; None where the fast path does not decide (the rules do).
+
+        It follows the rules' loop (``Tokenizer._split_affixes``): each turn takes one prefix
+        and one suffix; an edge character is one (:class:`EdgeSplit`), the clitic is checked
+        with the suffix search, and once one side is bare, the searches on that side must
+        find nothing (known without a search for most ASCII characters). No string the loop
+        looks at and no run of the tokens is a special case: each of them, stripped of its
+        edge characters, is the word or the word and its clitic (not in ``cores``), or lies
+        within the edges (checked as the final matcher does).
+
+        >>> from lexeval.text.resources import load_language
+        >>> rules = load_language("en").affixes
+        >>> rules.split_edges("(Peter's)."), rules.split_edges("(it's).")
+        (['(', 'Peter', "'s", ')', '.'], None)
+        """
+        edges = self.edges
+        token_match = self.token_match
+        if edges is None or token_match is None:
+            return None
+        rest = chunk.lstrip(edges.heads)
+        body = rest.rstrip(edges.tails)
+        if not body:
+            return None
+        pre, suf = chunk[: len(chunk) - len(rest)], rest[len(body) :]
+        clitic = body[-2:]
+        if len(body) > 2 and clitic in edges.clitics:
+            core = body[:-2]
+        else:
+            core, clitic = body, ""
+        cores = edges.cores
+        if core in cores or not token_match(core):
+            return None
+        if clitic:
+            if clitic in self.other or core + clitic in cores:
+                return None
+            right = [clitic, *suf]
+            last = clitic[-1]
+        else:
+            right = list(suf)
+            last = core[-1]
+        if suf:
+            for run in edges.runs:
+                if run in last + suf:
+                    return None
+        left = list(pre)
+        if (len(left) > 1 and self._spells_special(left)) or (
+            len(right) > 1 and self._spells_special(right)
+        ):
+            return None
+        n_left, n_right = len(pre), len(right)
+        if n_left != n_right or clitic:
+            inner = core + clitic
+            for i in range(max(n_left, n_right)):
+                # the turn's string: pre[i:] + core + the part of clitic + suf still there
+                kept = len(suf) - i
+                tail = inner + suf[:kept] if kept >= 0 else core
+                if i >= n_left and not self._no_prefix(tail, edges):
+                    return None
+                head = pre[i + 1 :] if i < n_left else ""
+                if i >= n_right:
+                    if not self._no_suffix(head + core, edges):
+                        return None
+                elif kept == 0:  # the clitic
+                    if not head and token_match(inner):
+                        return None
+                    match = self.suffix_search(head + inner) if self.suffix_search else None
+                    if match is None or match.end() - match.start() != len(clitic):
+                        return None
+        left.append(core)
+        left.extend(right)
+        return left
+
+    def _no_prefix(self, string: str, edges: EdgeSplit) -> bool:
+        """Whether the prefix search finds nothing in ``string``."""
+        search = self.prefix_search
+        return search is None or string[0] in edges.no_prefix or search(string) is None
+
+    def _no_suffix(self, string: str, edges: EdgeSplit) -> bool:
+        """Whether the suffix search finds nothing in ``string``."""
+        search = self.suffix_search
+        return search is None or string[-1] in edges.no_suffix or search(string) is None
+
+    def split_rules(self, chunk: str) -> list[str] | None:
+        """The tokens of ``chunk`` (no white space in it) as spaCy's tokenizer gives them, or
+        None where a special case could take part: the rules run one after another, as
+        spaCy's tokenizer runs them (the reference of :meth:`split_edges`)."""
         same, other = self.same, self.other
         if chunk in other:
             return None
@@ -348,9 +670,12 @@ class AffixRules:
         suffixes: list[str] = []
         string = chunk
         last_size = 0
+        unmatched = None  # the last string token_match did not keep whole
         while string and len(string) != last_size:  # Tokenizer._split_affixes
-            if token_match is not None and token_match(string):
-                break
+            if token_match is not None:
+                if token_match(string):
+                    break
+                unmatched = string
             if string in same:
                 break
             if string in other:
@@ -398,7 +723,7 @@ class AffixRules:
                 return None
             if (
                 string in same
-                or (token_match is not None and token_match(string))
+                or (token_match is not None and string is not unmatched and token_match(string))
                 or (self.url_match is not None and self.url_match(string))
             ):
                 tokens.append(string)

@@ -371,7 +371,11 @@ def _build_language(language: str) -> LanguageResources:
     return LanguageResources(
         language=language,
         specials=specials,
-        affixes=AffixRules.of(tokenizer, token_match=_token_match(tokenizer))
+        affixes=AffixRules.of(
+            tokenizer,
+            token_match=_token_match(tokenizer),
+            plain_edges=tokenizer.token_match == _TECH_FULLMATCH,
+        )
         if spacy_rules
         else None,
         nlp=nlp,
