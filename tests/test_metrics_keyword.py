@@ -188,6 +188,31 @@ def test_frequency_weighting_counts_informative_keywords_more() -> None:
     assert "weights:wordfreq" in weighted.signature and "weights:uniform" in uniform.signature
 
 
+def test_weights_of_number_keys_are_wordfreqs() -> None:
+    """Keys of lower-case ASCII letters and digits ("1901", "12th", "007") are weighed without
+    wordfreq's tokenizer: the same weight as through it, for every number up to 3,999, with
+    leading zeros, ordinals and mixed keys."""
+    import random
+
+    import wordfreq
+
+    from lexeval.metrics import weights
+
+    rng = random.Random(7)
+    keys = [str(i) for i in range(4000)] + ["0" * z + str(i) for z in (1, 2) for i in range(100)]
+    keys += [f"{i}{end}" for i in range(0, 3000, 7) for end in ("st", "th", "s", "km", "x")]
+    alnum = "abcdefghijklmnopqrstuvwxyz0123456789"
+    keys += ["".join(rng.choices(alnum, k=rng.randint(2, 7))) for _ in range(2000)]
+    keys += [str(rng.randrange(10**n)) for n in range(5, 14) for _ in range(20)]
+    weights.clear_caches()
+    w = weights.KeywordWeights("en")
+    for key in keys:
+        expected = max(0.5, 8.0 - wordfreq.zipf_frequency(key, "en"))
+        if any(c.isdigit() for c in key):
+            expected *= 3.0
+        assert w.weight(key) == expected, key
+
+
 def test_extra_content_breaks_ties_of_coverage() -> None:
     m = KeywordCoverageMetric()
     short = m.measure("Elvis Presley", "Elvis Presley")
@@ -535,8 +560,8 @@ def test_same_results_whatever_the_order_and_the_state_of_the_caches() -> None:
         processor = metric.normalizer.processor  # type: ignore[union-attr]
         processor._clear_chunks()
         processor._token_memo.clear()
-        lenient.canonical_key.cache_clear()
-        weights._zipf.cache_clear()
+        lenient.clear_caches()
+        weights.clear_caches()
 
     second = KeywordCoverageMetric(normalizer=Normalizer())
     clear(second)

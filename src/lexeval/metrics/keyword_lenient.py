@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from itertools import repeat
+from collections.abc import Container
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rapidfuzz.distance import Indel, Prefix
@@ -53,7 +53,7 @@ from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, 
 from lexeval.text.lenient import (
     DASHES,
     NUMBER_WORDS_EN,
-    canonical_key,
+    canonical_keys,
     fold_accents,
     merge_number_words,
     repair_mojibake,
@@ -120,12 +120,18 @@ MONTHS_EN = frozenset(
         "december",
     ]
 )
+#: The conflict kind of an (English) month name.
+_MONTH_KINDS: dict[str, str] = dict.fromkeys(MONTHS_EN, "month")
 _YEAR = re.compile(r"[12]\d{3}")
 _SMALL_NUMBER = re.compile(r"\d{1,2}")
 
 _has_digit = re.compile(r"\d").search
-_NUMBER_WORD_SET = frozenset(NUMBER_WORDS_EN)
-_has_hyphen = re.compile("-").search
+#: Whether a folded text has an English number word as one of its words (the runs of
+#: letters, digits and "_" between other characters, as ``_NON_WORD`` splits it).
+_NUMBER_WORD_IN = re.compile(
+    r"(?<!\w)(?:{})(?!\w)".format("|".join(sorted(NUMBER_WORDS_EN, key=len, reverse=True)))
+).search
+_NO_PARTS: frozenset[str] = frozenset()  # an output without hyphenated keywords
 
 
 def conflict_kind(key: str, english: bool = True) -> str | None:
@@ -136,7 +142,7 @@ def conflict_kind(key: str, english: bool = True) -> str | None:
     >>> [conflict_kind(k) for k in ("1998", "12", "2.18", "march", "paris")]
     ['year', 'small', 'number', 'month', None]
     """
-    if _has_digit(key):
+    if not key.isalpha() and _has_digit(key):  # letters have no digit
         if _YEAR.fullmatch(key):
             return "year"
         return "small" if _SMALL_NUMBER.fullmatch(key) else "number"
@@ -163,9 +169,9 @@ def _whole_number_at(text: str, start: int, key: str) -> bool:
 class OutputKeys:
     """An output text prepared for lenient matching (from one analysis: its keywords and every
     key); the stopword-keeping keys and the prefix index are added only when a reference key is
-    not found directly. On a long output
-    substring queries go through :class:`SubstringIndex`, so their cost does not grow with it.
-    (Tuples, strings and the dict of answers only: few objects for the garbage collector.)"""
+    not found directly. On a long output substring queries go through :class:`SubstringIndex`,
+    so their cost does not grow with it. (Tuples, strings and dicts of strings: a cached output
+    is one object that the garbage collector keeps walking, not one per set and list.)"""
 
     __slots__ = (
         "_all_keys",
@@ -173,7 +179,6 @@ class OutputKeys:
         "_every",
         "_found",
         "_indexes",
-        "_joined",
         "_keys",
         "_kinds",
         "_near",
@@ -188,27 +193,29 @@ class OutputKeys:
 
     def __init__(self, output: str, analysis: KeywordAnalysis, english: bool) -> None:
         self.output = output
-        keywords = self.keywords = analysis.keywords
-        self._all_keys = analysis.keys
+        keywords = self.keywords = tuple(analysis.keywords)
+        self._all_keys = tuple(analysis.keys)
         self._english = english
-        self.canonical = tuple(map(canonical_key, keywords, repeat(english)))
-        keys = set(self.canonical)
-        compounds = [k for k in keys if "-" in k]
-        parts: frozenset[str] = frozenset()
-        if compounds:  # "10-12" is also "1012"; "25th-largest" has the parts "25" and "largest"
-            keys.update([k.replace("-", "") for k in compounds])
-            parts = frozenset(
-                [canonical_key(p, english) for k in compounds for p in k.split("-") if p]
+        canonical = self.canonical = canonical_keys(keywords, english)
+        # sets as dicts of None: a dict of strings is not tracked by the garbage collector
+        keys = dict.fromkeys(canonical)
+        parts: Container[str] = _NO_PARTS
+        if "-" in "".join(canonical):
+            # "10-12" is also "1012"; "25th-largest" has the parts "25" and "largest"
+            compounds = [k for k in keys if "-" in k]
+            keys.update(dict.fromkeys([k.replace("-", "") for k in compounds]))
+            parts = dict.fromkeys(
+                canonical_keys([p for k in compounds for p in k.split("-") if p], english)
             )
         self._keys = keys
         self._parts = parts
-        self._every: set[str] | None = None  # _keys with the stopword-keeping keys
-        self._found: dict[str, bool] = {}  # answers of has(), per reference key
-        self._near: dict[str, tuple[str, float] | None] = {}  # answers of near()
-        self._plain_keys: list[str] | None = None
+        self._every: dict[str, None] | None = None  # _keys with the stopword-keeping keys
+        self._found: dict[str, bool] | None = None  # answers of has_word(), per reference key
+        self._near: dict[str, tuple[str, float] | None] | None = None  # answers of near()
+        self._plain_keys: tuple[str, ...] | None = None
         self._text: tuple[str, str] | None = None  # _texts(), built on first use
         self._indexes: tuple[SubstringIndex, SubstringIndex] | None = None
-        self._sorted: list[str] | None = None
+        self._sorted: tuple[str, ...] | None = None
         self._kinds: dict[str, tuple[str, ...]] | None = None
 
     def _texts(self) -> tuple[str, str]:
@@ -231,8 +238,7 @@ class OutputKeys:
 
     def every_key(self) -> frozenset[str]:
         """The canonical forms of all the text's keys, stopwords too (a question's words)."""
-        english = self._english
-        return frozenset(self.canonical).union([canonical_key(k, english) for k in self._all_keys])
+        return frozenset(self.canonical).union(canonical_keys(self._all_keys, self._english))
 
     def of_kind(self, kind: str) -> tuple[str, ...]:
         """The output's canonical keywords of a :func:`conflict_kind` (built once)."""
@@ -242,23 +248,23 @@ class OutputKeys:
             english = self._english
             for key in dict.fromkeys(self.canonical):
                 # conflict_kind is None but for keys with a digit and (English) month names
-                if _has_digit(key) or (english and key in MONTHS_EN):
+                if (english and key in MONTHS_EN) or (not key.isalpha() and _has_digit(key)):
                     k = conflict_kind(key, english)
                     if k is not None:
                         found.setdefault(k, []).append(key)
             kinds = self._kinds = {k: tuple(v) for k, v in found.items()}
         return kinds.get(kind, ())
 
-    def _extend(self) -> set[str]:
+    def _extend(self) -> dict[str, None]:
         """Add the stopword-keeping keys (once; threads that race here build the same values
         in locals and publish them whole)."""
         keys = self._every
         if keys is None:
             english = self._english
-            every = dict.fromkeys(merge_number_words(self._all_keys, english))
-            extra = set(map(canonical_key, every, repeat(english)))
-            if any(map(_has_hyphen, extra)):
-                extra.update([k.replace("-", "") for k in extra if "-" in k])
+            words = merge_number_words(self._all_keys, english)
+            extra = dict.fromkeys(canonical_keys(words, english))
+            if "-" in "".join(extra):
+                extra.update(dict.fromkeys([k.replace("-", "") for k in extra if "-" in k]))
             keys = self._every = self._keys | extra
         return keys
 
@@ -268,7 +274,7 @@ class OutputKeys:
         once for these queries)."""
         ordered = self._sorted
         if ordered is None:
-            ordered = self._sorted = sorted(self._extend())
+            ordered = self._sorted = tuple(sorted(self._extend()))
         head = key[:_PREFIX_MIN]
         for i in range(bisect_left(ordered, head), len(ordered)):
             other = ordered[i]
@@ -300,36 +306,48 @@ class OutputKeys:
     def has(self, key: str) -> bool:
         """Whether a (canonical) reference key is present in the output, as a word or as a
         part of a hyphenated word ("25" in "25th-largest")."""
-        return self.has_word(key) or key in self._parts
+        return key in self._keys or self.has_word(key) or key in self._parts
 
     def has_word(self, key: str) -> bool:
         """Whether a (canonical) reference key is present in the output other than as a part
         of a hyphenated word."""
-        found = self._found.get(key)
+        if key in self._keys:
+            return True
+        answers = self._found
+        if answers is None:
+            answers = self._found = {}
+        found = answers.get(key)
         if found is None:
-            found = self._find(key)
-            self._found[key] = found
+            found = answers[key] = self._find(key)
         return found
 
     def near(self, key: str) -> tuple[str, float] | None:
         """The output keyword most similar to a (canonical) reference key without digits and
         its rapidfuzz Indel similarity, when at least :data:`NEAR_MIN` (rule 5), else None."""
-        if key in self._near:
-            return self._near[key]
+        answers = self._near
+        if answers is None:
+            answers = self._near = {}
+        elif key in answers:
+            return answers[key]
         plain = self._plain_keys
         if plain is None:
-            if len(self.canonical) > NEAR_MAX_OUTPUT_KEYWORDS:
-                plain = self._plain_keys = []
+            canonical = self.canonical
+            if len(canonical) > NEAR_MAX_OUTPUT_KEYWORDS:
+                plain = self._plain_keys = ()
             else:
-                plain = self._plain_keys = [k for k in self.canonical if not _has_digit(k)]
+                plain = self._plain_keys = tuple(
+                    [k for k in canonical if k.isalpha() or not _has_digit(k)]
+                )
         best = extractOne(key, plain, scorer=Indel.normalized_similarity, score_cutoff=NEAR_MIN)
         found = None if best is None else (self.keywords[self.canonical.index(best[0])], best[1])
-        self._near[key] = found
+        answers[key] = found
         return found
 
     def _find(self, key: str) -> bool:
         plain = key.replace("-", "")
-        keys = self._every or self._keys  # the stopword-keeping keys once they are added
+        keys = self._every
+        if keys is None:  # the stopword-keeping keys once they are added
+            keys = self._keys
         if key in keys or plain in keys:
             return True
         if len(key) >= _SUBSTRING_MIN and self._inside(key):
@@ -348,7 +366,12 @@ class ReferenceKeys(NamedTuple):
     numeric: tuple[bool, ...]  # whether each canonical key has a digit
     pieces: tuple[tuple[str, ...], ...]  # the parts of compound keys, else empty
     kinds: tuple[str | None, ...]  # conflict_kind of each canonical key
-    key_set: frozenset[str]  # the canonical keys
+
+    @property
+    def key_set(self) -> frozenset[str]:
+        """The canonical keys (built on each call: a prepared reference holds tuples only,
+        which the garbage collector stops tracking)."""
+        return frozenset(self.canonical)
 
 
 class Weighted(NamedTuple):
@@ -367,7 +390,7 @@ class LenientMatcher:
         self.normalizer = normalizer
         self.english = processor_language(normalizer) == "en"
         self._references: dict[str, ReferenceKeys] = {}
-        self._weighted: dict[tuple[str, str], Weighted] = {}
+        self._weighted: dict[tuple[tuple[str, ...], str], Weighted] = {}
         self._outputs: dict[str, OutputKeys] = {}
         self._questions: dict[str, frozenset[str]] = {}
         self._out_chars = 0  # characters of the outputs in _outputs
@@ -385,12 +408,11 @@ class LenientMatcher:
         analysis = keyword_analysis(self.normalizer, text)
         ref_kw = analysis.keywords
         english = self.english
-        words = set(_NON_WORD.split(fold_accents(text)))
-        if ref_kw and not (english and not words.isdisjoint(_NUMBER_WORD_SET)):
+        if ref_kw and not (english and _NUMBER_WORD_IN(fold_accents(text))):
             ref_all: list[str] = []
         else:  # every key (number words and stopword-only inputs)
             ref_all = analysis.keys
-        if english and any(t in NUMBER_WORDS_EN for t in ref_all):
+        if english and ref_all and not NUMBER_WORDS_EN.keys().isdisjoint(ref_all):
             # spaCy lists number words as stopwords, but "four" can be the whole answer;
             # "twenty four" is one number
             kept = set(ref_kw)
@@ -412,24 +434,21 @@ class LenientMatcher:
         if cached is not None:
             return cached
         english = self.english
-        keys = self.reference_keywords(reference)
-        canonical = tuple([canonical_key(k, english) for k in keys])
-        pieces: list[tuple[str, ...]] = []
-        for ck in canonical:
-            split = (
-                [canonical_key(p, english) for p in _PARTS.split(ck) if p]
-                if _PARTS.search(ck)
-                else []
+        keys = tuple(self.reference_keywords(reference))
+        canonical = canonical_keys(keys, english)
+        # canonical keys have "-" for every dash: parts are split at "-", "/" and " "
+        if "".join(canonical).isalpha():  # words: no digit, no part; a month is a kind
+            none = ((),) * len(canonical)
+            kinds = tuple(map((_MONTH_KINDS if english else {}).get, canonical))
+            prepared = ReferenceKeys(keys, canonical, (False,) * len(canonical), none, kinds)
+        else:
+            prepared = ReferenceKeys(
+                keys,
+                canonical,
+                tuple([not ck.isalpha() and bool(_has_digit(ck)) for ck in canonical]),
+                tuple([_pieces(ck, english) for ck in canonical]),
+                tuple([conflict_kind(ck, english) for ck in canonical]),
             )
-            pieces.append(tuple(split) if len(split) >= 2 else ())
-        prepared = ReferenceKeys(
-            tuple(keys),
-            canonical,
-            tuple([bool(_has_digit(c)) for c in canonical]),
-            tuple(pieces),
-            tuple([conflict_kind(ck, english) for ck in canonical]),
-            frozenset(canonical),
-        )
         if len(self._references) >= _REFERENCE_CACHE_SIZE:
             self._references.clear()
         self._references[reference] = prepared
@@ -437,17 +456,21 @@ class LenientMatcher:
 
     def weighted(self, reference: ReferenceKeys, weights: KeywordWeights) -> Weighted:
         """The weights of a prepared reference's keywords and of their parts (cached)."""
-        key = (" ".join(reference.keys), weights.signature)
+        key = (reference.keys, weights.signature)
         cached = self._weighted.get(key)
         if cached is not None:
             return cached
-        values = weights.weights(list(reference.keys), numeric=list(reference.numeric))
-        parts = tuple(
-            [
-                (1.0,) * len(p) if weights.uniform else tuple([weights.weight(x) for x in p])
-                for p in reference.pieces
-            ]
-        )
+        values = weights.weights(reference.keys, numeric=reference.numeric)
+        pieces = reference.pieces
+        if any(pieces):
+            parts = tuple(
+                [
+                    (1.0,) * len(p) if weights.uniform else tuple([weights.weight(x) for x in p])
+                    for p in pieces
+                ]
+            )
+        else:  # no compound key: no part weights
+            parts = ((),) * len(pieces)
         found = Weighted(tuple(values), sum(values), parts)
         if len(self._weighted) >= _REFERENCE_CACHE_SIZE:
             self._weighted.clear()
@@ -493,8 +516,7 @@ def lenient_score(
     if not ref.keys:
         return _empty_reference(out)
     weights, total = weighted.weights, weighted.total
-    echoed = echoed if echoed and not ref.key_set.isdisjoint(echoed) else frozenset()
-    if echoed:  # keys the question names weigh less
+    if echoed and not echoed.isdisjoint(ref.canonical):  # keys the question names weigh less
         factor = profile.question_weight
         weights = tuple(
             [
@@ -503,6 +525,8 @@ def lenient_score(
             ]
         )
         total = sum(weights)
+    else:
+        echoed = frozenset()
     hit: list[str] = []
     hit_keys: set[str] = set()
     partial: dict[str, float] = {}
@@ -512,8 +536,7 @@ def lenient_score(
     against = 0.0
     near_credit = profile.near_credit
     conflict_penalty = profile.conflict_penalty
-    ref_keys = ref.key_set
-    rivals: dict[str, list[str]] = {}  # per kind, the output's keys of it not in the reference
+    rivals: dict[str, list[str]] | None = None  # per kind, the output's keys not in the reference
     for k, ck, weight, parts, part_weights, kind in zip(
         ref.keys, ref.canonical, weights, ref.pieces, weighted.part_weights, ref.kinds, strict=True
     ):
@@ -534,8 +557,11 @@ def lenient_score(
                 credit += share * weight
                 continue
         if conflict_penalty and kind is not None:
+            if rivals is None:
+                rivals = {}
             others = rivals.get(kind)
             if others is None:  # once per kind: linear in the output's numbers
+                ref_keys = ref.canonical
                 others = rivals[kind] = [o for o in out.of_kind(kind) if o not in ref_keys]
             if others:  # "September 14, 2004" for "September 12, 2004"
                 conflicts[k] = list(others)
@@ -547,13 +573,11 @@ def lenient_score(
                 near[k] = {"keyword": close[0], "similarity": close[1]}
                 credit += near_credit * (close[1] - NEAR_MIN) / (1.0 - NEAR_MIN) * weight
     coverage = max(0.0, credit - conflict_penalty * against) / total
-    used = (
-        {k for k, ck in zip(out.keywords, out.canonical, strict=True) if ck in hit_keys}
-        if hit_keys
-        else set()
-    )
-    info = coverage_info(list(ref.keys), out.keywords, hit, used)
-    extra = 1.0 - info["precision"] if out.keywords else 0.0
+    # the output's keywords that match: those whose canonical form a found reference key has
+    used = sum(map(hit_keys.__contains__, out.canonical)) if hit_keys else 0
+    info = coverage_info(ref.keys, out.keywords, hit, output_hits=used)
+    precision = info["precision"]
+    extra = 1.0 - precision if out.keywords else 0.0
     score = coverage * (1.0 - profile.extra_penalty * extra)
     info["partial"] = partial
     info["near"] = near
@@ -566,14 +590,22 @@ def lenient_score(
     info["coverage"] = coverage
     info["extra"] = extra
     info["recall"] = coverage
-    info["fmeasure"] = fmeasure(info["precision"], coverage)
+    info["fmeasure"] = fmeasure(precision, coverage)
     return score, info
 
 
 def _empty_reference(out: OutputKeys) -> tuple[float, dict[str, Any]]:
     """A reference without keywords: 1.0 when the output has none either, else 0.0."""
-    info = coverage_info([], out.keywords, [], set())
+    info = coverage_info([], out.keywords, [], output_hits=0)
     return (0.0 if out.keywords else 1.0), info
+
+
+def _pieces(canonical: str, english: bool) -> tuple[str, ...]:
+    """The canonical parts of a compound key ("1979-80": "1979", "80"), else ()."""
+    if not _PARTS.search(canonical):
+        return ()
+    split = canonical_keys([p for p in _PARTS.split(canonical) if p], english)
+    return tuple(split) if len(split) >= 2 else ()
 
 
 def _drop_commas(match: re.Match[str]) -> str:

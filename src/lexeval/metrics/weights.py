@@ -77,19 +77,81 @@ def _frequency_dict(language: str) -> dict[str, float]:
     return frequencies  # wordfreq's own cached dict: read, never modified
 
 
-@functools.lru_cache(maxsize=65536)
+#: Frequency weights remembered per language (a word's is computed once per process); each
+#: memo is emptied when it reaches this size.
+_WEIGHT_CACHE_SIZE = 65536
+_WEIGHTS: dict[str, dict[str, float]] = {}
+
+
+def _base_weight(key: str, language: str) -> float:
+    """``max(WEIGHT_FLOOR, ZIPF_CEILING - zipf)``: a keyword's weight before the number factor
+    (remembered per language)."""
+    memo = _WEIGHTS.get(language)
+    if memo is None:
+        memo = _WEIGHTS.setdefault(language, {})
+    weight = memo.get(key)
+    if weight is None:
+        weight = max(WEIGHT_FLOOR, ZIPF_CEILING - _zipf(key, language))
+        if len(memo) >= _WEIGHT_CACHE_SIZE:
+            memo.clear()
+        memo[key] = weight  # one whole entry: threads that race here store equal values
+    return weight
+
+
+def clear_caches() -> None:
+    """Forget the weights computed so far (results never depend on it: tests and benchmarks
+    of unseen words call it).
+
+    >>> clear_caches(); round(KeywordWeights("en").weight("battle"), 2)
+    3.06
+    """
+    for memo in list(_WEIGHTS.values()):
+        memo.clear()
+
+
 def _zipf(key: str, language: str) -> float:
     """wordfreq's Zipf frequency of ``key`` (0.0 when unknown), rounded as wordfreq rounds it.
 
     A lower-case word of letters is looked up in the frequency list directly (what wordfreq's
-    tokenizer would do with it, ten times faster); anything else goes through wordfreq.
+    tokenizer would do with it, ten times faster), and so is an English key of lower-case ASCII
+    letters and digits ("1901", "12th": one token for wordfreq, whose own number estimates
+    apply); anything else goes through wordfreq.
+
+    >>> import wordfreq
+    >>> [_zipf(k, "en") == wordfreq.zipf_frequency(k, "en") for k in ("1901", "12th", "007")]
+    [True, True, True]
     """
     if language in _DIRECT_LOOKUP or (key.isalpha() and key.islower()):
         freq = _frequency_dict(language).get(key, 0.0)
         return round(math.log10(freq) + 9.0, 2) if freq > 0 else 0.0
+    if language == "en" and key.isascii() and key.isalnum() and (key.islower() or key.isdigit()):
+        return _one_token_zipf(key, language)
     import wordfreq
 
     return float(wordfreq.zipf_frequency(key, language))
+
+
+def _one_token_zipf(token: str, language: str) -> float:
+    """``wordfreq.zipf_frequency(token, language)`` for a token that wordfreq's tokenizer
+    keeps whole and unchanged: its computation for one token, step by step (the same
+    floating-point operations; ``tests/test_weights.py`` compares them)."""
+    from wordfreq import zipf_to_freq
+    from wordfreq.numbers import digit_freq, smash_numbers
+
+    freqs = _frequency_dict(language)
+    minimum = zipf_to_freq(0.0)
+    smashed = smash_numbers(token)
+    if smashed not in freqs:
+        freq = minimum
+    else:
+        freq = freqs[smashed]
+        if smashed != token:  # digits: their own frequency estimate
+            freq *= digit_freq(token)
+        one_over_result = 0.0
+        one_over_result += 1.0 / freq
+        unrounded = max(1.0 / one_over_result, minimum)
+        freq = round(unrounded, math.floor(-math.log(unrounded, 10)) + 3)
+    return round(math.log(freq, 10) + 9, 2)
 
 
 @functools.cache
@@ -103,7 +165,7 @@ def _wordfreq_version() -> str:
 def _frequency_weight(key: str, language: str, numeric: bool) -> float:
     """A keyword's weight from its wordfreq Zipf frequency: rarer words weigh more, numbers
     ``NUMBER_FACTOR`` times more."""
-    weight = max(WEIGHT_FLOOR, ZIPF_CEILING - _zipf(key, language))
+    weight = _base_weight(key, language)
     return weight * NUMBER_FACTOR if numeric else weight
 
 
@@ -215,7 +277,10 @@ class KeywordWeights:
             out = [1.0] * len(keys)
         else:
             language = self.language
-            out = [_frequency_weight(k, language, n) for k, n in zip(keys, numeric, strict=True)]
+            known = _WEIGHTS.get(language, {}).get  # a known word's weight: one look-up
+            out = [known(k) or _base_weight(k, language) for k in keys]  # weights are >= 0.5
+            if any(numeric):
+                out = [w * NUMBER_FACTOR if n else w for w, n in zip(out, numeric, strict=True)]
         if self.negations and not self.negations.isdisjoint(keys):
             heaviest = max(
                 (w for k, w in zip(keys, out, strict=True) if k not in self.negations),

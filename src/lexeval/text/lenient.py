@@ -17,13 +17,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from functools import lru_cache
 
 __all__ = [
     "DASHES",
     "NUMBER_WORDS_EN",
     "UNITS_EN",
     "canonical_key",
+    "canonical_keys",
+    "clear_caches",
     "fold_accents",
     "merge_number_words",
     "number_phrase",
@@ -156,7 +157,7 @@ def number_phrase(words: Sequence[str]) -> int | None:
     return None
 
 
-def merge_number_words(keys: list[str], english: bool) -> list[str]:
+def merge_number_words(keys: Sequence[str], english: bool) -> Sequence[str]:
     """Two number words in a row as one key ("twenty", "four" -> "twenty four", whose
     canonical form is "24"); other keys unchanged.
 
@@ -181,7 +182,12 @@ def merge_number_words(keys: list[str], english: bool) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=65536)
+#: Canonical keys remembered per ``english`` flag (a word's is computed once per process);
+#: each memo is emptied when it reaches this size.
+_CANONICAL_CACHE_SIZE = 65536
+_CANONICAL: tuple[dict[str, str], dict[str, str]] = ({}, {})  # [english]
+
+
 def canonical_key(key: str, english: bool) -> str:
     """The lenient matching form of a key: accents folded, English number words (when
     ``english``) and ordinals as digits, numbers in one spelling, every dash a hyphen,
@@ -196,6 +202,43 @@ def canonical_key(key: str, english: bool) -> str:
     >>> [canonical_key(k, True) for k in ["feet", "6ft", "6-feet", "kilometer", "2.5kg"]]
     ['foot', '6-foot', '6-foot', 'kilometre', '2.5-kilogram']
     """
+    memo = _CANONICAL[english]
+    found = memo.get(key)
+    if found is None:
+        found = _canonical(key, english)
+        if len(memo) >= _CANONICAL_CACHE_SIZE:
+            memo.clear()
+        memo[key] = found  # one whole entry: threads that race here store equal values
+    return found
+
+
+def canonical_keys(keys: Sequence[str], english: bool) -> tuple[str, ...]:
+    """:func:`canonical_key` of each key (one dictionary look-up per key seen before).
+
+    >>> canonical_keys(["Four", "cats", "1,000"], english=True)
+    ('4', 'cats', '1000')
+    """
+    found = tuple(map(_CANONICAL[english].get, keys))
+    if all(found):  # every key known (canonical keys are not empty)
+        return found  # type: ignore[return-value]  # no None: all() is true
+    return tuple(
+        [canonical_key(k, english) if c is None else c for k, c in zip(keys, found, strict=True)]
+    )
+
+
+def clear_caches() -> None:
+    """Forget the canonical keys computed so far (results never depend on it: tests and
+    benchmarks of unseen words call it).
+
+    >>> clear_caches(); canonical_key("Four", True)
+    '4'
+    """
+    for memo in _CANONICAL:
+        memo.clear()
+
+
+def _canonical(key: str, english: bool) -> str:
+    """:func:`canonical_key`, computed."""
     k = fold_accents(key)
     if k.isalpha():  # a plain word: only a number word or a unit changes
         return (NUMBER_WORDS_EN.get(k) or _WORD_UNITS.get(k, k)) if english else k
@@ -205,7 +248,7 @@ def canonical_key(key: str, english: bool) -> str:
     if english and k[:1].isdigit():
         glued = _GLUED_UNIT.fullmatch(k)
         if glued:
-            return f"{canonical_key(glued.group(1), english)}-{UNITS_EN[glued.group(2)]}"
+            return f"{_canonical(glued.group(1), english)}-{UNITS_EN[glued.group(2)]}"
     if "." in k and _ACRONYM.fullmatch(k):
         return k.replace(".", "")
     if english and ("-" in k or " " in k) and _NUMBER_PHRASE.fullmatch(k):
