@@ -47,7 +47,6 @@ from rapidfuzz.distance import Indel, Prefix
 from rapidfuzz.process import extractOne
 
 from lexeval.metrics.keyword_info import coverage_info
-from lexeval.metrics.overlap import fmeasure
 from lexeval.metrics.substring import LONG_TEXT, SubstringIndex, find_all
 from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, processor_language
 from lexeval.text.lenient import (
@@ -132,6 +131,7 @@ _NUMBER_WORD_IN = re.compile(
     r"(?<!\w)(?:{})(?!\w)".format("|".join(sorted(NUMBER_WORDS_EN, key=len, reverse=True)))
 ).search
 _NO_PARTS: frozenset[str] = frozenset()  # an output without hyphenated keywords
+_NOTHING_ECHOED: frozenset[str] = frozenset()
 
 
 def conflict_kind(key: str, english: bool = True) -> str | None:
@@ -513,22 +513,20 @@ def lenient_score(
     """The score of one output against one reference with ``profile``'s knobs (reference
     keys in ``echoed``, a question's keys, weigh ``profile.question_weight`` of their weight),
     and its evidence."""
-    if not ref.keys:
+    keys, canonical = ref.keys, ref.canonical
+    if not keys:
         return _empty_reference(out)
     weights, total = weighted.weights, weighted.total
-    if echoed and not echoed.isdisjoint(ref.canonical):  # keys the question names weigh less
+    if echoed and not echoed.isdisjoint(canonical):  # keys the question names weigh less
         factor = profile.question_weight
         weights = tuple(
-            [
-                w * factor if ck in echoed else w
-                for w, ck in zip(weights, ref.canonical, strict=True)
-            ]
+            [w * factor if ck in echoed else w for w, ck in zip(weights, canonical, strict=True)]
         )
         total = sum(weights)
     else:
-        echoed = frozenset()
+        echoed = _NOTHING_ECHOED
     hit: list[str] = []
-    hit_keys: set[str] = set()
+    hit_keys: list[str] = []
     partial: dict[str, float] = {}
     near: dict[str, dict[str, str | float]] = {}
     conflicts: dict[str, list[str]] = {}
@@ -537,12 +535,14 @@ def lenient_score(
     near_credit = profile.near_credit
     conflict_penalty = profile.conflict_penalty
     rivals: dict[str, list[str]] | None = None  # per kind, the output's keys not in the reference
-    for k, ck, weight, parts, part_weights, kind in zip(
-        ref.keys, ref.canonical, weights, ref.pieces, weighted.part_weights, ref.kinds, strict=True
+    out_keys = out._keys
+    # the six tuples have one item per reference key (ReferenceKeys and Weighted build them so)
+    for k, ck, weight, parts, part_weights, kind in zip(  # noqa: B905  (strict= costs a tenth)
+        keys, canonical, weights, ref.pieces, weighted.part_weights, ref.kinds
     ):
-        if out.has(ck):
+        if ck in out_keys or out.has(ck):
             hit.append(k)
-            hit_keys.add(ck)
+            hit_keys.append(ck)
             credit += weight
             continue
         if parts:
@@ -561,8 +561,7 @@ def lenient_score(
                 rivals = {}
             others = rivals.get(kind)
             if others is None:  # once per kind: linear in the output's numbers
-                ref_keys = ref.canonical
-                others = rivals[kind] = [o for o in out.of_kind(kind) if o not in ref_keys]
+                others = rivals[kind] = [o for o in out.of_kind(kind) if o not in canonical]
             if others:  # "September 14, 2004" for "September 12, 2004"
                 conflicts[k] = list(others)
                 against += weight
@@ -574,24 +573,25 @@ def lenient_score(
                 credit += near_credit * (close[1] - NEAR_MIN) / (1.0 - NEAR_MIN) * weight
     coverage = max(0.0, credit - conflict_penalty * against) / total
     # the output's keywords that match: those whose canonical form a found reference key has
-    used = sum(map(hit_keys.__contains__, out.canonical)) if hit_keys else 0
-    info = coverage_info(ref.keys, out.keywords, hit, output_hits=used)
-    precision = info["precision"]
-    extra = 1.0 - precision if out.keywords else 0.0
-    score = coverage * (1.0 - profile.extra_penalty * extra)
+    if not hit_keys:
+        used = 0
+    elif len(hit_keys) == 1:
+        used = out.canonical.count(hit_keys[0])
+    else:
+        used = sum(map(frozenset(hit_keys).__contains__, out.canonical))
+    info = coverage_info(keys, out.keywords, hit, output_hits=used, recall=coverage)
+    extra = 1.0 - info["precision"] if out.keywords else 0.0
     info["partial"] = partial
     info["near"] = near
     info["conflicts"] = conflicts
     info["matched_weight"] = credit
     info["total_weight"] = total
-    info["weights"] = dict(zip(ref.keys, weights, strict=True))
+    info["weights"] = dict(zip(keys, weights))  # noqa: B905  (one weight per key)
     if echoed:
-        info["echoed"] = [k for k, ck in zip(ref.keys, ref.canonical, strict=True) if ck in echoed]
+        info["echoed"] = [k for k, ck in zip(keys, canonical, strict=True) if ck in echoed]
     info["coverage"] = coverage
     info["extra"] = extra
-    info["recall"] = coverage
-    info["fmeasure"] = fmeasure(precision, coverage)
-    return score, info
+    return coverage * (1.0 - profile.extra_penalty * extra), info
 
 
 def _empty_reference(out: OutputKeys) -> tuple[float, dict[str, Any]]:

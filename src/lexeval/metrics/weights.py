@@ -80,22 +80,36 @@ def _frequency_dict(language: str) -> dict[str, float]:
 #: Frequency weights remembered per language (a word's is computed once per process); each
 #: memo is emptied when it reaches this size.
 _WEIGHT_CACHE_SIZE = 65536
-_WEIGHTS: dict[str, dict[str, float]] = {}
 
 
-def _base_weight(key: str, language: str) -> float:
-    """``max(WEIGHT_FLOOR, ZIPF_CEILING - zipf)``: a keyword's weight before the number factor
-    (remembered per language)."""
+class _WeightMemo(dict[str, float]):
+    """``max(WEIGHT_FLOOR, ZIPF_CEILING - zipf)`` by key, for one language: a keyword's weight
+    before the number factor. A known key is one C-level look-up (``memo[key]``, also through
+    ``map``); an unknown one is computed by ``__missing__``."""
+
+    __slots__ = ("language",)
+
+    def __init__(self, language: str) -> None:
+        super().__init__()
+        self.language = language
+
+    def __missing__(self, key: str) -> float:
+        weight = max(WEIGHT_FLOOR, ZIPF_CEILING - _zipf(key, self.language))
+        if len(self) >= _WEIGHT_CACHE_SIZE:
+            self.clear()
+        self[key] = weight  # one whole entry: threads that race here store equal values
+        return weight
+
+
+_WEIGHTS: dict[str, _WeightMemo] = {}
+
+
+def _weight_memo(language: str) -> _WeightMemo:
+    """The memo of ``language`` (made on first use)."""
     memo = _WEIGHTS.get(language)
     if memo is None:
-        memo = _WEIGHTS.setdefault(language, {})
-    weight = memo.get(key)
-    if weight is None:
-        weight = max(WEIGHT_FLOOR, ZIPF_CEILING - _zipf(key, language))
-        if len(memo) >= _WEIGHT_CACHE_SIZE:
-            memo.clear()
-        memo[key] = weight  # one whole entry: threads that race here store equal values
-    return weight
+        memo = _WEIGHTS.setdefault(language, _WeightMemo(language))
+    return memo
 
 
 def clear_caches() -> None:
@@ -165,7 +179,7 @@ def _wordfreq_version() -> str:
 def _frequency_weight(key: str, language: str, numeric: bool) -> float:
     """A keyword's weight from its wordfreq Zipf frequency: rarer words weigh more, numbers
     ``NUMBER_FACTOR`` times more."""
-    weight = _base_weight(key, language)
+    weight = _weight_memo(language)[key]
     return weight * NUMBER_FACTOR if numeric else weight
 
 
@@ -273,12 +287,13 @@ class KeywordWeights:
             numeric = [_DIGIT.search(k) is not None for k in keys]
         elif len(numeric) != len(keys):
             raise ValueError(f"numeric has {len(numeric)} items but keys has {len(keys)}")
-        if self.uniform:
+        uniform = self._uniform
+        if uniform is None:
+            uniform = self.uniform
+        if uniform:
             out = [1.0] * len(keys)
         else:
-            language = self.language
-            known = _WEIGHTS.get(language, {}).get  # a known word's weight: one look-up
-            out = [known(k) or _base_weight(k, language) for k in keys]  # weights are >= 0.5
+            out = list(map(_weight_memo(self.language).__getitem__, keys))
             if any(numeric):
                 out = [w * NUMBER_FACTOR if n else w for w, n in zip(out, numeric, strict=True)]
         if self.negations and not self.negations.isdisjoint(keys):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 __all__ = [
     "DASHES",
@@ -185,7 +185,27 @@ def merge_number_words(keys: Sequence[str], english: bool) -> Sequence[str]:
 #: Canonical keys remembered per ``english`` flag (a word's is computed once per process);
 #: each memo is emptied when it reaches this size.
 _CANONICAL_CACHE_SIZE = 65536
-_CANONICAL: tuple[dict[str, str], dict[str, str]] = ({}, {})  # [english]
+
+
+class _CanonicalMemo(dict[str, str]):
+    """Canonical keys by key, for one ``english`` flag: a known key is one C-level look-up
+    (``memo[key]``, also through ``map``); an unknown one is computed by ``__missing__``."""
+
+    __slots__ = ("english",)
+
+    def __init__(self, english: bool) -> None:
+        super().__init__()
+        self.english = english
+
+    def __missing__(self, key: str) -> str:
+        found = _canonical(key, self.english)
+        if len(self) >= _CANONICAL_CACHE_SIZE:
+            self.clear()
+        self[key] = found  # one whole entry: threads that race here store equal values
+        return found
+
+
+_CANONICAL = (_CanonicalMemo(False), _CanonicalMemo(True))  # [english]
 
 
 def canonical_key(key: str, english: bool) -> str:
@@ -202,28 +222,16 @@ def canonical_key(key: str, english: bool) -> str:
     >>> [canonical_key(k, True) for k in ["feet", "6ft", "6-feet", "kilometer", "2.5kg"]]
     ['foot', '6-foot', '6-foot', 'kilometre', '2.5-kilogram']
     """
-    memo = _CANONICAL[english]
-    found = memo.get(key)
-    if found is None:
-        found = _canonical(key, english)
-        if len(memo) >= _CANONICAL_CACHE_SIZE:
-            memo.clear()
-        memo[key] = found  # one whole entry: threads that race here store equal values
-    return found
+    return _CANONICAL[english][key]
 
 
-def canonical_keys(keys: Sequence[str], english: bool) -> tuple[str, ...]:
+def canonical_keys(keys: Iterable[str], english: bool) -> tuple[str, ...]:
     """:func:`canonical_key` of each key (one dictionary look-up per key seen before).
 
     >>> canonical_keys(["Four", "cats", "1,000"], english=True)
     ('4', 'cats', '1000')
     """
-    found = tuple(map(_CANONICAL[english].get, keys))
-    if all(found):  # every key known (canonical keys are not empty)
-        return found  # type: ignore[return-value]  # no None: all() is true
-    return tuple(
-        [canonical_key(k, english) if c is None else c for k, c in zip(keys, found, strict=True)]
-    )
+    return tuple(map(_CANONICAL[english].__getitem__, keys))
 
 
 def clear_caches() -> None:
@@ -242,6 +250,8 @@ def _canonical(key: str, english: bool) -> str:
     k = fold_accents(key)
     if k.isalpha():  # a plain word: only a number word or a unit changes
         return (NUMBER_WORDS_EN.get(k) or _WORD_UNITS.get(k, k)) if english else k
+    if k.isdigit() and k.isascii():  # a number: only its leading zeros go ("007" -> "7")
+        return k.lstrip("0") or "0"
     if not k.isascii():
         k = k.translate(DASHES)
     # each pattern is tried only where its first or last character can match
