@@ -50,10 +50,10 @@ from lexeval.metrics.keyword_info import coverage_info
 from lexeval.metrics.substring import LONG_TEXT, SubstringIndex, find_all
 from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, processor_language
 from lexeval.text.lenient import (
-    DASHES,
     NUMBER_WORDS_EN,
     canonical_keys,
     fold_accents,
+    hyphenate_dashes,
     merge_number_words,
     repair_mojibake,
 )
@@ -79,6 +79,8 @@ _THOUSANDS_IN_TEXT = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?!\d)")
 #: What every match of ``_THOUSANDS_IN_TEXT`` holds (a literal first: a fast search).
 _COMMA_THOUSAND = re.compile(r",\d{3}").search
 _NON_WORD = re.compile(r"\W+")
+#: Typographic quotes and the ellipsis: not word characters (``_NON_WORD`` removes them).
+_QUOTES = "\u2018\u2019\u201c\u201d\u2026"
 #: What ``_NON_WORD`` removes from ASCII text: every character but letters, digits and "_".
 _ASCII_NON_WORD = bytes([i for i in range(128) if not (chr(i).isalnum() or chr(i) == "_")])
 _PREFIX_MIN = 5
@@ -209,7 +211,7 @@ class OutputKeys:
             )
         self._keys = keys
         self._parts = parts
-        self._every: dict[str, None] | None = None  # _keys with the stopword-keeping keys
+        self._every: dict[str, None] | None = None  # the stopword-keeping keys
         self._found: dict[str, bool] | None = None  # answers of has_word(), per reference key
         self._near: dict[str, tuple[str, float] | None] | None = None  # answers of near()
         self._plain_keys: tuple[str, ...] | None = None
@@ -223,16 +225,19 @@ class OutputKeys:
         separators) and its letters and digits alone (built once, for the substring rule)."""
         texts = self._text
         if texts is None:
-            folded = fold_accents(self.output)
-            if not folded.isascii():
-                folded = folded.translate(DASHES)
+            folded = hyphenate_dashes(fold_accents(self.output))
             numbers = folded
             if _COMMA_THOUSAND(folded):  # "," and three digits: the pattern may match
                 numbers = _THOUSANDS_IN_TEXT.sub(_drop_commas, folded)
-            if folded.isascii():  # the same as the pattern on ASCII text, many times faster
-                joined = folded.encode("ascii").translate(None, _ASCII_NON_WORD).decode("ascii")
+            letters = folded
+            if not letters.isascii():  # typographic quotes are not letters: off first
+                for mark in _QUOTES:
+                    if mark in letters:
+                        letters = letters.replace(mark, "")
+            if letters.isascii():  # the same as the pattern on ASCII text, many times faster
+                joined = letters.encode("ascii").translate(None, _ASCII_NON_WORD).decode("ascii")
             else:
-                joined = _NON_WORD.sub("", folded)
+                joined = _NON_WORD.sub("", letters)
             texts = self._text = (numbers, joined)
         return texts
 
@@ -256,8 +261,8 @@ class OutputKeys:
         return kinds.get(kind, ())
 
     def _extend(self) -> dict[str, None]:
-        """Add the stopword-keeping keys (once; threads that race here build the same values
-        in locals and publish them whole)."""
+        """The stopword-keeping keys, which the keys in ``_keys`` complete (built once; threads
+        that race here build the same values in locals and publish them whole)."""
         keys = self._every
         if keys is None:
             english = self._english
@@ -265,7 +270,7 @@ class OutputKeys:
             extra = dict.fromkeys(canonical_keys(words, english))
             if "-" in "".join(extra):
                 extra.update(dict.fromkeys([k.replace("-", "") for k in extra if "-" in k]))
-            keys = self._every = self._keys | extra
+            keys = self._every = extra
         return keys
 
     def _prefix_match(self, key: str) -> bool:
@@ -274,7 +279,7 @@ class OutputKeys:
         once for these queries)."""
         ordered = self._sorted
         if ordered is None:
-            ordered = self._sorted = tuple(sorted(self._extend()))
+            ordered = self._sorted = tuple(sorted([*self._keys, *self._extend()]))
         head = key[:_PREFIX_MIN]
         for i in range(bisect_left(ordered, head), len(ordered)):
             other = ordered[i]
@@ -345,10 +350,11 @@ class OutputKeys:
 
     def _find(self, key: str) -> bool:
         plain = key.replace("-", "")
-        keys = self._every
-        if keys is None:  # the stopword-keeping keys once they are added
-            keys = self._keys
+        keys = self._keys
         if key in keys or plain in keys:
+            return True
+        every = self._every  # the stopword-keeping keys, once they are added
+        if every is not None and (key in every or plain in every):
             return True
         if len(key) >= _SUBSTRING_MIN and self._inside(key):
             return True  # glued words and citation marks: "Massachusetts1", "byJohann"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from itertools import compress
 
 __all__ = [
     "DASHES",
@@ -26,6 +27,7 @@ __all__ = [
     "canonical_keys",
     "clear_caches",
     "fold_accents",
+    "hyphenate_dashes",
     "merge_number_words",
     "number_phrase",
     "repair_mojibake",
@@ -63,6 +65,10 @@ _LEADING_ZEROS = re.compile(r"(?<!\d)0+(?=\d)")
 #: Hyphens and dashes (U+2010..U+2015, the minus sign U+2212) written as "-" in keys:
 #: "10–12" (an en dash) is "10-12".
 DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
+_DASH_CHARACTERS = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
+#: Non-ASCII punctuation common in English text (typographic quotes, en and em dashes, the
+#: ellipsis): a text that is ASCII but for these has no accent, no mojibake, no other letter.
+_COMMON_PUNCTUATION = "\u2018\u2019\u201c\u201d\u2013\u2014\u2026"
 _ACRONYM = re.compile(r"(?:[a-z]\.)+[a-z]\.?")
 #: Units of measure in one spelling ("ft", "feet" -> "foot"; "kilometer" -> "kilometre"), for
 #: lemmas and after a number ("6ft", "6-feet" -> "6-foot", whose parts match "6 feet").
@@ -106,6 +112,34 @@ _MOJIBAKE_HINT = re.compile(
 )
 
 
+def ascii_but_punctuation(text: str) -> bool:
+    """Whether ``text`` is ASCII once typographic quotes, en and em dashes and ellipses are
+    removed (a few substring searches: a fast test for English text written with them).
+
+    >>> ascii_but_punctuation("It’s “done” – 1990…"), ascii_but_punctuation("café")
+    (True, False)
+    """
+    for mark in _COMMON_PUNCTUATION:
+        if mark in text:
+            text = text.replace(mark, "")
+    return text.isascii()
+
+
+def hyphenate_dashes(text: str) -> str:
+    """``text.translate(DASHES)``: every hyphen and dash written "-" (by substring
+    replacement: ``str.translate`` costs a dictionary miss per character of a non-ASCII text).
+
+    >>> hyphenate_dashes("1979–80 — x‐y")
+    '1979-80 - x-y'
+    """
+    if text.isascii():
+        return text
+    for dash in _DASH_CHARACTERS:
+        if dash in text:
+            text = text.replace(dash, "-")
+    return text
+
+
 def repair_mojibake(text: str) -> str:
     """UTF-8 text that was decoded as Latin-1 or Windows-1252, repaired by ftfy
     ("DÃ¡in" -> "Dáin"); text without a mojibake pattern is returned as is.
@@ -113,8 +147,8 @@ def repair_mojibake(text: str) -> str:
     >>> repair_mojibake("DÃ¡in"), repair_mojibake("Dáin"), repair_mojibake("it’s")
     ('Dáin', 'Dáin', 'it’s')
     """
-    if text.isascii() or not _MOJIBAKE_HINT.search(text):
-        return text
+    if text.isascii() or ascii_but_punctuation(text) or not _MOJIBAKE_HINT.search(text):
+        return text  # (mojibake has a character from U+00C2 to U+00F4)
     import ftfy
 
     return str(ftfy.fix_encoding(text))
@@ -129,7 +163,10 @@ def fold_accents(text: str) -> str:
     folded = text.casefold()
     if folded.isascii():
         return folded
-    return _DIACRITICS.sub("", unicodedata.normalize("NFKD", folded))
+    decomposed = unicodedata.normalize("NFKD", folded)
+    if ascii_but_punctuation(decomposed):  # no mark to remove
+        return decomposed
+    return _DIACRITICS.sub("", decomposed)
 
 
 def number_phrase(words: Sequence[str]) -> int | None:
@@ -167,18 +204,14 @@ def merge_number_words(keys: Sequence[str], english: bool) -> Sequence[str]:
     if not english or len(keys) < 2 or _NUMBER_VALUES.keys().isdisjoint(keys[:-1]):
         return keys
     out: list[str] = []
-    i = 0
-    while i < len(keys):
-        if (
-            i + 1 < len(keys)
-            and keys[i] in _NUMBER_VALUES
-            and number_phrase(keys[i : i + 2]) is not None
-        ):
+    start = 0  # the first key not yet in out
+    # number words followed by a key, left to right; a merged pair is not merged again
+    for i in compress(range(len(keys) - 1), map(_NUMBER_VALUES.__contains__, keys)):
+        if i >= start and number_phrase(keys[i : i + 2]) is not None:
+            out.extend(keys[start:i])
             out.append(f"{keys[i]} {keys[i + 1]}")
-            i += 2
-        else:
-            out.append(keys[i])
-            i += 1
+            start = i + 2
+    out.extend(keys[start:])
     return out
 
 
@@ -252,8 +285,7 @@ def _canonical(key: str, english: bool) -> str:
         return (NUMBER_WORDS_EN.get(k) or _WORD_UNITS.get(k, k)) if english else k
     if k.isdigit() and k.isascii():  # a number: only its leading zeros go ("007" -> "7")
         return k.lstrip("0") or "0"
-    if not k.isascii():
-        k = k.translate(DASHES)
+    k = hyphenate_dashes(k)
     # each pattern is tried only where its first or last character can match
     if english and k[:1].isdigit():
         glued = _GLUED_UNIT.fullmatch(k)
