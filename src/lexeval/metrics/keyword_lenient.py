@@ -127,11 +127,22 @@ _YEAR = re.compile(r"[12]\d{3}")
 _SMALL_NUMBER = re.compile(r"\d{1,2}")
 
 _has_digit = re.compile(r"\d").search
-#: Whether a folded text has an English number word as one of its words (the runs of
-#: letters, digits and "_" between other characters, as ``_NON_WORD`` splits it).
-_NUMBER_WORD_IN = re.compile(
-    r"(?<!\w)(?:{})(?!\w)".format("|".join(sorted(NUMBER_WORDS_EN, key=len, reverse=True)))
-).search
+_NUMBER_WORD_SET = frozenset(NUMBER_WORDS_EN)
+#: ``bytes.translate`` table: every ASCII character but letters, digits and "_" as a space.
+_ASCII_NON_WORD_SPACE = bytes([32 if i in _ASCII_NON_WORD else i for i in range(256)])
+
+
+def _has_number_word(folded: str) -> bool:
+    """Whether a folded text has an English number word as one of its words (the runs of
+    letters, digits and "_" that ``_NON_WORD`` splits it into)."""
+    if folded.isascii():  # the same words, split without the pattern
+        spaced = folded.encode("ascii").translate(_ASCII_NON_WORD_SPACE).decode("ascii")
+        words: list[str] = spaced.split()
+    else:
+        words = _NON_WORD.split(folded)
+    return not _NUMBER_WORD_SET.isdisjoint(words)
+
+
 _NO_PARTS: frozenset[str] = frozenset()  # an output without hyphenated keywords
 _NOTHING_ECHOED: frozenset[str] = frozenset()
 
@@ -388,6 +399,10 @@ class Weighted(NamedTuple):
     part_weights: tuple[tuple[float, ...], ...]  # of each key's pieces
 
 
+#: What a named tuple's ``__new__`` calls: ``_new_tuple(cls, fields)`` is ``cls(*fields)``.
+_new_tuple = tuple.__new__
+
+
 class LenientMatcher:
     """Prepares texts for lenient matching with one normalizer and keeps them (bounded caches,
     safe under threads: racing threads build equal values)."""
@@ -414,7 +429,7 @@ class LenientMatcher:
         analysis = keyword_analysis(self.normalizer, text)
         ref_kw = analysis.keywords
         english = self.english
-        if ref_kw and not (english and _NUMBER_WORD_IN(fold_accents(text))):
+        if ref_kw and not (english and _has_number_word(fold_accents(text))):
             ref_all: list[str] = []
         else:  # every key (number words and stopword-only inputs)
             ref_all = analysis.keys
@@ -443,18 +458,23 @@ class LenientMatcher:
         keys = tuple(self.reference_keywords(reference))
         canonical = canonical_keys(keys, english)
         # canonical keys have "-" for every dash: parts are split at "-", "/" and " "
+        fields: tuple[Any, ...]
         if "".join(canonical).isalpha():  # words: no digit, no part; a month is a kind
             none = ((),) * len(canonical)
-            kinds = tuple(map((_MONTH_KINDS if english else {}).get, canonical))
-            prepared = ReferenceKeys(keys, canonical, (False,) * len(canonical), none, kinds)
+            if english and not _MONTH_KINDS.keys().isdisjoint(canonical):
+                kinds = tuple(map(_MONTH_KINDS.get, canonical))
+            else:
+                kinds = (None,) * len(canonical)
+            fields = (keys, canonical, (False,) * len(canonical), none, kinds)
         else:
-            prepared = ReferenceKeys(
+            fields = (
                 keys,
                 canonical,
                 tuple([not ck.isalpha() and bool(_has_digit(ck)) for ck in canonical]),
                 tuple([_pieces(ck, english) for ck in canonical]),
                 tuple([conflict_kind(ck, english) for ck in canonical]),
             )
+        prepared = _new_tuple(ReferenceKeys, fields)  # ReferenceKeys(*fields), without its frame
         if len(self._references) >= _REFERENCE_CACHE_SIZE:
             self._references.clear()
         self._references[reference] = prepared
@@ -477,7 +497,7 @@ class LenientMatcher:
             )
         else:  # no compound key: no part weights
             parts = ((),) * len(pieces)
-        found = Weighted(tuple(values), sum(values), parts)
+        found = _new_tuple(Weighted, (tuple(values), sum(values), parts))  # Weighted(...)
         if len(self._weighted) >= _REFERENCE_CACHE_SIZE:
             self._weighted.clear()
         self._weighted[key] = found
