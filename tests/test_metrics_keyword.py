@@ -188,10 +188,11 @@ def test_frequency_weighting_counts_informative_keywords_more() -> None:
     assert "weights:wordfreq" in weighted.signature and "weights:uniform" in uniform.signature
 
 
-def test_weights_of_number_keys_are_wordfreqs() -> None:
-    """Keys of lower-case ASCII letters and digits ("1901", "12th", "007") are weighed without
-    wordfreq's tokenizer: the same weight as through it, for every number up to 3,999, with
-    leading zeros, ordinals and mixed keys."""
+def test_weights_of_number_and_hyphenated_keys_are_wordfreqs() -> None:
+    """Keys of lower-case ASCII letters and digits, alone or joined by hyphens ("1901", "12th",
+    "007", "off-road", "2001-2002") are weighed without wordfreq's tokenizer: the same weight
+    as through it, for every number up to 3,999, with leading zeros, ordinals, ranges,
+    hyphenated words and mixed keys."""
     import random
 
     import wordfreq
@@ -204,6 +205,10 @@ def test_weights_of_number_keys_are_wordfreqs() -> None:
     alnum = "abcdefghijklmnopqrstuvwxyz0123456789"
     keys += ["".join(rng.choices(alnum, k=rng.randint(2, 7))) for _ in range(2000)]
     keys += [str(rng.randrange(10**n)) for n in range(5, 14) for _ in range(20)]
+    words = [*wordfreq.top_n_list("en", 2000), "gutenberg", "zzyzx"]
+    keys += ["-".join(rng.choices(words, k=rng.randint(2, 3))) for _ in range(1500)]
+    keys += [f"{rng.randint(0, 2100)}-{rng.randint(0, 99)}" for _ in range(500)]
+    keys += ["".join(rng.choices(alnum + "--", k=rng.randint(1, 9))) for _ in range(1500)]
     weights.clear_caches()
     w = weights.KeywordWeights("en")
     for key in keys:

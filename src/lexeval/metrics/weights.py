@@ -128,43 +128,47 @@ def _zipf(key: str, language: str) -> float:
 
     A lower-case word of letters is looked up in the frequency list directly (what wordfreq's
     tokenizer would do with it, ten times faster), and so is an English key of lower-case ASCII
-    letters and digits ("1901", "12th": one token for wordfreq, whose own number estimates
-    apply); anything else goes through wordfreq.
+    letters and digits, or of such parts joined by hyphens ("1901", "12th", "off-road": the
+    tokens wordfreq's tokenizer makes of it, whose frequencies wordfreq's own rules combine);
+    anything else goes through wordfreq.
 
     >>> import wordfreq
-    >>> [_zipf(k, "en") == wordfreq.zipf_frequency(k, "en") for k in ("1901", "12th", "007")]
-    [True, True, True]
+    >>> keys = ("1901", "12th", "007", "off-road", "2001-2002")
+    >>> [_zipf(k, "en") == wordfreq.zipf_frequency(k, "en") for k in keys]
+    [True, True, True, True, True]
     """
     if language in _DIRECT_LOOKUP or (key.isalpha() and key.islower()):
         freq = _frequency_dict(language).get(key, 0.0)
         return round(math.log10(freq) + 9.0, 2) if freq > 0 else 0.0
-    if language == "en" and key.isascii() and key.isalnum() and (key.islower() or key.isdigit()):
-        return _one_token_zipf(key, language)
+    if language == "en" and key.isascii():
+        tokens = key.split("-")
+        if all(t.isalnum() and (t.islower() or t.isdigit()) for t in tokens):
+            return _tokens_zipf(tokens, language)
     import wordfreq
 
     return float(wordfreq.zipf_frequency(key, language))
 
 
-def _one_token_zipf(token: str, language: str) -> float:
-    """``wordfreq.zipf_frequency(token, language)`` for a token that wordfreq's tokenizer
-    keeps whole and unchanged: its computation for one token, step by step (the same
-    floating-point operations; ``tests/test_weights.py`` compares them)."""
+def _tokens_zipf(tokens: list[str], language: str) -> float:
+    """``wordfreq.zipf_frequency`` of a key that wordfreq's tokenizer splits into ``tokens``
+    (unchanged): its computation, step by step (the same floating-point operations;
+    ``tests/test_metrics_keyword.py`` compares them)."""
     from wordfreq import zipf_to_freq
     from wordfreq.numbers import digit_freq, smash_numbers
 
     freqs = _frequency_dict(language)
     minimum = zipf_to_freq(0.0)
-    smashed = smash_numbers(token)
-    if smashed not in freqs:
-        freq = minimum
-    else:
+    one_over_result = 0.0
+    for token in tokens:
+        smashed = smash_numbers(token)
+        if smashed not in freqs:  # a token wordfreq does not know: the minimum
+            return round(math.log(minimum, 10) + 9, 2)
         freq = freqs[smashed]
         if smashed != token:  # digits: their own frequency estimate
             freq *= digit_freq(token)
-        one_over_result = 0.0
         one_over_result += 1.0 / freq
-        unrounded = max(1.0 / one_over_result, minimum)
-        freq = round(unrounded, math.floor(-math.log(unrounded, 10)) + 3)
+    unrounded = max(1.0 / one_over_result, minimum)
+    freq = round(unrounded, math.floor(-math.log(unrounded, 10)) + 3)
     return round(math.log(freq, 10) + 9, 2)
 
 
