@@ -51,6 +51,7 @@ from lexeval.metrics.substring import LONG_TEXT, SubstringIndex, find_all
 from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, processor_language
 from lexeval.text.lenient import (
     NUMBER_WORDS_EN,
+    canonical_key_set,
     canonical_keys,
     fold_accents,
     hyphenate_dashes,
@@ -217,9 +218,7 @@ class OutputKeys:
             # "10-12" is also "1012"; "25th-largest" has the parts "25" and "largest"
             compounds = [k for k in keys if "-" in k]
             keys.update(dict.fromkeys([k.replace("-", "") for k in compounds]))
-            parts = dict.fromkeys(
-                canonical_keys([p for k in compounds for p in k.split("-") if p], english)
-            )
+            parts = canonical_key_set([p for k in compounds for p in k.split("-") if p], english)
         self._keys = keys
         self._parts = parts
         self._every: dict[str, None] | None = None  # the stopword-keeping keys
@@ -278,7 +277,7 @@ class OutputKeys:
         if keys is None:
             english = self._english
             words = merge_number_words(self._all_keys, english)
-            extra = dict.fromkeys(canonical_keys(words, english))
+            extra = canonical_key_set(words, english)
             if "-" in "".join(extra):
                 extra.update(dict.fromkeys([k.replace("-", "") for k in extra if "-" in k]))
             keys = self._every = extra
@@ -296,10 +295,8 @@ class OutputKeys:
             other = ordered[i]
             if not other.startswith(head):
                 return False
-            if len(other) >= _PREFIX_MIN and not _has_digit(other):
-                n = Prefix.similarity(key, other)
-                if n >= _PREFIX_SHARE * max(len(key), len(other)):
-                    return True  # "himalayas" / "himalaya", "eukarya" / "eukaryota"
+            if _prefix_close(key, other):
+                return True  # "himalayas" / "himalaya", "eukarya" / "eukaryota"
         return False
 
     def _inside(self, key: str) -> bool:
@@ -624,6 +621,14 @@ def _empty_reference(out: OutputKeys) -> tuple[float, dict[str, Any]]:
     """A reference without keywords: 1.0 when the output has none either, else 0.0."""
     info = coverage_info([], out.keywords, [], output_hits=0)
     return (0.0 if out.keywords else 1.0), info
+
+
+def _prefix_close(key: str, other: str) -> bool:
+    """Whether ``other`` (which begins with ``key``'s first ``_PREFIX_MIN`` characters) is a
+    word without digits sharing ``_PREFIX_SHARE`` of the longer one with ``key`` (rule 3)."""
+    if len(other) < _PREFIX_MIN or _has_digit(other):
+        return False
+    return Prefix.similarity(key, other) >= _PREFIX_SHARE * max(len(key), len(other))
 
 
 def _pieces(canonical: str, english: bool) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ __all__ = [
     "NUMBER_WORDS_EN",
     "UNITS_EN",
     "canonical_key",
+    "canonical_key_set",
     "canonical_keys",
     "clear_caches",
     "fold_accents",
@@ -265,6 +266,16 @@ def canonical_keys(keys: Iterable[str], english: bool) -> tuple[str, ...]:
     ('4', 'cats', '1000')
     """
     return tuple(map(_CANONICAL[english].__getitem__, keys))
+
+
+def canonical_key_set(keys: Iterable[str], english: bool) -> dict[str, None]:
+    """The distinct :func:`canonical_key` of ``keys`` in their order, as the keys of a dict (a
+    dict of strings is not tracked by the garbage collector; a set is).
+
+    >>> list(canonical_key_set(["Four", "4", "cats"], english=True))
+    ['4', 'cats']
+    """
+    return dict.fromkeys(map(_CANONICAL[english].__getitem__, keys))
 
 
 def clear_caches() -> None:
