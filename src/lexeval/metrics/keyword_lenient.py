@@ -398,6 +398,15 @@ class Weighted(NamedTuple):
 
 #: What a named tuple's ``__new__`` calls: ``_new_tuple(cls, fields)`` is ``cls(*fields)``.
 _new_tuple = tuple.__new__
+#: ``(x,) * n`` for the n of short references, made once: fewer tuples for the collector.
+_NO_PIECES: tuple[tuple[tuple[()], ...], ...] = tuple([((),) * n for n in range(17)])
+_NOT_NUMERIC: tuple[tuple[bool, ...], ...] = tuple([(False,) * n for n in range(17)])
+_NO_KINDS: tuple[tuple[None, ...], ...] = tuple([(None,) * n for n in range(17)])
+
+
+def _repeated(made: tuple[tuple[Any, ...], ...], n: int) -> tuple[Any, ...]:
+    """``made[n]``: its one item ``n`` times (made here when ``n`` is beyond the table)."""
+    return made[n] if n < len(made) else made[1] * n
 
 
 class LenientMatcher:
@@ -408,7 +417,7 @@ class LenientMatcher:
         self.normalizer = normalizer
         self.english = processor_language(normalizer) == "en"
         self._references: dict[str, ReferenceKeys] = {}
-        self._weighted: dict[tuple[tuple[str, ...], str], Weighted] = {}
+        self._weighted: dict[str, dict[tuple[str, ...], Weighted]] = {}  # by weights
         self._outputs: dict[str, OutputKeys] = {}
         self._questions: dict[str, frozenset[str]] = {}
         self._out_chars = 0  # characters of the outputs in _outputs
@@ -457,12 +466,12 @@ class LenientMatcher:
         # canonical keys have "-" for every dash: parts are split at "-", "/" and " "
         fields: tuple[Any, ...]
         if "".join(canonical).isalpha():  # words: no digit, no part; a month is a kind
-            none = ((),) * len(canonical)
+            n = len(canonical)
             if english and not _MONTH_KINDS.keys().isdisjoint(canonical):
                 kinds = tuple(map(_MONTH_KINDS.get, canonical))
             else:
-                kinds = (None,) * len(canonical)
-            fields = (keys, canonical, (False,) * len(canonical), none, kinds)
+                kinds = _repeated(_NO_KINDS, n)
+            fields = (keys, canonical, _repeated(_NOT_NUMERIC, n), _repeated(_NO_PIECES, n), kinds)
         else:
             fields = (
                 keys,
@@ -479,8 +488,11 @@ class LenientMatcher:
 
     def weighted(self, reference: ReferenceKeys, weights: KeywordWeights) -> Weighted:
         """The weights of a prepared reference's keywords and of their parts (cached)."""
-        key = (reference.keys, weights.signature)
-        cached = self._weighted.get(key)
+        signature = weights.signature
+        cache = self._weighted.get(signature)
+        if cache is None:
+            cache = self._weighted.setdefault(signature, {})
+        cached = cache.get(reference.keys)
         if cached is not None:
             return cached
         values = weights.weights(reference.keys, numeric=reference.numeric)
@@ -493,11 +505,11 @@ class LenientMatcher:
                 ]
             )
         else:  # no compound key: no part weights
-            parts = ((),) * len(pieces)
+            parts = _repeated(_NO_PIECES, len(pieces))
         found = _new_tuple(Weighted, (tuple(values), sum(values), parts))  # Weighted(...)
-        if len(self._weighted) >= _REFERENCE_CACHE_SIZE:
-            self._weighted.clear()
-        self._weighted[key] = found
+        if len(cache) >= _REFERENCE_CACHE_SIZE:
+            cache.clear()
+        cache[reference.keys] = found
         return found
 
     def output(self, output: str) -> OutputKeys:
