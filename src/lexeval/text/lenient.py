@@ -291,7 +291,9 @@ def clear_caches() -> None:
 
 def _canonical(key: str, english: bool) -> str:
     """:func:`canonical_key`, computed."""
-    k = fold_accents(key)
+    k = key.casefold()  # fold_accents(key) when ASCII, without its call
+    if not k.isascii():
+        k = fold_accents(key)
     if k.isalpha():  # a plain word: only a number word or a unit changes
         return (NUMBER_WORDS_EN.get(k) or _WORD_UNITS.get(k, k)) if english else k
     if k.isdigit() and k.isascii():  # a number: only its leading zeros go ("007" -> "7")
