@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lexeval.metrics import KeywordCoverageMetric
 
@@ -576,3 +580,74 @@ def test_same_results_whatever_the_order_and_the_state_of_the_caches() -> None:
             clear(second)
         backward.append(score(second, refs, out))
     assert backward[::-1] == forward
+
+
+# ---- the lenient normalization's fast paths against the plain formulations --------------------
+_TEXT = st.text(
+    st.sampled_from(
+        list("abcXYZ019 _-.,;/'\"é")
+        + list("\u2010\u2013\u2014\u2212\u2018\u2019\u201c\u201d\u2026")
+        + ["\u0301", "ß", "Ö", "\u00c3", "\u00a9", "\u2122", "ｆ", "ǅ"]
+    ),
+    max_size=40,
+)
+#: The combining marks that accent folding removes (the plain formulation's pattern).
+_DIACRITICS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_TEXT)
+def test_lenient_text_fast_paths_equal_their_plain_forms(text: str) -> None:
+    """Dashes by replacement, folding and mojibake repair with their ASCII and punctuation
+    shortcuts, and the number-word test by a bytes split: each equals the plain formulation."""
+    from lexeval.metrics.keyword_lenient import _has_number_word
+    from lexeval.text import lenient
+
+    assert lenient.hyphenate_dashes(text) == text.translate(lenient.DASHES)
+    folded = text.casefold()
+    plain = _DIACRITICS.sub("", unicodedata.normalize("NFKD", folded))
+    assert lenient.fold_accents(text) == (folded if folded.isascii() else plain)
+    hint = lenient._MOJIBAKE_HINT.search(text)
+    if not hint:
+        assert lenient.repair_mojibake(text) == text
+    words = re.split(r"\W+", lenient.fold_accents(text))
+    assert _has_number_word(lenient.fold_accents(text)) == any(
+        w in lenient.NUMBER_WORDS_EN for w in words
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    keys=st.lists(
+        st.sampled_from(["twenty", "four", "two", "thousand", "one", "first", "6", "cats", "the"]),
+        max_size=8,
+    )
+)
+def test_number_words_merge_like_the_left_to_right_rule(keys: list[str]) -> None:
+    """Merging scans the number words only: the same keys as the rule applied left to right
+    (a number word and the next key as one key when they make a number)."""
+    from lexeval.text.lenient import merge_number_words, number_phrase
+
+    expected: list[str] = []
+    i = 0
+    while i < len(keys):
+        if i + 1 < len(keys) and number_phrase(keys[i : i + 2]) is not None:
+            expected.append(f"{keys[i]} {keys[i + 1]}")
+            i += 2
+        else:
+            expected.append(keys[i])
+            i += 1
+    assert list(merge_number_words(keys, english=True)) == expected
+    assert list(merge_number_words(keys, english=False)) == keys
+
+
+def test_canonical_numbers_lose_only_their_leading_zeros() -> None:
+    """A plain number's canonical key (no pattern tried) is the number without leading zeros,
+    as the thousands and zeros patterns make it."""
+    from lexeval.text import lenient
+
+    lenient.clear_caches()
+    zeros = re.compile(r"(?<!\d)0+(?=\d)")
+    numbers = [str(i) for i in range(3000)] + ["0" * z + str(i) for z in (1, 3) for i in range(50)]
+    for english in (True, False):
+        assert lenient.canonical_keys(numbers, english) == tuple(zeros.sub("", n) for n in numbers)
