@@ -156,6 +156,10 @@ def conflict_kind(key: str, english: bool = True) -> str | None:
     >>> [conflict_kind(k) for k in ("1998", "12", "2.18", "march", "paris")]
     ['year', 'small', 'number', 'month', None]
     """
+    if key.isascii() and key.isdecimal():  # a plain number: the patterns by its length
+        if len(key) == 4 and key[0] in "12":
+            return "year"
+        return "small" if len(key) <= 2 else "number"
     if not key.isalpha() and _has_digit(key):  # letters have no digit
         if _YEAR.fullmatch(key):
             return "year"
@@ -476,7 +480,7 @@ class LenientMatcher:
             fields = (
                 keys,
                 canonical,
-                tuple([not ck.isalpha() and bool(_has_digit(ck)) for ck in canonical]),
+                tuple([ck.isdecimal() or bool(_has_digit(ck)) for ck in canonical]),
                 tuple([_pieces(ck, english) for ck in canonical]),
                 tuple([conflict_kind(ck, english) for ck in canonical]),
             )
@@ -645,7 +649,7 @@ def _prefix_close(key: str, other: str) -> bool:
 
 def _pieces(canonical: str, english: bool) -> tuple[str, ...]:
     """The canonical parts of a compound key ("1979-80": "1979", "80"), else ()."""
-    if not _PARTS.search(canonical):
+    if canonical.isalnum() or not _PARTS.search(canonical):  # (letters and digits: no part)
         return ()
     split = canonical_keys([p for p in _PARTS.split(canonical) if p], english)
     return tuple(split) if len(split) >= 2 else ()
