@@ -154,18 +154,24 @@ def _tokens_zipf(tokens: list[str], language: str) -> float:
     (unchanged): its computation, step by step (the same floating-point operations;
     ``tests/test_metrics_keyword.py`` compares them)."""
     from wordfreq import zipf_to_freq
-    from wordfreq.numbers import digit_freq, smash_numbers
+    from wordfreq.numbers import benford_freq, digit_freq, smash_numbers, year_freq
 
     freqs = _frequency_dict(language)
     minimum = zipf_to_freq(0.0)
     one_over_result = 0.0
     for token in tokens:
-        smashed = smash_numbers(token)
+        number = token.isdecimal()  # ASCII digits: wordfreq's number rules without patterns
+        smashed = (
+            ("0" * len(token) if len(token) > 1 else token) if number else smash_numbers(token)
+        )
         if smashed not in freqs:  # a token wordfreq does not know: the minimum
             return round(math.log(minimum, 10) + 9, 2)
         freq = freqs[smashed]
         if smashed != token:  # digits: their own frequency estimate
-            freq *= digit_freq(token)
+            if not number:
+                freq *= digit_freq(token)
+            else:  # digit_freq of one run of digits
+                freq *= year_freq(token) if len(token) == 4 else benford_freq(token)
         one_over_result += 1.0 / freq
     unrounded = max(1.0 / one_over_result, minimum)
     freq = round(unrounded, math.floor(-math.log(unrounded, 10)) + 3)
