@@ -241,7 +241,7 @@ class OutputKeys:
         if texts is None:
             folded = hyphenate_dashes(fold_accents(self.output))
             numbers = folded
-            if _COMMA_THOUSAND(folded):  # "," and three digits: the pattern may match
+            if "," in folded and _COMMA_THOUSAND(folded):  # the pattern may match
                 numbers = _THOUSANDS_IN_TEXT.sub(_drop_commas, folded)
             letters = folded
             if not letters.isascii():  # typographic quotes are not letters: off first
@@ -308,14 +308,14 @@ class OutputKeys:
         (a key with a digit only as a whole number)."""
         text, joined = self._texts()
         if len(text) < LONG_TEXT:
-            if not _has_digit(key):
+            if key.isalpha() or not _has_digit(key):
                 return key in text or key in joined
             found = (text, find_all(text, key)), (joined, find_all(joined, key))
         else:
             indexes = self._indexes
             if indexes is None:  # published whole (threads may build it twice, equal)
                 indexes = self._indexes = SubstringIndex(text), SubstringIndex(joined)
-            if not _has_digit(key):
+            if key.isalpha() or not _has_digit(key):
                 return indexes[0].contains(key) or indexes[1].contains(key)
             found = (text, indexes[0].positions(key)), (joined, indexes[1].positions(key))
         return any(_whole_number_at(t, start, key) for t, starts in found for start in starts)
@@ -373,7 +373,9 @@ class OutputKeys:
         every = self._extend()  # stopwords kept: "four", "no"
         if key in every or plain in every:
             return True
-        return len(key) >= _PREFIX_MIN and not _has_digit(key) and self._prefix_match(key)
+        if len(key) < _PREFIX_MIN or (not key.isalpha() and _has_digit(key)):
+            return False
+        return self._prefix_match(key)
 
 
 class ReferenceKeys(NamedTuple):
@@ -480,7 +482,7 @@ class LenientMatcher:
             fields = (
                 keys,
                 canonical,
-                tuple([ck.isdecimal() or bool(_has_digit(ck)) for ck in canonical]),
+                tuple([not ck.isalpha() and bool(_has_digit(ck)) for ck in canonical]),
                 tuple([_pieces(ck, english) for ck in canonical]),
                 tuple([conflict_kind(ck, english) for ck in canonical]),
             )
@@ -605,7 +607,12 @@ def lenient_score(
                 conflicts[k] = list(others)
                 against += weight
                 continue
-        if near_credit and not parts and len(ck) >= _SUBSTRING_MIN and not _has_digit(ck):
+        if (
+            near_credit
+            and not parts
+            and len(ck) >= _SUBSTRING_MIN
+            and (ck.isalpha() or not _has_digit(ck))
+        ):
             close = out.near(ck)
             if close is not None:
                 near[k] = {"keyword": close[0], "similarity": close[1]}
@@ -642,7 +649,7 @@ def _empty_reference(out: OutputKeys) -> tuple[float, dict[str, Any]]:
 def _prefix_close(key: str, other: str) -> bool:
     """Whether ``other`` (which begins with ``key``'s first ``_PREFIX_MIN`` characters) is a
     word without digits sharing ``_PREFIX_SHARE`` of the longer one with ``key`` (rule 3)."""
-    if len(other) < _PREFIX_MIN or _has_digit(other):
+    if len(other) < _PREFIX_MIN or (not other.isalpha() and _has_digit(other)):
         return False
     return Prefix.similarity(key, other) >= _PREFIX_SHARE * max(len(key), len(other))
 
