@@ -34,7 +34,7 @@ from _shared import shared_path, timed
 
 from lexeval.compat import _mastra_word
 from lexeval.metrics import KeywordCoverageMetric
-from lexeval.text.lenient import canonical_key as _canon
+from lexeval.text.lenient import clear_caches as _clear_canonical
 
 MASTRA_NODE_PAIRS_PER_S = 13_000
 MASTRA_NODE_EVOUNA_RECORDED = 22_400  # issue 14: Mastra on Node, warm, EVOUNA NQ
@@ -84,7 +84,7 @@ def evouna_section() -> None:
     print(f"\nEVOUNA NQ: {n} (gold alternative, answer) pairs")
     rates: dict[str, tuple[float, float]] = {}
     for label, options in [("compat='mastra'", {"compat": "mastra"}), ("default", {})]:
-        _canon.cache_clear()
+        _clear_canonical()
         _mastra_word.cache_clear()
         metric = KeywordCoverageMetric(**options)  # type: ignore[arg-type]
         start = time.perf_counter()
@@ -148,7 +148,7 @@ def main() -> None:
 
         def clear() -> None:
             _mastra_word.cache_clear()
-            _canon.cache_clear()
+            _clear_canonical()
 
         t_cold, _ = timed(lambda: cold() or 0, setup=clear)
         metric = KeywordCoverageMetric(**options)  # type: ignore[arg-type]

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lexeval.metrics import KeywordCoverageMetric
 
@@ -186,6 +190,36 @@ def test_frequency_weighting_counts_informative_keywords_more() -> None:
     assert r.info["coverage"] == r.info["matched_weight"] / r.info["total_weight"]
     assert weighted.measure("Battle of Hastings", "at Hastings").score > 0.5
     assert "weights:wordfreq" in weighted.signature and "weights:uniform" in uniform.signature
+
+
+def test_weights_of_number_and_hyphenated_keys_are_wordfreqs() -> None:
+    """Keys of lower-case ASCII letters and digits, alone or joined by hyphens ("1901", "12th",
+    "007", "off-road", "2001-2002") are weighed without wordfreq's tokenizer: the same weight
+    as through it, for every number up to 3,999, with leading zeros, ordinals, ranges,
+    hyphenated words and mixed keys."""
+    import random
+
+    import wordfreq
+
+    from lexeval.metrics import weights
+
+    rng = random.Random(7)
+    keys = [str(i) for i in range(4000)] + ["0" * z + str(i) for z in (1, 2) for i in range(100)]
+    keys += [f"{i}{end}" for i in range(0, 3000, 7) for end in ("st", "th", "s", "km", "x")]
+    alnum = "abcdefghijklmnopqrstuvwxyz0123456789"
+    keys += ["".join(rng.choices(alnum, k=rng.randint(2, 7))) for _ in range(2000)]
+    keys += [str(rng.randrange(10**n)) for n in range(5, 14) for _ in range(20)]
+    words = [*wordfreq.top_n_list("en", 2000), "gutenberg", "zzyzx"]
+    keys += ["-".join(rng.choices(words, k=rng.randint(2, 3))) for _ in range(1500)]
+    keys += [f"{rng.randint(0, 2100)}-{rng.randint(0, 99)}" for _ in range(500)]
+    keys += ["".join(rng.choices(alnum + "--", k=rng.randint(1, 9))) for _ in range(1500)]
+    weights.clear_caches()
+    w = weights.KeywordWeights("en")
+    for key in keys:
+        expected = max(0.5, 8.0 - wordfreq.zipf_frequency(key, "en"))
+        if any(c.isdigit() for c in key):
+            expected *= 3.0
+        assert w.weight(key) == expected, key
 
 
 def test_extra_content_breaks_ties_of_coverage() -> None:
@@ -535,8 +569,8 @@ def test_same_results_whatever_the_order_and_the_state_of_the_caches() -> None:
         processor = metric.normalizer.processor  # type: ignore[union-attr]
         processor._clear_chunks()
         processor._token_memo.clear()
-        lenient.canonical_key.cache_clear()
-        weights._zipf.cache_clear()
+        lenient.clear_caches()
+        weights.clear_caches()
 
     second = KeywordCoverageMetric(normalizer=Normalizer())
     clear(second)
@@ -546,3 +580,74 @@ def test_same_results_whatever_the_order_and_the_state_of_the_caches() -> None:
             clear(second)
         backward.append(score(second, refs, out))
     assert backward[::-1] == forward
+
+
+# ---- the lenient normalization's fast paths against the plain formulations --------------------
+_TEXT = st.text(
+    st.sampled_from(
+        list("abcXYZ019 _-.,;/'\"é")
+        + list("\u2010\u2013\u2014\u2212\u2018\u2019\u201c\u201d\u2026")
+        + ["\u0301", "ß", "Ö", "\u00c3", "\u00a9", "\u2122", "ｆ", "ǅ"]
+    ),
+    max_size=40,
+)
+#: The combining marks that accent folding removes (the plain formulation's pattern).
+_DIACRITICS = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_TEXT)
+def test_lenient_text_fast_paths_equal_their_plain_forms(text: str) -> None:
+    """Dashes by replacement, folding and mojibake repair with their ASCII and punctuation
+    shortcuts, and the number-word test by a bytes split: each equals the plain formulation."""
+    from lexeval.metrics.keyword_lenient import _has_number_word
+    from lexeval.text import lenient
+
+    assert lenient.hyphenate_dashes(text) == text.translate(lenient.DASHES)
+    folded = text.casefold()
+    plain = _DIACRITICS.sub("", unicodedata.normalize("NFKD", folded))
+    assert lenient.fold_accents(text) == (folded if folded.isascii() else plain)
+    hint = lenient._MOJIBAKE_HINT.search(text)
+    if not hint:
+        assert lenient.repair_mojibake(text) == text
+    words = re.split(r"\W+", lenient.fold_accents(text))
+    assert _has_number_word(lenient.fold_accents(text)) == any(
+        w in lenient.NUMBER_WORDS_EN for w in words
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    keys=st.lists(
+        st.sampled_from(["twenty", "four", "two", "thousand", "one", "first", "6", "cats", "the"]),
+        max_size=8,
+    )
+)
+def test_number_words_merge_like_the_left_to_right_rule(keys: list[str]) -> None:
+    """Merging scans the number words only: the same keys as the rule applied left to right
+    (a number word and the next key as one key when they make a number)."""
+    from lexeval.text.lenient import merge_number_words, number_phrase
+
+    expected: list[str] = []
+    i = 0
+    while i < len(keys):
+        if i + 1 < len(keys) and number_phrase(keys[i : i + 2]) is not None:
+            expected.append(f"{keys[i]} {keys[i + 1]}")
+            i += 2
+        else:
+            expected.append(keys[i])
+            i += 1
+    assert list(merge_number_words(keys, english=True)) == expected
+    assert list(merge_number_words(keys, english=False)) == keys
+
+
+def test_canonical_numbers_lose_only_their_leading_zeros() -> None:
+    """A plain number's canonical key (no pattern tried) is the number without leading zeros,
+    as the thousands and zeros patterns make it."""
+    from lexeval.text import lenient
+
+    lenient.clear_caches()
+    zeros = re.compile(r"(?<!\d)0+(?=\d)")
+    numbers = [str(i) for i in range(3000)] + ["0" * z + str(i) for z in (1, 3) for i in range(50)]
+    for english in (True, False):
+        assert lenient.canonical_keys(numbers, english) == tuple(zeros.sub("", n) for n in numbers)

@@ -59,6 +59,7 @@ CONFLICT_PENALTY = PROFILES["short_answer"].conflict_penalty
 QUESTION_WEIGHT = PROFILES["short_answer"].question_weight
 #: The knobs of lenient matching (a task profile's fields).
 KNOBS = ("weighting", "extra_penalty", "near_credit", "conflict_penalty", "question_weight")
+_NOTHING_ECHOED: frozenset[str] = frozenset()
 
 
 class _Asked(NamedTuple):
@@ -330,19 +331,31 @@ class KeywordCoverageMetric(BaseMetric):
         lenient = self._lenient
         if lenient is None or self.keywords is not None:
             return super()._measure_refs(references, output)
-        echoed: frozenset[str] = frozenset()
+        echoed: frozenset[str] = _NOTHING_ECHOED
         given: Any = output  # a str, or an _Asked from measure(..., question=)
         asked = type(given) is _Asked
         if asked:
             output, echoed = given
         out = lenient.output(output)
+        if len(references) == 1:  # the usual call: no list of prepared references
+            ref = lenient.reference(references[0])
+            task = self.task
+            if task is None:
+                task = choose_task((len(ref.keys),), len(out.keywords), asked=asked)
+            profile = self.profiles[task]
+            if profile.question_weight == 1.0:
+                echoed = _NOTHING_ECHOED
+            weighted = lenient.weighted(ref, self._weights[profile.weighting])
+            score, info = lenient_score(ref, weighted, out, profile, echoed)
+            info["task"] = task
+            return score, info
         refs = [lenient.reference(r) for r in references]
         task = self.task
         if task is None:
             task = choose_task([len(r.keys) for r in refs], len(out.keywords), asked=asked)
         profile = self.profiles[task]
         if profile.question_weight == 1.0:
-            echoed = frozenset()
+            echoed = _NOTHING_ECHOED
         weights = self._weights[profile.weighting]
         best: tuple[float, dict[str, Any]] | None = None
         best_index = 0
@@ -351,8 +364,7 @@ class KeywordCoverageMetric(BaseMetric):
             if best is None or score > best[0]:
                 best, best_index = (score, info), i
         assert best is not None
-        if len(refs) > 1:
-            best[1]["reference_index"] = best_index
+        best[1]["reference_index"] = best_index
         best[1]["task"] = task
         return best
 

@@ -10,42 +10,53 @@ Mastra-compatible modes, with Mastra's ``matchedKeywords`` and ``totalKeywords``
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
+from itertools import filterfalse
 from typing import Any
 
 from lexeval.metrics.overlap import fmeasure
 
 __all__ = ["coverage_info"]
 
+#: Up to this many matched keywords, ``missing`` scans their list (no set is built).
+_SCAN_MAX = 8
+
 
 def coverage_info(
-    ref_kw: list[str],
-    out_kw: list[str],
+    ref_kw: Sequence[str],
+    out_kw: Sequence[str],
     hit: list[str],
-    used: Collection[str],
+    used: Collection[str] = (),
     *,
     mastra: bool = False,
+    output_hits: int | None = None,
+    recall: float | None = None,
 ) -> dict[str, Any]:
     """Counts, matched and missing keywords, both keyword lists, precision (share of the
-    output's keywords in ``used``), recall (share of ``ref_kw`` in ``hit``), F-measure."""
-    hit_set = set(hit)
+    output's keywords in ``used``, or ``output_hits`` of them when given), recall (share of
+    ``ref_kw`` in ``hit``, unless given), F-measure. ``hit`` is the new dict's ``matched``.
+
+    >>> coverage_info(["a", "b"], ["a", "c"], ["a"], output_hits=1, recall=0.75)["fmeasure"]
+    0.6
+    """
     total = len(ref_kw)
     n_out = len(out_kw)
-    out_hits = sum(map(used.__contains__, out_kw)) if used else 0
-    recall = len(hit) / total if total else 0.0
-    precision = out_hits / n_out if n_out else 0.0
-    matched_key, total_key = (
-        ("matchedKeywords", "totalKeywords") if mastra else ("matched_keywords", "total_keywords")
-    )
+    n_hit = len(hit)
+    if output_hits is None:
+        output_hits = sum(map(used.__contains__, out_kw)) if used else 0
+    if recall is None:
+        recall = n_hit / total if total else 0.0
+    precision = output_hits / n_out if n_out else 0.0
+    found = hit if n_hit <= _SCAN_MAX else set(hit)  # a short list: searched, no set built
     return {
-        matched_key: len(hit),
-        total_key: total,
-        "matched": list(hit),
-        "missing": [k for k in ref_kw if k not in hit_set],
+        "matchedKeywords" if mastra else "matched_keywords": n_hit,
+        "totalKeywords" if mastra else "total_keywords": total,
+        "matched": hit,
+        "missing": list(filterfalse(found.__contains__, ref_kw)),
         "input_keywords": list(ref_kw),
         "output_keywords": list(out_kw),
         "precision": precision,
         "recall": recall,
         "fmeasure": fmeasure(precision, recall),
-        "counts": {"overlap": len(hit), "reference": total, "output": n_out},
+        "counts": {"overlap": n_hit, "reference": total, "output": n_out},
     }

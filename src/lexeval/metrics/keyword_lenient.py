@@ -40,21 +40,21 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from itertools import repeat
+from collections.abc import Container
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rapidfuzz.distance import Indel, Prefix
 from rapidfuzz.process import extractOne
 
 from lexeval.metrics.keyword_info import coverage_info
-from lexeval.metrics.overlap import fmeasure
 from lexeval.metrics.substring import LONG_TEXT, SubstringIndex, find_all
 from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, processor_language
 from lexeval.text.lenient import (
-    DASHES,
     NUMBER_WORDS_EN,
-    canonical_key,
+    canonical_key_set,
+    canonical_keys,
     fold_accents,
+    hyphenate_dashes,
     merge_number_words,
     repair_mojibake,
 )
@@ -80,6 +80,8 @@ _THOUSANDS_IN_TEXT = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?!\d)")
 #: What every match of ``_THOUSANDS_IN_TEXT`` holds (a literal first: a fast search).
 _COMMA_THOUSAND = re.compile(r",\d{3}").search
 _NON_WORD = re.compile(r"\W+")
+#: Typographic quotes and the ellipsis: not word characters (``_NON_WORD`` removes them).
+_QUOTES = "\u2018\u2019\u201c\u201d\u2026"
 #: What ``_NON_WORD`` removes from ASCII text: every character but letters, digits and "_".
 _ASCII_NON_WORD = bytes([i for i in range(128) if not (chr(i).isalnum() or chr(i) == "_")])
 _PREFIX_MIN = 5
@@ -120,12 +122,30 @@ MONTHS_EN = frozenset(
         "december",
     ]
 )
+#: The conflict kind of an (English) month name.
+_MONTH_KINDS: dict[str, str] = dict.fromkeys(MONTHS_EN, "month")
 _YEAR = re.compile(r"[12]\d{3}")
 _SMALL_NUMBER = re.compile(r"\d{1,2}")
 
 _has_digit = re.compile(r"\d").search
 _NUMBER_WORD_SET = frozenset(NUMBER_WORDS_EN)
-_has_hyphen = re.compile("-").search
+#: ``bytes.translate`` table: every ASCII character but letters, digits and "_" as a space.
+_ASCII_NON_WORD_SPACE = bytes([32 if i in _ASCII_NON_WORD else i for i in range(256)])
+
+
+def _has_number_word(folded: str) -> bool:
+    """Whether a folded text has an English number word as one of its words (the runs of
+    letters, digits and "_" that ``_NON_WORD`` splits it into)."""
+    if folded.isascii():  # the same words, split without the pattern
+        spaced = folded.encode("ascii").translate(_ASCII_NON_WORD_SPACE).decode("ascii")
+        words: list[str] = spaced.split()
+    else:
+        words = _NON_WORD.split(folded)
+    return not _NUMBER_WORD_SET.isdisjoint(words)
+
+
+_NO_PARTS: frozenset[str] = frozenset()  # an output without hyphenated keywords
+_NOTHING_ECHOED: frozenset[str] = frozenset()
 
 
 def conflict_kind(key: str, english: bool = True) -> str | None:
@@ -136,7 +156,11 @@ def conflict_kind(key: str, english: bool = True) -> str | None:
     >>> [conflict_kind(k) for k in ("1998", "12", "2.18", "march", "paris")]
     ['year', 'small', 'number', 'month', None]
     """
-    if _has_digit(key):
+    if key.isascii() and key.isdecimal():  # a plain number: the patterns by its length
+        if len(key) == 4 and key[0] in "12":
+            return "year"
+        return "small" if len(key) <= 2 else "number"
+    if not key.isalpha() and _has_digit(key):  # letters have no digit
         if _YEAR.fullmatch(key):
             return "year"
         return "small" if _SMALL_NUMBER.fullmatch(key) else "number"
@@ -163,9 +187,9 @@ def _whole_number_at(text: str, start: int, key: str) -> bool:
 class OutputKeys:
     """An output text prepared for lenient matching (from one analysis: its keywords and every
     key); the stopword-keeping keys and the prefix index are added only when a reference key is
-    not found directly. On a long output
-    substring queries go through :class:`SubstringIndex`, so their cost does not grow with it.
-    (Tuples, strings and the dict of answers only: few objects for the garbage collector.)"""
+    not found directly. On a long output substring queries go through :class:`SubstringIndex`,
+    so their cost does not grow with it. (Tuples, strings and dicts of strings: a cached output
+    is one object that the garbage collector keeps walking, not one per set and list.)"""
 
     __slots__ = (
         "_all_keys",
@@ -173,7 +197,6 @@ class OutputKeys:
         "_every",
         "_found",
         "_indexes",
-        "_joined",
         "_keys",
         "_kinds",
         "_near",
@@ -188,27 +211,27 @@ class OutputKeys:
 
     def __init__(self, output: str, analysis: KeywordAnalysis, english: bool) -> None:
         self.output = output
-        keywords = self.keywords = analysis.keywords
-        self._all_keys = analysis.keys
+        keywords = self.keywords = tuple(analysis.keywords)
+        self._all_keys = tuple(analysis.keys)
         self._english = english
-        self.canonical = tuple(map(canonical_key, keywords, repeat(english)))
-        keys = set(self.canonical)
-        compounds = [k for k in keys if "-" in k]
-        parts: frozenset[str] = frozenset()
-        if compounds:  # "10-12" is also "1012"; "25th-largest" has the parts "25" and "largest"
-            keys.update([k.replace("-", "") for k in compounds])
-            parts = frozenset(
-                [canonical_key(p, english) for k in compounds for p in k.split("-") if p]
-            )
+        canonical = self.canonical = canonical_keys(keywords, english)
+        # sets as dicts of None: a dict of strings is not tracked by the garbage collector
+        keys = dict.fromkeys(canonical)
+        parts: Container[str] = _NO_PARTS
+        if "-" in "".join(canonical):
+            # "10-12" is also "1012"; "25th-largest" has the parts "25" and "largest"
+            compounds = [k for k in keys if "-" in k]
+            keys.update(dict.fromkeys([k.replace("-", "") for k in compounds]))
+            parts = canonical_key_set([p for k in compounds for p in k.split("-") if p], english)
         self._keys = keys
         self._parts = parts
-        self._every: set[str] | None = None  # _keys with the stopword-keeping keys
-        self._found: dict[str, bool] = {}  # answers of has(), per reference key
-        self._near: dict[str, tuple[str, float] | None] = {}  # answers of near()
-        self._plain_keys: list[str] | None = None
+        self._every: dict[str, None] | None = None  # the stopword-keeping keys
+        self._found: dict[str, bool] | None = None  # answers of has_word(), per reference key
+        self._near: dict[str, tuple[str, float] | None] | None = None  # answers of near()
+        self._plain_keys: tuple[str, ...] | None = None
         self._text: tuple[str, str] | None = None  # _texts(), built on first use
         self._indexes: tuple[SubstringIndex, SubstringIndex] | None = None
-        self._sorted: list[str] | None = None
+        self._sorted: tuple[str, ...] | None = None
         self._kinds: dict[str, tuple[str, ...]] | None = None
 
     def _texts(self) -> tuple[str, str]:
@@ -216,23 +239,25 @@ class OutputKeys:
         separators) and its letters and digits alone (built once, for the substring rule)."""
         texts = self._text
         if texts is None:
-            folded = fold_accents(self.output)
-            if not folded.isascii():
-                folded = folded.translate(DASHES)
+            folded = hyphenate_dashes(fold_accents(self.output))
             numbers = folded
-            if _COMMA_THOUSAND(folded):  # "," and three digits: the pattern may match
+            if "," in folded and _COMMA_THOUSAND(folded):  # the pattern may match
                 numbers = _THOUSANDS_IN_TEXT.sub(_drop_commas, folded)
-            if folded.isascii():  # the same as the pattern on ASCII text, many times faster
-                joined = folded.encode("ascii").translate(None, _ASCII_NON_WORD).decode("ascii")
+            letters = folded
+            if not letters.isascii():  # typographic quotes are not letters: off first
+                for mark in _QUOTES:
+                    if mark in letters:
+                        letters = letters.replace(mark, "")
+            if letters.isascii():  # the same as the pattern on ASCII text, many times faster
+                joined = letters.encode("ascii").translate(None, _ASCII_NON_WORD).decode("ascii")
             else:
-                joined = _NON_WORD.sub("", folded)
+                joined = _NON_WORD.sub("", letters)
             texts = self._text = (numbers, joined)
         return texts
 
     def every_key(self) -> frozenset[str]:
         """The canonical forms of all the text's keys, stopwords too (a question's words)."""
-        english = self._english
-        return frozenset(self.canonical).union([canonical_key(k, english) for k in self._all_keys])
+        return frozenset(self.canonical).union(canonical_keys(self._all_keys, self._english))
 
     def of_kind(self, kind: str) -> tuple[str, ...]:
         """The output's canonical keywords of a :func:`conflict_kind` (built once)."""
@@ -242,24 +267,24 @@ class OutputKeys:
             english = self._english
             for key in dict.fromkeys(self.canonical):
                 # conflict_kind is None but for keys with a digit and (English) month names
-                if _has_digit(key) or (english and key in MONTHS_EN):
+                if (english and key in MONTHS_EN) or (not key.isalpha() and _has_digit(key)):
                     k = conflict_kind(key, english)
                     if k is not None:
                         found.setdefault(k, []).append(key)
             kinds = self._kinds = {k: tuple(v) for k, v in found.items()}
         return kinds.get(kind, ())
 
-    def _extend(self) -> set[str]:
-        """Add the stopword-keeping keys (once; threads that race here build the same values
-        in locals and publish them whole)."""
+    def _extend(self) -> dict[str, None]:
+        """The stopword-keeping keys, which the keys in ``_keys`` complete (built once; threads
+        that race here build the same values in locals and publish them whole)."""
         keys = self._every
         if keys is None:
             english = self._english
-            every = dict.fromkeys(merge_number_words(self._all_keys, english))
-            extra = set(map(canonical_key, every, repeat(english)))
-            if any(map(_has_hyphen, extra)):
-                extra.update([k.replace("-", "") for k in extra if "-" in k])
-            keys = self._every = self._keys | extra
+            words = merge_number_words(self._all_keys, english)
+            extra = canonical_key_set(words, english)
+            if "-" in "".join(extra):
+                extra.update(dict.fromkeys([k.replace("-", "") for k in extra if "-" in k]))
+            keys = self._every = extra
         return keys
 
     def _prefix_match(self, key: str) -> bool:
@@ -268,16 +293,14 @@ class OutputKeys:
         once for these queries)."""
         ordered = self._sorted
         if ordered is None:
-            ordered = self._sorted = sorted(self._extend())
+            ordered = self._sorted = tuple(sorted([*self._keys, *self._extend()]))
         head = key[:_PREFIX_MIN]
         for i in range(bisect_left(ordered, head), len(ordered)):
             other = ordered[i]
             if not other.startswith(head):
                 return False
-            if len(other) >= _PREFIX_MIN and not _has_digit(other):
-                n = Prefix.similarity(key, other)
-                if n >= _PREFIX_SHARE * max(len(key), len(other)):
-                    return True  # "himalayas" / "himalaya", "eukarya" / "eukaryota"
+            if _prefix_close(key, other):
+                return True  # "himalayas" / "himalaya", "eukarya" / "eukaryota"
         return False
 
     def _inside(self, key: str) -> bool:
@@ -285,14 +308,14 @@ class OutputKeys:
         (a key with a digit only as a whole number)."""
         text, joined = self._texts()
         if len(text) < LONG_TEXT:
-            if not _has_digit(key):
+            if key.isalpha() or not _has_digit(key):
                 return key in text or key in joined
             found = (text, find_all(text, key)), (joined, find_all(joined, key))
         else:
             indexes = self._indexes
             if indexes is None:  # published whole (threads may build it twice, equal)
                 indexes = self._indexes = SubstringIndex(text), SubstringIndex(joined)
-            if not _has_digit(key):
+            if key.isalpha() or not _has_digit(key):
                 return indexes[0].contains(key) or indexes[1].contains(key)
             found = (text, indexes[0].positions(key)), (joined, indexes[1].positions(key))
         return any(_whole_number_at(t, start, key) for t, starts in found for start in starts)
@@ -300,44 +323,59 @@ class OutputKeys:
     def has(self, key: str) -> bool:
         """Whether a (canonical) reference key is present in the output, as a word or as a
         part of a hyphenated word ("25" in "25th-largest")."""
-        return self.has_word(key) or key in self._parts
+        return key in self._keys or self.has_word(key) or key in self._parts
 
     def has_word(self, key: str) -> bool:
         """Whether a (canonical) reference key is present in the output other than as a part
         of a hyphenated word."""
-        found = self._found.get(key)
+        if key in self._keys:
+            return True
+        answers = self._found
+        if answers is None:
+            answers = self._found = {}
+        found = answers.get(key)
         if found is None:
-            found = self._find(key)
-            self._found[key] = found
+            found = answers[key] = self._find(key)
         return found
 
     def near(self, key: str) -> tuple[str, float] | None:
         """The output keyword most similar to a (canonical) reference key without digits and
         its rapidfuzz Indel similarity, when at least :data:`NEAR_MIN` (rule 5), else None."""
-        if key in self._near:
-            return self._near[key]
+        answers = self._near
+        if answers is None:
+            answers = self._near = {}
+        elif key in answers:
+            return answers[key]
         plain = self._plain_keys
         if plain is None:
-            if len(self.canonical) > NEAR_MAX_OUTPUT_KEYWORDS:
-                plain = self._plain_keys = []
+            canonical = self.canonical
+            if len(canonical) > NEAR_MAX_OUTPUT_KEYWORDS:
+                plain = self._plain_keys = ()
             else:
-                plain = self._plain_keys = [k for k in self.canonical if not _has_digit(k)]
+                plain = self._plain_keys = tuple(
+                    [k for k in canonical if k.isalpha() or not _has_digit(k)]
+                )
         best = extractOne(key, plain, scorer=Indel.normalized_similarity, score_cutoff=NEAR_MIN)
         found = None if best is None else (self.keywords[self.canonical.index(best[0])], best[1])
-        self._near[key] = found
+        answers[key] = found
         return found
 
     def _find(self, key: str) -> bool:
         plain = key.replace("-", "")
-        keys = self._every or self._keys  # the stopword-keeping keys once they are added
+        keys = self._keys
         if key in keys or plain in keys:
+            return True
+        every = self._every  # the stopword-keeping keys, once they are added
+        if every is not None and (key in every or plain in every):
             return True
         if len(key) >= _SUBSTRING_MIN and self._inside(key):
             return True  # glued words and citation marks: "Massachusetts1", "byJohann"
         every = self._extend()  # stopwords kept: "four", "no"
         if key in every or plain in every:
             return True
-        return len(key) >= _PREFIX_MIN and not _has_digit(key) and self._prefix_match(key)
+        if len(key) < _PREFIX_MIN or (not key.isalpha() and _has_digit(key)):
+            return False
+        return self._prefix_match(key)
 
 
 class ReferenceKeys(NamedTuple):
@@ -348,7 +386,12 @@ class ReferenceKeys(NamedTuple):
     numeric: tuple[bool, ...]  # whether each canonical key has a digit
     pieces: tuple[tuple[str, ...], ...]  # the parts of compound keys, else empty
     kinds: tuple[str | None, ...]  # conflict_kind of each canonical key
-    key_set: frozenset[str]  # the canonical keys
+
+    @property
+    def key_set(self) -> frozenset[str]:
+        """The canonical keys (built on each call: a prepared reference holds tuples only,
+        which the garbage collector stops tracking)."""
+        return frozenset(self.canonical)
 
 
 class Weighted(NamedTuple):
@@ -359,6 +402,19 @@ class Weighted(NamedTuple):
     part_weights: tuple[tuple[float, ...], ...]  # of each key's pieces
 
 
+#: What a named tuple's ``__new__`` calls: ``_new_tuple(cls, fields)`` is ``cls(*fields)``.
+_new_tuple = tuple.__new__
+#: ``(x,) * n`` for the n of short references, made once: fewer tuples for the collector.
+_NO_PIECES: tuple[tuple[tuple[()], ...], ...] = tuple([((),) * n for n in range(17)])
+_NOT_NUMERIC: tuple[tuple[bool, ...], ...] = tuple([(False,) * n for n in range(17)])
+_NO_KINDS: tuple[tuple[None, ...], ...] = tuple([(None,) * n for n in range(17)])
+
+
+def _repeated(made: tuple[tuple[Any, ...], ...], n: int) -> tuple[Any, ...]:
+    """``made[n]``: its one item ``n`` times (made here when ``n`` is beyond the table)."""
+    return made[n] if n < len(made) else made[1] * n
+
+
 class LenientMatcher:
     """Prepares texts for lenient matching with one normalizer and keeps them (bounded caches,
     safe under threads: racing threads build equal values)."""
@@ -367,7 +423,7 @@ class LenientMatcher:
         self.normalizer = normalizer
         self.english = processor_language(normalizer) == "en"
         self._references: dict[str, ReferenceKeys] = {}
-        self._weighted: dict[tuple[str, str], Weighted] = {}
+        self._weighted: dict[str, dict[tuple[str, ...], Weighted]] = {}  # by weights
         self._outputs: dict[str, OutputKeys] = {}
         self._questions: dict[str, frozenset[str]] = {}
         self._out_chars = 0  # characters of the outputs in _outputs
@@ -385,12 +441,11 @@ class LenientMatcher:
         analysis = keyword_analysis(self.normalizer, text)
         ref_kw = analysis.keywords
         english = self.english
-        words = set(_NON_WORD.split(fold_accents(text)))
-        if ref_kw and not (english and not words.isdisjoint(_NUMBER_WORD_SET)):
+        if ref_kw and not (english and _has_number_word(fold_accents(text))):
             ref_all: list[str] = []
         else:  # every key (number words and stopword-only inputs)
             ref_all = analysis.keys
-        if english and any(t in NUMBER_WORDS_EN for t in ref_all):
+        if english and ref_all and not NUMBER_WORDS_EN.keys().isdisjoint(ref_all):
             # spaCy lists number words as stopwords, but "four" can be the whole answer;
             # "twenty four" is one number
             kept = set(ref_kw)
@@ -412,24 +467,26 @@ class LenientMatcher:
         if cached is not None:
             return cached
         english = self.english
-        keys = self.reference_keywords(reference)
-        canonical = tuple([canonical_key(k, english) for k in keys])
-        pieces: list[tuple[str, ...]] = []
-        for ck in canonical:
-            split = (
-                [canonical_key(p, english) for p in _PARTS.split(ck) if p]
-                if _PARTS.search(ck)
-                else []
+        keys = tuple(self.reference_keywords(reference))
+        canonical = canonical_keys(keys, english)
+        # canonical keys have "-" for every dash: parts are split at "-", "/" and " "
+        fields: tuple[Any, ...]
+        if "".join(canonical).isalpha():  # words: no digit, no part; a month is a kind
+            n = len(canonical)
+            if english and not _MONTH_KINDS.keys().isdisjoint(canonical):
+                kinds = tuple(map(_MONTH_KINDS.get, canonical))
+            else:
+                kinds = _repeated(_NO_KINDS, n)
+            fields = (keys, canonical, _repeated(_NOT_NUMERIC, n), _repeated(_NO_PIECES, n), kinds)
+        else:
+            fields = (
+                keys,
+                canonical,
+                tuple([not ck.isalpha() and bool(_has_digit(ck)) for ck in canonical]),
+                tuple([_pieces(ck, english) for ck in canonical]),
+                tuple([conflict_kind(ck, english) for ck in canonical]),
             )
-            pieces.append(tuple(split) if len(split) >= 2 else ())
-        prepared = ReferenceKeys(
-            tuple(keys),
-            canonical,
-            tuple([bool(_has_digit(c)) for c in canonical]),
-            tuple(pieces),
-            tuple([conflict_kind(ck, english) for ck in canonical]),
-            frozenset(canonical),
-        )
+        prepared = _new_tuple(ReferenceKeys, fields)  # ReferenceKeys(*fields), without its frame
         if len(self._references) >= _REFERENCE_CACHE_SIZE:
             self._references.clear()
         self._references[reference] = prepared
@@ -437,21 +494,28 @@ class LenientMatcher:
 
     def weighted(self, reference: ReferenceKeys, weights: KeywordWeights) -> Weighted:
         """The weights of a prepared reference's keywords and of their parts (cached)."""
-        key = (" ".join(reference.keys), weights.signature)
-        cached = self._weighted.get(key)
+        signature = weights.signature
+        cache = self._weighted.get(signature)
+        if cache is None:
+            cache = self._weighted.setdefault(signature, {})
+        cached = cache.get(reference.keys)
         if cached is not None:
             return cached
-        values = weights.weights(list(reference.keys), numeric=list(reference.numeric))
-        parts = tuple(
-            [
-                (1.0,) * len(p) if weights.uniform else tuple([weights.weight(x) for x in p])
-                for p in reference.pieces
-            ]
-        )
-        found = Weighted(tuple(values), sum(values), parts)
-        if len(self._weighted) >= _REFERENCE_CACHE_SIZE:
-            self._weighted.clear()
-        self._weighted[key] = found
+        values = weights.weights(reference.keys, numeric=reference.numeric)
+        pieces = reference.pieces
+        if any(pieces):
+            parts = tuple(
+                [
+                    (1.0,) * len(p) if weights.uniform else tuple([weights.weight(x) for x in p])
+                    for p in pieces
+                ]
+            )
+        else:  # no compound key: no part weights
+            parts = _repeated(_NO_PIECES, len(pieces))
+        found = _new_tuple(Weighted, (tuple(values), sum(values), parts))  # Weighted(...)
+        if len(cache) >= _REFERENCE_CACHE_SIZE:
+            cache.clear()
+        cache[reference.keys] = found
         return found
 
     def output(self, output: str) -> OutputKeys:
@@ -490,21 +554,20 @@ def lenient_score(
     """The score of one output against one reference with ``profile``'s knobs (reference
     keys in ``echoed``, a question's keys, weigh ``profile.question_weight`` of their weight),
     and its evidence."""
-    if not ref.keys:
+    keys, canonical = ref.keys, ref.canonical
+    if not keys:
         return _empty_reference(out)
     weights, total = weighted.weights, weighted.total
-    echoed = echoed if echoed and not ref.key_set.isdisjoint(echoed) else frozenset()
-    if echoed:  # keys the question names weigh less
+    if echoed and not echoed.isdisjoint(canonical):  # keys the question names weigh less
         factor = profile.question_weight
         weights = tuple(
-            [
-                w * factor if ck in echoed else w
-                for w, ck in zip(weights, ref.canonical, strict=True)
-            ]
+            [w * factor if ck in echoed else w for w, ck in zip(weights, canonical, strict=True)]
         )
         total = sum(weights)
+    else:
+        echoed = _NOTHING_ECHOED
     hit: list[str] = []
-    hit_keys: set[str] = set()
+    hit_keys: list[str] = []
     partial: dict[str, float] = {}
     near: dict[str, dict[str, str | float]] = {}
     conflicts: dict[str, list[str]] = {}
@@ -512,14 +575,15 @@ def lenient_score(
     against = 0.0
     near_credit = profile.near_credit
     conflict_penalty = profile.conflict_penalty
-    ref_keys = ref.key_set
-    rivals: dict[str, list[str]] = {}  # per kind, the output's keys of it not in the reference
-    for k, ck, weight, parts, part_weights, kind in zip(
-        ref.keys, ref.canonical, weights, ref.pieces, weighted.part_weights, ref.kinds, strict=True
+    rivals: dict[str, list[str]] | None = None  # per kind, the output's keys not in the reference
+    out_keys = out._keys
+    # the six tuples have one item per reference key (ReferenceKeys and Weighted build them so)
+    for k, ck, weight, parts, part_weights, kind in zip(  # noqa: B905  (strict= costs a tenth)
+        keys, canonical, weights, ref.pieces, weighted.part_weights, ref.kinds
     ):
-        if out.has(ck):
+        if ck in out_keys or out.has(ck):
             hit.append(k)
-            hit_keys.add(ck)
+            hit_keys.append(ck)
             credit += weight
             continue
         if parts:
@@ -534,46 +598,68 @@ def lenient_score(
                 credit += share * weight
                 continue
         if conflict_penalty and kind is not None:
+            if rivals is None:
+                rivals = {}
             others = rivals.get(kind)
             if others is None:  # once per kind: linear in the output's numbers
-                others = rivals[kind] = [o for o in out.of_kind(kind) if o not in ref_keys]
+                others = rivals[kind] = [o for o in out.of_kind(kind) if o not in canonical]
             if others:  # "September 14, 2004" for "September 12, 2004"
                 conflicts[k] = list(others)
                 against += weight
                 continue
-        if near_credit and not parts and len(ck) >= _SUBSTRING_MIN and not _has_digit(ck):
+        if (
+            near_credit
+            and not parts
+            and len(ck) >= _SUBSTRING_MIN
+            and (ck.isalpha() or not _has_digit(ck))
+        ):
             close = out.near(ck)
             if close is not None:
                 near[k] = {"keyword": close[0], "similarity": close[1]}
                 credit += near_credit * (close[1] - NEAR_MIN) / (1.0 - NEAR_MIN) * weight
     coverage = max(0.0, credit - conflict_penalty * against) / total
-    used = (
-        {k for k, ck in zip(out.keywords, out.canonical, strict=True) if ck in hit_keys}
-        if hit_keys
-        else set()
-    )
-    info = coverage_info(list(ref.keys), out.keywords, hit, used)
+    # the output's keywords that match: those whose canonical form a found reference key has
+    if not hit_keys:
+        used = 0
+    elif len(hit_keys) == 1:
+        used = out.canonical.count(hit_keys[0])
+    else:
+        used = sum(map(frozenset(hit_keys).__contains__, out.canonical))
+    info = coverage_info(keys, out.keywords, hit, output_hits=used, recall=coverage)
     extra = 1.0 - info["precision"] if out.keywords else 0.0
-    score = coverage * (1.0 - profile.extra_penalty * extra)
     info["partial"] = partial
     info["near"] = near
     info["conflicts"] = conflicts
     info["matched_weight"] = credit
     info["total_weight"] = total
-    info["weights"] = dict(zip(ref.keys, weights, strict=True))
+    info["weights"] = dict(zip(keys, weights))  # noqa: B905  (one weight per key)
     if echoed:
-        info["echoed"] = [k for k, ck in zip(ref.keys, ref.canonical, strict=True) if ck in echoed]
+        info["echoed"] = [k for k, ck in zip(keys, canonical, strict=True) if ck in echoed]
     info["coverage"] = coverage
     info["extra"] = extra
-    info["recall"] = coverage
-    info["fmeasure"] = fmeasure(info["precision"], coverage)
-    return score, info
+    return coverage * (1.0 - profile.extra_penalty * extra), info
 
 
 def _empty_reference(out: OutputKeys) -> tuple[float, dict[str, Any]]:
     """A reference without keywords: 1.0 when the output has none either, else 0.0."""
-    info = coverage_info([], out.keywords, [], set())
+    info = coverage_info([], out.keywords, [], output_hits=0)
     return (0.0 if out.keywords else 1.0), info
+
+
+def _prefix_close(key: str, other: str) -> bool:
+    """Whether ``other`` (which begins with ``key``'s first ``_PREFIX_MIN`` characters) is a
+    word without digits sharing ``_PREFIX_SHARE`` of the longer one with ``key`` (rule 3)."""
+    if len(other) < _PREFIX_MIN or (not other.isalpha() and _has_digit(other)):
+        return False
+    return Prefix.similarity(key, other) >= _PREFIX_SHARE * max(len(key), len(other))
+
+
+def _pieces(canonical: str, english: bool) -> tuple[str, ...]:
+    """The canonical parts of a compound key ("1979-80": "1979", "80"), else ()."""
+    if canonical.isalnum() or not _PARTS.search(canonical):  # (letters and digits: no part)
+        return ()
+    split = canonical_keys([p for p in _PARTS.split(canonical) if p], english)
+    return tuple(split) if len(split) >= 2 else ()
 
 
 def _drop_commas(match: re.Match[str]) -> str:

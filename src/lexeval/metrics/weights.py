@@ -77,19 +77,105 @@ def _frequency_dict(language: str) -> dict[str, float]:
     return frequencies  # wordfreq's own cached dict: read, never modified
 
 
-@functools.lru_cache(maxsize=65536)
+#: Frequency weights remembered per language (a word's is computed once per process); each
+#: memo is emptied when it reaches this size.
+_WEIGHT_CACHE_SIZE = 65536
+
+
+class _WeightMemo(dict[str, float]):
+    """``max(WEIGHT_FLOOR, ZIPF_CEILING - zipf)`` by key, for one language: a keyword's weight
+    before the number factor. A known key is one C-level look-up (``memo[key]``, also through
+    ``map``); an unknown one is computed by ``__missing__``."""
+
+    __slots__ = ("language",)
+
+    def __init__(self, language: str) -> None:
+        super().__init__()
+        self.language = language
+
+    def __missing__(self, key: str) -> float:
+        weight = max(WEIGHT_FLOOR, ZIPF_CEILING - _zipf(key, self.language))
+        if len(self) >= _WEIGHT_CACHE_SIZE:
+            self.clear()
+        self[key] = weight  # one whole entry: threads that race here store equal values
+        return weight
+
+
+_WEIGHTS: dict[str, _WeightMemo] = {}
+
+
+def _weight_memo(language: str) -> _WeightMemo:
+    """The memo of ``language`` (made on first use)."""
+    memo = _WEIGHTS.get(language)
+    if memo is None:
+        memo = _WEIGHTS.setdefault(language, _WeightMemo(language))
+    return memo
+
+
+def clear_caches() -> None:
+    """Forget the weights computed so far (results never depend on it: tests and benchmarks
+    of unseen words call it).
+
+    >>> clear_caches(); round(KeywordWeights("en").weight("battle"), 2)
+    3.06
+    """
+    for memo in list(_WEIGHTS.values()):
+        memo.clear()
+
+
 def _zipf(key: str, language: str) -> float:
     """wordfreq's Zipf frequency of ``key`` (0.0 when unknown), rounded as wordfreq rounds it.
 
     A lower-case word of letters is looked up in the frequency list directly (what wordfreq's
-    tokenizer would do with it, ten times faster); anything else goes through wordfreq.
+    tokenizer would do with it, ten times faster), and so is an English key of lower-case ASCII
+    letters and digits, or of such parts joined by hyphens ("1901", "12th", "off-road": the
+    tokens wordfreq's tokenizer makes of it, whose frequencies wordfreq's own rules combine);
+    anything else goes through wordfreq.
+
+    >>> import wordfreq
+    >>> keys = ("1901", "12th", "007", "off-road", "2001-2002")
+    >>> [_zipf(k, "en") == wordfreq.zipf_frequency(k, "en") for k in keys]
+    [True, True, True, True, True]
     """
     if language in _DIRECT_LOOKUP or (key.isalpha() and key.islower()):
         freq = _frequency_dict(language).get(key, 0.0)
         return round(math.log10(freq) + 9.0, 2) if freq > 0 else 0.0
+    if language == "en" and key.isascii():
+        tokens = key.split("-")
+        if all(t.isalnum() and (t.islower() or t.isdigit()) for t in tokens):
+            return _tokens_zipf(tokens, language)
     import wordfreq
 
     return float(wordfreq.zipf_frequency(key, language))
+
+
+def _tokens_zipf(tokens: list[str], language: str) -> float:
+    """``wordfreq.zipf_frequency`` of a key that wordfreq's tokenizer splits into ``tokens``
+    (unchanged): its computation, step by step (the same floating-point operations;
+    ``tests/test_metrics_keyword.py`` compares them)."""
+    from wordfreq import zipf_to_freq
+    from wordfreq.numbers import benford_freq, digit_freq, smash_numbers, year_freq
+
+    freqs = _frequency_dict(language)
+    minimum = zipf_to_freq(0.0)
+    one_over_result = 0.0
+    for token in tokens:
+        number = token.isdecimal()  # ASCII digits: wordfreq's number rules without patterns
+        smashed = (
+            ("0" * len(token) if len(token) > 1 else token) if number else smash_numbers(token)
+        )
+        if smashed not in freqs:  # a token wordfreq does not know: the minimum
+            return round(math.log(minimum, 10) + 9, 2)
+        freq = freqs[smashed]
+        if smashed != token:  # digits: their own frequency estimate
+            if not number:
+                freq *= digit_freq(token)
+            else:  # digit_freq of one run of digits
+                freq *= year_freq(token) if len(token) == 4 else benford_freq(token)
+        one_over_result += 1.0 / freq
+    unrounded = max(1.0 / one_over_result, minimum)
+    freq = round(unrounded, math.floor(-math.log(unrounded, 10)) + 3)
+    return round(math.log(freq, 10) + 9, 2)
 
 
 @functools.cache
@@ -103,7 +189,7 @@ def _wordfreq_version() -> str:
 def _frequency_weight(key: str, language: str, numeric: bool) -> float:
     """A keyword's weight from its wordfreq Zipf frequency: rarer words weigh more, numbers
     ``NUMBER_FACTOR`` times more."""
-    weight = max(WEIGHT_FLOOR, ZIPF_CEILING - _zipf(key, language))
+    weight = _weight_memo(language)[key]
     return weight * NUMBER_FACTOR if numeric else weight
 
 
@@ -211,11 +297,15 @@ class KeywordWeights:
             numeric = [_DIGIT.search(k) is not None for k in keys]
         elif len(numeric) != len(keys):
             raise ValueError(f"numeric has {len(numeric)} items but keys has {len(keys)}")
-        if self.uniform:
+        uniform = self._uniform
+        if uniform is None:
+            uniform = self.uniform
+        if uniform:
             out = [1.0] * len(keys)
         else:
-            language = self.language
-            out = [_frequency_weight(k, language, n) for k, n in zip(keys, numeric, strict=True)]
+            out = list(map(_weight_memo(self.language).__getitem__, keys))
+            if any(numeric):
+                out = [w * NUMBER_FACTOR if n else w for w, n in zip(out, numeric, strict=True)]
         if self.negations and not self.negations.isdisjoint(keys):
             heaviest = max(
                 (w for k, w in zip(keys, out, strict=True) if k not in self.negations),

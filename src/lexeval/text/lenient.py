@@ -16,15 +16,19 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Iterable, Sequence
+from itertools import compress
 
 __all__ = [
     "DASHES",
     "NUMBER_WORDS_EN",
     "UNITS_EN",
     "canonical_key",
+    "canonical_key_set",
+    "canonical_keys",
+    "clear_caches",
     "fold_accents",
+    "hyphenate_dashes",
     "merge_number_words",
     "number_phrase",
     "repair_mojibake",
@@ -62,6 +66,10 @@ _LEADING_ZEROS = re.compile(r"(?<!\d)0+(?=\d)")
 #: Hyphens and dashes (U+2010..U+2015, the minus sign U+2212) written as "-" in keys:
 #: "10–12" (an en dash) is "10-12".
 DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
+_DASH_CHARACTERS = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
+#: Non-ASCII punctuation common in English text (typographic quotes, en and em dashes, the
+#: ellipsis): a text that is ASCII but for these has no accent, no mojibake, no other letter.
+_COMMON_PUNCTUATION = "\u2018\u2019\u201c\u201d\u2013\u2014\u2026"
 _ACRONYM = re.compile(r"(?:[a-z]\.)+[a-z]\.?")
 #: Units of measure in one spelling ("ft", "feet" -> "foot"; "kilometer" -> "kilometre"), for
 #: lemmas and after a number ("6ft", "6-feet" -> "6-foot", whose parts match "6 feet").
@@ -105,6 +113,34 @@ _MOJIBAKE_HINT = re.compile(
 )
 
 
+def ascii_but_punctuation(text: str) -> bool:
+    """Whether ``text`` is ASCII once typographic quotes, en and em dashes and ellipses are
+    removed (a few substring searches: a fast test for English text written with them).
+
+    >>> ascii_but_punctuation("It’s “done” – 1990…"), ascii_but_punctuation("café")
+    (True, False)
+    """
+    for mark in _COMMON_PUNCTUATION:
+        if mark in text:
+            text = text.replace(mark, "")
+    return text.isascii()
+
+
+def hyphenate_dashes(text: str) -> str:
+    """``text.translate(DASHES)``: every hyphen and dash written "-" (by substring
+    replacement: ``str.translate`` costs a dictionary miss per character of a non-ASCII text).
+
+    >>> hyphenate_dashes("1979–80 — x‐y")
+    '1979-80 - x-y'
+    """
+    if text.isascii():
+        return text
+    for dash in _DASH_CHARACTERS:
+        if dash in text:
+            text = text.replace(dash, "-")
+    return text
+
+
 def repair_mojibake(text: str) -> str:
     """UTF-8 text that was decoded as Latin-1 or Windows-1252, repaired by ftfy
     ("DÃ¡in" -> "Dáin"); text without a mojibake pattern is returned as is.
@@ -112,8 +148,8 @@ def repair_mojibake(text: str) -> str:
     >>> repair_mojibake("DÃ¡in"), repair_mojibake("Dáin"), repair_mojibake("it’s")
     ('Dáin', 'Dáin', 'it’s')
     """
-    if text.isascii() or not _MOJIBAKE_HINT.search(text):
-        return text
+    if text.isascii() or ascii_but_punctuation(text) or not _MOJIBAKE_HINT.search(text):
+        return text  # (mojibake has a character from U+00C2 to U+00F4)
     import ftfy
 
     return str(ftfy.fix_encoding(text))
@@ -128,7 +164,10 @@ def fold_accents(text: str) -> str:
     folded = text.casefold()
     if folded.isascii():
         return folded
-    return _DIACRITICS.sub("", unicodedata.normalize("NFKD", folded))
+    decomposed = unicodedata.normalize("NFKD", folded)
+    if ascii_but_punctuation(decomposed):  # no mark to remove
+        return decomposed
+    return _DIACRITICS.sub("", decomposed)
 
 
 def number_phrase(words: Sequence[str]) -> int | None:
@@ -156,7 +195,7 @@ def number_phrase(words: Sequence[str]) -> int | None:
     return None
 
 
-def merge_number_words(keys: list[str], english: bool) -> list[str]:
+def merge_number_words(keys: Sequence[str], english: bool) -> Sequence[str]:
     """Two number words in a row as one key ("twenty", "four" -> "twenty four", whose
     canonical form is "24"); other keys unchanged.
 
@@ -166,22 +205,43 @@ def merge_number_words(keys: list[str], english: bool) -> list[str]:
     if not english or len(keys) < 2 or _NUMBER_VALUES.keys().isdisjoint(keys[:-1]):
         return keys
     out: list[str] = []
-    i = 0
-    while i < len(keys):
-        if (
-            i + 1 < len(keys)
-            and keys[i] in _NUMBER_VALUES
-            and number_phrase(keys[i : i + 2]) is not None
-        ):
+    start = 0  # the first key not yet in out
+    # number words followed by a key, left to right; a merged pair is not merged again
+    for i in compress(range(len(keys) - 1), map(_NUMBER_VALUES.__contains__, keys)):
+        if i >= start and number_phrase(keys[i : i + 2]) is not None:
+            out.extend(keys[start:i])
             out.append(f"{keys[i]} {keys[i + 1]}")
-            i += 2
-        else:
-            out.append(keys[i])
-            i += 1
+            start = i + 2
+    out.extend(keys[start:])
     return out
 
 
-@lru_cache(maxsize=65536)
+#: Canonical keys remembered per ``english`` flag (a word's is computed once per process);
+#: each memo is emptied when it reaches this size.
+_CANONICAL_CACHE_SIZE = 65536
+
+
+class _CanonicalMemo(dict[str, str]):
+    """Canonical keys by key, for one ``english`` flag: a known key is one C-level look-up
+    (``memo[key]``, also through ``map``); an unknown one is computed by ``__missing__``."""
+
+    __slots__ = ("english",)
+
+    def __init__(self, english: bool) -> None:
+        super().__init__()
+        self.english = english
+
+    def __missing__(self, key: str) -> str:
+        found = _canonical(key, self.english)
+        if len(self) >= _CANONICAL_CACHE_SIZE:
+            self.clear()
+        self[key] = found  # one whole entry: threads that race here store equal values
+        return found
+
+
+_CANONICAL = (_CanonicalMemo(False), _CanonicalMemo(True))  # [english]
+
+
 def canonical_key(key: str, english: bool) -> str:
     """The lenient matching form of a key: accents folded, English number words (when
     ``english``) and ordinals as digits, numbers in one spelling, every dash a hyphen,
@@ -196,16 +256,54 @@ def canonical_key(key: str, english: bool) -> str:
     >>> [canonical_key(k, True) for k in ["feet", "6ft", "6-feet", "kilometer", "2.5kg"]]
     ['foot', '6-foot', '6-foot', 'kilometre', '2.5-kilogram']
     """
-    k = fold_accents(key)
+    return _CANONICAL[english][key]
+
+
+def canonical_keys(keys: Iterable[str], english: bool) -> tuple[str, ...]:
+    """:func:`canonical_key` of each key (one dictionary look-up per key seen before).
+
+    >>> canonical_keys(["Four", "cats", "1,000"], english=True)
+    ('4', 'cats', '1000')
+    """
+    return tuple(map(_CANONICAL[english].__getitem__, keys))
+
+
+def canonical_key_set(keys: Iterable[str], english: bool) -> dict[str, None]:
+    """The distinct :func:`canonical_key` of ``keys`` in their order, as the keys of a dict (a
+    dict of strings is not tracked by the garbage collector; a set is).
+
+    >>> list(canonical_key_set(["Four", "4", "cats"], english=True))
+    ['4', 'cats']
+    """
+    return dict.fromkeys(map(_CANONICAL[english].__getitem__, keys))
+
+
+def clear_caches() -> None:
+    """Forget the canonical keys computed so far (results never depend on it: tests and
+    benchmarks of unseen words call it).
+
+    >>> clear_caches(); canonical_key("Four", True)
+    '4'
+    """
+    for memo in _CANONICAL:
+        memo.clear()
+
+
+def _canonical(key: str, english: bool) -> str:
+    """:func:`canonical_key`, computed."""
+    k = key.casefold()  # fold_accents(key) when ASCII, without its call
+    if not k.isascii():
+        k = fold_accents(key)
     if k.isalpha():  # a plain word: only a number word or a unit changes
         return (NUMBER_WORDS_EN.get(k) or _WORD_UNITS.get(k, k)) if english else k
-    if not k.isascii():
-        k = k.translate(DASHES)
+    if k.isdigit() and k.isascii():  # a number: only its leading zeros go ("007" -> "7")
+        return k.lstrip("0") or "0"
+    k = hyphenate_dashes(k)
     # each pattern is tried only where its first or last character can match
     if english and k[:1].isdigit():
         glued = _GLUED_UNIT.fullmatch(k)
         if glued:
-            return f"{canonical_key(glued.group(1), english)}-{UNITS_EN[glued.group(2)]}"
+            return f"{_canonical(glued.group(1), english)}-{UNITS_EN[glued.group(2)]}"
     if "." in k and _ACRONYM.fullmatch(k):
         return k.replace(".", "")
     if english and ("-" in k or " " in k) and _NUMBER_PHRASE.fullmatch(k):
