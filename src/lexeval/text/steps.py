@@ -626,6 +626,10 @@ class Compounds:
         #: the first words of the patterns: a text without one has no compound term (checked
         #: before its bigrams, which cost a tuple each)
         self.first_words = frozenset([first for first, _ in self.first_bigrams])
+        bigram_words = self.first_words.union(second for _, second in self.first_bigrams)
+        #: whether no alias's term is a word of a pattern's first bigram: then aliasing never
+        #: creates a first bigram, and keys without one (aliased or not) have no compound term
+        self.aliases_apart = bigram_words.isdisjoint(self.aliases.values())
         labels: dict[tuple[str, ...], str] = {}
         lengths: set[int] = set()
         ambiguous = False
@@ -641,6 +645,20 @@ class Compounds:
         if self.first_words.isdisjoint(keys):
             return False
         return not self.first_bigrams.isdisjoint(itertools.pairwise(keys))
+
+    def may_span(self, keys: list[str]) -> bool:
+        """Whether :meth:`merge` may find a multi-token compound term among pairs with these
+        keys (before aliasing); when not, merging is aliasing each key alone.
+
+        >>> from lexeval.text.resources import load_language, load_lemma_table
+        >>> fold = CaseFold(True)
+        >>> lemmas = Lemmatizer("en", load_lemma_table("en")[0], casefold=fold)
+        >>> compounds = Compounds(load_language("en"), ["neural network"], UnicodeStep("NFKC"),
+        ...                       fold, lemmas, index_key=("doctest",))
+        >>> compounds.may_span(["neural", "network"]), compounds.may_span(["network", "neural"])
+        (True, False)
+        """
+        return not self.aliases_apart or self._may_match(keys)
 
     def spans(self, keys: list[str]) -> list[tuple[int, int, str]]:
         """(start, end, term) of the multi-token compound terms among ``keys``, longest first

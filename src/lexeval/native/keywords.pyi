@@ -1,0 +1,18 @@
+"""The compiled fast path of StepProcessor.keyword_analysis (src/lexeval/native/keywords.c)."""
+
+from collections.abc import Callable
+from typing import Any
+
+def analysis(
+    text: object,
+    cache: dict[str, Any],
+    extra: dict[str, Any],
+    config: tuple[
+        Callable[[str], str],
+        frozenset[str] | None,
+        frozenset[tuple[str, str]] | None,
+        bool,
+        int,
+    ],
+    /,
+) -> tuple[list[str], list[str]] | list[str] | None: ...
