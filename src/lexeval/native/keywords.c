@@ -3,44 +3,35 @@
  * The pure-Python code stays the reference (lexeval.text.processor); this module computes the
  * same values from the processor's chunk cache, and the property tests compare the two:
  *
- *   analysis(text, cache, extra, config)
- *       text    the text to analyze (anything else: None)
- *       cache   the processor's chunk cache, a dict {chunk: (pairs, keys, words)} of tuples
- *       extra   more entries of the same kind, read where the cache has none
- *       config  (prepare, first_words, first_bigrams, ascii_controls, max_chunk): the Unicode
- *               step (called on a text that is not ASCII), the first words and the first
- *               bigrams of the compound patterns (None: no compound terms), whether the Unicode
- *               step makes ASCII control characters spaces, and the length of the longest
- *               chunk that may be cached
+ *   analysis(text, cache, analyze_missing, config)
+ *       text             the text to analyze (anything else: None)
+ *       cache            the processor's chunk cache, {chunk: (pairs, keys, words)} of tuples
+ *       analyze_missing  called with the list of the chunks the cache lacks (in order,
+ *                        duplicates kept); returns a dict of their entries
+ *       config           (prepare, first_words, first_bigrams, ascii_controls, max_chunk): the
+ *                        Unicode step (called on a text that is not ASCII), the first words and
+ *                        the first bigrams of the compound patterns (None: no compound terms),
+ *                        whether the Unicode step makes ASCII control characters spaces, and
+ *                        the length of the longest chunk that may be cached
  *   returns (keywords, keys), two new lists: the distinct words of the text's chunks in order
- *       of first appearance, and every key in order; or the list of the chunks found in
- *       neither dict (distinct, in order); or None when two keys side by side are the first
- *       two of a compound pattern (the reference merges them), a chunk is longer than
- *       max_chunk (the reference reads it piece by piece), or text is not a str.
+ *       of first appearance, and every key in order; or None when two keys side by side are
+ *       the first two of a compound pattern (the reference merges them), a chunk is longer
+ *       than max_chunk (the reference reads it piece by piece), or text is not a str.
  *
  * The white-space chunks of an ASCII text are read here: the Unicode step changes an ASCII
  * text only by making its control characters spaces (with ascii_controls), so they separate
  * chunks as white space does. A text that is not ASCII goes through `prepare` first, then
  * str.split.
  *
- * The function holds the GIL from start to end. Python code runs only in `prepare`, before
- * anything is read from the dicts; afterwards it calls nothing that can run Python code (the
- * dicts and sets are keyed by str and tuples of str), so the borrowed entries stay alive while
- * they are read. Nothing is written to the dicts, and nothing of the host process is touched.
+ * The function holds the GIL from start to end. Python code runs in `prepare` and
+ * `analyze_missing` (which write the caches, and may let other threads run): every entry read
+ * from a dict is held by a reference of its own until the end, so a cache cleared meanwhile
+ * changes nothing. Otherwise it calls nothing that can run Python code (the dicts and sets
+ * are keyed by str and tuples of str). Nothing is written to the dicts here, and nothing of
+ * the host process is touched.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-
-/* The reading of one text: what has been gathered so far. */
-typedef struct {
-    PyObject *cache;        /* borrowed */
-    PyObject *extra;        /* borrowed; NULL when empty */
-    PyObject *keys;         /* new list */
-    PyObject *words;        /* new list: the words of the entries, duplicates kept */
-    PyObject *missing;      /* new list or NULL */
-    Py_ssize_t max_chunk;
-    int too_long;           /* a chunk longer than max_chunk was seen */
-} Reading;
 
 /* Which ASCII characters separate chunks: str.split's white space, and with ascii_controls
  * every control character (the Unicode step makes them spaces). */
@@ -57,6 +48,49 @@ static void init_tables(void)
     SPACE_OR_CONTROL[0x7f] = 1;
 }
 
+/* The chunks of a prepared text as a new list; *too_long is set (and the list is incomplete)
+ * when one is longer than max_chunk. */
+static PyObject *split_text(PyObject *text, int controls, Py_ssize_t max_chunk, int *too_long)
+{
+    if (!PyUnicode_IS_ASCII(text)) {
+        PyObject *chunks = PyUnicode_Split(text, NULL, -1);
+        if (chunks == NULL)
+            return NULL;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(chunks); i++) {
+            if (PyUnicode_GET_LENGTH(PyList_GET_ITEM(chunks, i)) > max_chunk)
+                *too_long = 1;
+        }
+        return chunks;
+    }
+    const unsigned char *table = controls ? SPACE_OR_CONTROL : SPACE;
+    const unsigned char *s = PyUnicode_1BYTE_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
+    PyObject *chunks = PyList_New(0);
+    if (chunks == NULL)
+        return NULL;
+    while (i < n) {
+        while (i < n && table[s[i]])
+            i++;
+        if (i == n)
+            break;
+        Py_ssize_t start = i;
+        while (i < n && !table[s[i]])
+            i++;
+        if (i - start > max_chunk) {
+            *too_long = 1;
+            return chunks;
+        }
+        PyObject *chunk = PyUnicode_Substring(text, start, i);
+        if (chunk == NULL || PyList_Append(chunks, chunk) < 0) {
+            Py_XDECREF(chunk);
+            Py_DECREF(chunks);
+            return NULL;
+        }
+        Py_DECREF(chunk);
+    }
+    return chunks;
+}
+
 static int append_items(PyObject *list, PyObject *tuple)
 {
     Py_ssize_t n = PyTuple_GET_SIZE(tuple);
@@ -67,84 +101,17 @@ static int append_items(PyObject *list, PyObject *tuple)
     return 0;
 }
 
-/* Look chunk up and gather its keys and words (or note it as missing). 0 or -1 (error). */
-static int read_chunk(Reading *r, PyObject *chunk)
+/* Append the keys and the words of an entry (pairs, keys, words). */
+static int gather(PyObject *entry, PyObject *keys, PyObject *words)
 {
-    PyObject *entry = PyDict_GetItemWithError(r->cache, chunk);
-    if (entry == NULL && !PyErr_Occurred() && r->extra != NULL)
-        entry = PyDict_GetItemWithError(r->extra, chunk);
-    if (entry == NULL) {
-        if (PyErr_Occurred())
-            return -1;
-        if (r->missing == NULL) {
-            r->missing = PyList_New(0);
-            if (r->missing == NULL)
-                return -1;
-        }
-        int seen = PySequence_Contains(r->missing, chunk);
-        if (seen < 0)
-            return -1;
-        return seen ? 0 : PyList_Append(r->missing, chunk);
-    }
-    if (r->missing != NULL)
-        return 0; /* the result is the missing chunks: nothing more to gather */
     if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 3 ||
         !PyTuple_Check(PyTuple_GET_ITEM(entry, 1)) || !PyTuple_Check(PyTuple_GET_ITEM(entry, 2))) {
         PyErr_SetString(PyExc_TypeError, "a chunk's entry must be a tuple (pairs, keys, words)");
         return -1;
     }
-    if (append_items(r->keys, PyTuple_GET_ITEM(entry, 1)) < 0)
+    if (append_items(keys, PyTuple_GET_ITEM(entry, 1)) < 0)
         return -1;
-    return append_items(r->words, PyTuple_GET_ITEM(entry, 2));
-}
-
-/* The chunks of an ASCII text, separated by the characters `table` marks. */
-static int read_ascii(Reading *r, PyObject *text, const unsigned char *table)
-{
-    const unsigned char *s = PyUnicode_1BYTE_DATA(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
-    while (i < n) {
-        while (i < n && table[s[i]])
-            i++;
-        if (i == n)
-            break;
-        Py_ssize_t start = i;
-        while (i < n && !table[s[i]])
-            i++;
-        if (i - start > r->max_chunk) {
-            r->too_long = 1;
-            return 0;
-        }
-        PyObject *chunk = PyUnicode_Substring(text, start, i);
-        if (chunk == NULL)
-            return -1;
-        int rc = read_chunk(r, chunk);
-        Py_DECREF(chunk);
-        if (rc < 0)
-            return -1;
-    }
-    return 0;
-}
-
-static int read_split(Reading *r, PyObject *text)
-{
-    PyObject *chunks = PyUnicode_Split(text, NULL, -1);
-    if (chunks == NULL)
-        return -1;
-    Py_ssize_t n = PyList_GET_SIZE(chunks);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *chunk = PyList_GET_ITEM(chunks, i);
-        if (PyUnicode_GET_LENGTH(chunk) > r->max_chunk) {
-            r->too_long = 1;
-            break;
-        }
-        if (read_chunk(r, chunk) < 0) {
-            Py_DECREF(chunks);
-            return -1;
-        }
-    }
-    Py_DECREF(chunks);
-    return 0;
+    return append_items(words, PyTuple_GET_ITEM(entry, 2));
 }
 
 /* 1 when two keys side by side are a first bigram of a pattern, 0 when not, -1 on error. */
@@ -196,22 +163,104 @@ static PyObject *distinct(PyObject *words)
     return out;
 }
 
+/* The entry of every chunk (new references): from the cache, then the missing ones from one
+ * call of analyze_missing. 0 or -1. */
+static int read_entries(PyObject *chunks, PyObject *cache, PyObject *analyze_missing,
+                        PyObject **entries)
+{
+    Py_ssize_t n = PyList_GET_SIZE(chunks);
+    PyObject *missing = NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *chunk = PyList_GET_ITEM(chunks, i);
+        PyObject *entry = PyDict_GetItemWithError(cache, chunk);
+        if (entry != NULL) {
+            entries[i] = Py_NewRef(entry);
+            continue;
+        }
+        if (PyErr_Occurred()) {
+            Py_XDECREF(missing);
+            return -1;
+        }
+        if (missing == NULL && (missing = PyList_New(0)) == NULL)
+            return -1;
+        if (PyList_Append(missing, chunk) < 0) {
+            Py_DECREF(missing);
+            return -1;
+        }
+    }
+    if (missing == NULL)
+        return 0;
+    PyObject *found = PyObject_CallOneArg(analyze_missing, missing);
+    Py_DECREF(missing);
+    if (found == NULL)
+        return -1;
+    if (!PyDict_Check(found)) {
+        Py_DECREF(found);
+        PyErr_SetString(PyExc_TypeError, "analyze_missing must return a dict");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (entries[i] != NULL)
+            continue;
+        PyObject *chunk = PyList_GET_ITEM(chunks, i);
+        PyObject *entry = PyDict_GetItemWithError(found, chunk);
+        if (entry == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_SetObject(PyExc_KeyError, chunk);
+            Py_DECREF(found);
+            return -1;
+        }
+        entries[i] = Py_NewRef(entry);
+    }
+    Py_DECREF(found);
+    return 0;
+}
+
+/* (keywords, keys) of the entries, or None when a compound term may span them. */
+static PyObject *assemble(PyObject **entries, Py_ssize_t n, PyObject *first_words,
+                          PyObject *first_bigrams)
+{
+    PyObject *keys = PyList_New(0), *words = PyList_New(0), *result = NULL;
+    if (keys == NULL || words == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (gather(entries[i], keys, words) < 0)
+            goto done;
+    }
+    if (first_words != Py_None) {
+        int span = may_span(keys, first_words, first_bigrams);
+        if (span < 0)
+            goto done;
+        if (span) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+    }
+    PyObject *keywords = distinct(words);
+    if (keywords != NULL) {
+        result = PyTuple_Pack(2, keywords, keys);
+        Py_DECREF(keywords);
+    }
+done:
+    Py_XDECREF(keys);
+    Py_XDECREF(words);
+    return result;
+}
+
 static PyObject *py_analysis(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
     if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "analysis(text, cache, extra, config) takes 4 arguments");
-        return NULL;
-    }
-    PyObject *text = args[0], *cache = args[1], *extra = args[2], *config = args[3];
-    if (!PyDict_Check(cache) || !PyDict_Check(extra) || !PyTuple_Check(config) ||
-        PyTuple_GET_SIZE(config) != 5) {
         PyErr_SetString(PyExc_TypeError,
-                        "analysis(text, cache: dict, extra: dict, config: tuple of 5)");
+                        "analysis(text, cache, analyze_missing, config) takes 4 arguments");
         return NULL;
     }
-    if (!PyUnicode_Check(text))
-        Py_RETURN_NONE;
+    PyObject *text = args[0], *cache = args[1], *analyze_missing = args[2], *config = args[3];
+    if (!PyDict_Check(cache) || !PyTuple_Check(config) || PyTuple_GET_SIZE(config) != 5) {
+        PyErr_SetString(PyExc_TypeError, "analysis(text, cache: dict, analyze_missing, "
+                                         "config: tuple of 5)");
+        return NULL;
+    }
     PyObject *prepare = PyTuple_GET_ITEM(config, 0);
     PyObject *first_words = PyTuple_GET_ITEM(config, 1);
     PyObject *first_bigrams = PyTuple_GET_ITEM(config, 2);
@@ -221,11 +270,12 @@ static PyObject *py_analysis(PyObject *module, PyObject *const *args, Py_ssize_t
     Py_ssize_t max_chunk = PyLong_AsSsize_t(PyTuple_GET_ITEM(config, 4));
     if (max_chunk == -1 && PyErr_Occurred())
         return NULL;
-    int compounds = first_words != Py_None;
-    if (compounds && (!PyAnySet_Check(first_words) || !PyAnySet_Check(first_bigrams))) {
+    if (first_words != Py_None && (!PyAnySet_Check(first_words) || !PyAnySet_Check(first_bigrams))) {
         PyErr_SetString(PyExc_TypeError, "first_words and first_bigrams must be sets or None");
         return NULL;
     }
+    if (!PyUnicode_Check(text))
+        Py_RETURN_NONE;
 
     PyObject *prepared;
     if (PyUnicode_IS_ASCII(text)) {
@@ -241,48 +291,38 @@ static PyObject *py_analysis(PyObject *module, PyObject *const *args, Py_ssize_t
             return NULL;
         }
     }
-    Reading r = {cache, PyDict_GET_SIZE(extra) ? extra : NULL, PyList_New(0), PyList_New(0),
-                 NULL, max_chunk, 0};
-    PyObject *result = NULL;
-    if (r.keys == NULL || r.words == NULL)
-        goto done;
-    int rc = PyUnicode_IS_ASCII(prepared)
-                 ? read_ascii(&r, prepared, controls ? SPACE_OR_CONTROL : SPACE)
-                 : read_split(&r, prepared);
-    if (rc < 0)
-        goto done;
-    if (r.too_long) {
-        result = Py_NewRef(Py_None);
-        goto done;
-    }
-    if (r.missing != NULL) {
-        result = Py_NewRef(r.missing);
-        goto done;
-    }
-    if (compounds) {
-        int span = may_span(r.keys, first_words, first_bigrams);
-        if (span < 0)
-            goto done;
-        if (span) {
-            result = Py_NewRef(Py_None);
-            goto done;
-        }
-    }
-    PyObject *keywords = distinct(r.words);
-    if (keywords != NULL)
-        result = PyTuple_Pack(2, keywords, r.keys);
-    Py_XDECREF(keywords);
-done:
+    int too_long = 0;
+    PyObject *chunks = split_text(prepared, controls, max_chunk, &too_long);
     Py_DECREF(prepared);
-    Py_XDECREF(r.keys);
-    Py_XDECREF(r.words);
-    Py_XDECREF(r.missing);
+    if (chunks == NULL)
+        return NULL;
+    if (too_long) {
+        Py_DECREF(chunks);
+        Py_RETURN_NONE;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(chunks);
+    PyObject *small[64];
+    PyObject **entries = n <= 64 ? small : PyMem_New(PyObject *, n);
+    if (entries == NULL) {
+        Py_DECREF(chunks);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        entries[i] = NULL;
+    PyObject *result = NULL;
+    if (read_entries(chunks, cache, analyze_missing, entries) == 0)
+        result = assemble(entries, n, first_words, first_bigrams);
+    for (Py_ssize_t i = 0; i < n; i++)
+        Py_XDECREF(entries[i]);
+    if (entries != small)
+        PyMem_Free(entries);
+    Py_DECREF(chunks);
     return result;
 }
 
 static PyMethodDef METHODS[] = {
     {"analysis", (PyCFunction)(void (*)(void))py_analysis, METH_FASTCALL,
-     "analysis(text, cache, extra, config) -> (keywords, keys), the missing chunks, or None."},
+     "analysis(text, cache, analyze_missing, config) -> (keywords, keys), or None."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -6,7 +6,7 @@ from typing import Any
 def analysis(
     text: object,
     cache: dict[str, Any],
-    extra: dict[str, Any],
+    analyze_missing: Callable[[list[str]], dict[str, Any]],
     config: tuple[
         Callable[[str], str],
         frozenset[str] | None,
@@ -15,4 +15,4 @@ def analysis(
         int,
     ],
     /,
-) -> tuple[list[str], list[str]] | list[str] | None: ...
+) -> tuple[list[str], list[str]] | None: ...

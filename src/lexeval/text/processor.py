@@ -15,12 +15,12 @@ per white-space chunk and per token, so that text seen before costs a dictionary
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from itertools import chain
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 from lexeval._version import __version__
 from lexeval.checks import check_text, check_texts
@@ -81,25 +81,19 @@ def _never(keys: list[str]) -> bool:
     return False
 
 
-class _Chunk(NamedTuple):
-    """What a white-space chunk gives, cached whole per chunk: a text's views are the
-    concatenations of its chunks' (when no compound term spans chunks)."""
-
-    pairs: tuple[Pair, ...]
-    """(key, is_stopword) of each token."""
-    keys: tuple[str, ...]
-    """The keys of ``pairs``."""
-    words: tuple[str, ...]
-    """The keys that are not stopwords, each one-token compound spelling as its term (what
-    :meth:`StepProcessor.tokens` keeps of the chunk when no multi-token term takes part)."""
-
-
+#: What a white-space chunk gives, cached whole per chunk (a text's views are the concatenations
+#: of its chunks' when no compound term spans chunks), a plain tuple (built often, read in C):
+#: - [0] ``pairs``: (key, is_stopword) of each token;
+#: - [1] ``keys``: the keys of ``pairs``;
+#: - [2] ``words``: the keys that are not stopwords, each one-token compound spelling as its
+#:   term (what :meth:`StepProcessor.tokens` keeps of the chunk when no multi-token term takes
+#:   part).
+_Chunk = tuple[tuple[Pair, ...], tuple[str, ...], tuple[str, ...]]
 _PAIRS = itemgetter(0)
 _KEYS = itemgetter(1)
 _WORDS = itemgetter(2)
-_new = tuple.__new__  # a _Chunk without NamedTuple's __new__ in Python
-_NOTHING = _Chunk((), (), ())  # a token dropped (punctuation)
-_NO_CHUNKS: dict[str, _Chunk] = {}  # never written
+_NOTHING: _Chunk = ((), (), ())  # a token dropped (punctuation)
+_new_analysis = tuple.__new__  # a KeywordAnalysis of a tuple, without NamedTuple's __new__
 
 
 @dataclass(frozen=True)
@@ -155,7 +149,7 @@ class StepProcessor:
         self._sentence_splitter: SentenceSplitter | None = None
         self._pipeline: PipelineTokenizer | None = None
         self._signature: Signature | None = None
-        self._read: Callable[..., tuple[list[str], list[str]] | list[str] | None] | None = None
+        self._read: Callable[..., tuple[list[str], list[str]] | None] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         """The configuration only: caches and spaCy objects are rebuilt in the new process."""
@@ -323,11 +317,9 @@ class StepProcessor:
         """
         read = self._read
         if read is not None:
-            found = read(text, self._cache, _NO_CHUNKS, self._read_config)
-            if type(found) is list:  # chunks not cached yet: analyze them, then read again
-                found = read(text, self._cache, self._analyze_missing(found), self._read_config)
-            if type(found) is tuple:
-                return _new(KeywordAnalysis, found)
+            found = read(text, self._cache, self._analyze_missing, self._read_config)
+            if found is not None:
+                return _new_analysis(KeywordAnalysis, found)
         check_text(text, "text")
         if self._whitespace:
             keys = self._unicode(text).split()
@@ -480,8 +472,9 @@ class StepProcessor:
         return out
 
     def _analyze_missing(self, missing: list[str]) -> dict[str, _Chunk]:
-        """The analysis of distinct chunks not cached (none longer than :data:`MAX_CHUNK`),
-        cached unless more than the cache holds."""
+        """The analysis of chunks not cached (none longer than :data:`MAX_CHUNK`), cached
+        unless more than the cache holds."""
+        missing = list(dict.fromkeys(missing))
         cache = self._cache
         found: dict[str, _Chunk] = {}
         if len(cache) + len(missing) > self.cache_size:
@@ -504,27 +497,21 @@ class StepProcessor:
         """The analysis of each token (memoized), dropped ones left out."""
         memo = self._token_memo
         for token in pieces:
-            entry = memo.get(token)
-            if entry is None:
-                entry = self._token(token)
-                if len(memo) >= self.cache_size:
-                    memo.clear()
-                memo[token] = entry
-            if entry.pairs:
+            entry = memo.get(token) or self._memo_token(token)
+            if entry[0]:  # its pairs
                 yield entry
 
-    def _chunk(self, pieces: Iterable[str]) -> _Chunk:
+    def _chunk(self, pieces: Sequence[str]) -> _Chunk:
         """The analysis of one chunk: its tokens' end to end."""
+        if len(pieces) == 1:  # most chunks
+            return self._token_memo.get(pieces[0]) or self._memo_token(pieces[0])
         found = list(self._tokens(pieces))
         if len(found) == 1:
             return found[0]
-        return _new(
-            _Chunk,
-            (
-                tuple(chain.from_iterable(map(_PAIRS, found))),
-                tuple(chain.from_iterable(map(_KEYS, found))),
-                tuple(chain.from_iterable(map(_WORDS, found))),
-            ),
+        return (
+            tuple(chain.from_iterable(map(_PAIRS, found))),
+            tuple(chain.from_iterable(map(_KEYS, found))),
+            tuple(chain.from_iterable(map(_WORDS, found))),
         )
 
     def _clear_chunks(self) -> None:
@@ -532,12 +519,21 @@ class StepProcessor:
         self._cache.clear()
         self._prefetched.clear()
 
+    def _memo_token(self, token: str) -> _Chunk:
+        """:meth:`_token`, remembered."""
+        entry = self._token(token)
+        memo = self._token_memo
+        if len(memo) >= self.cache_size:
+            memo.clear()
+        memo[token] = entry
+        return entry
+
     def _token(self, token: str) -> _Chunk:
         """Case, key and stopword flag of one token (of each of its words when words are
         split); nothing for punctuation when it is dropped."""
-        fold, key_of, is_stop = self._fold, self._lemmas.key, self._stopwords.is_stop
         aliases = self._aliases
         if self._split_words:
+            fold, key_of, is_stop = self._fold, self._lemmas.key, self._stopwords.is_stop
             pairs = tuple(
                 (key, is_stop(folded, key))
                 for word in word_pieces(token)
@@ -546,16 +542,17 @@ class StepProcessor:
             )
             keys = tuple([key for key, _ in pairs])
             words = tuple([aliases.get(k, k) for k, stop in pairs if not stop or k in aliases])
-            return _new(_Chunk, (pairs, keys, keys if words == keys else words))
-        if self._drop_punct and not has_alnum(token):
+            return pairs, keys, keys if words == keys else words
+        if self._drop_punct and not token.isalnum() and not has_alnum(token):
             return _NOTHING
-        folded = fold(token)
-        key = key_of(token, folded)
-        stop = is_stop(folded, key)
+        folded = self._fold(token)
+        key = self._lemmas.key(token, folded)
+        stops = self._stops
+        stop = folded in stops or key in stops  # Stopwords.is_stop, without a call
         keys = (key,)
         alias = aliases.get(key)
         words = keys if alias is None and not stop else () if alias is None else (alias,)
-        return _new(_Chunk, (((key, stop),), keys, words))
+        return ((key, stop),), keys, words
 
     # ------------------------------------------------------------------ signature
 

@@ -133,6 +133,10 @@ SNOWBALL_LANGUAGES: dict[str, str] = {
 _CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _INVISIBLE_RE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
+# what either of the two above finds (every such character is one str.isprintable refuses)
+_CONTROL_OR_INVISIBLE_RE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u00ad\u200b-\u200d\u2060\ufeff]"
+)
 _ACRONYM_PLURAL_RE = re.compile(r"[A-Z]{2,}s")
 _HYPHENATED_WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")  # letters only, single hyphens
 # Han ideographs and kana: written without spaces, split into one token per character.
@@ -290,7 +294,8 @@ class UnicodeStep:
             return _SURROGATE_RE.sub("\ufffd", text) if _SURROGATE_RE.search(text) else text
         if text.isascii():  # no invisible character, and every normal form of ASCII is itself
             return text if text.isprintable() else _CONTROL_RE.sub(" ", text)
-        text = _INVISIBLE_RE.sub("", _CONTROL_RE.sub(" ", text))
+        if not text.isprintable() and _CONTROL_OR_INVISIBLE_RE.search(text):
+            text = _INVISIBLE_RE.sub("", _CONTROL_RE.sub(" ", text))
         if not unicodedata.is_normalized(form, text):  # type: ignore[arg-type]
             text = unicodedata.normalize(form, text)  # type: ignore[arg-type]
         return text
@@ -543,7 +548,8 @@ class Lemmatizer:
     def key(self, token: str, folded: str, lemma: str | None = None) -> str:
         """The key of ``token`` (``folded`` is its folded form, ``lemma`` a trained pipeline's
         lemma for it)."""
-        if is_technical(token):
+        # a word in lower case after its first letter is never technical: asked without a call
+        if not (token.isalpha() and token[1:].islower()) and is_technical(token):
             if _ACRONYM_PLURAL_RE.fullmatch(token):
                 return folded[:-1]  # APIs -> api
             head, dash, last = folded.rpartition("-")
@@ -553,17 +559,20 @@ class Lemmatizer:
                 return f"{head}-{self.key(last, last)}"
             return folded
         key = folded
+        table = self.table
         if lemma is not None:
             key = self._fold(lemma) or folded
         elif folded in self.overrides:
             key = self.overrides[folded]
-        elif self.table is not None:
+        elif table is not None:
             # Tables are keyed by lower-case forms, except where the language capitalizes
             # (German nouns): try the folded form, then the form as written.
-            found = self.table.get(folded) or self.table.get(token)
-            if isinstance(found, list):  # fr and ca tables map a form to a list of lemmas
-                found = found[0] if found else None
-            key = self._fold(found) if isinstance(found, str) and found else folded
+            found = table.get(folded) or table.get(token)
+            if found:  # most words have no entry
+                if isinstance(found, list):  # fr and ca tables map a form to a list of lemmas
+                    found = found[0]
+                if isinstance(found, str) and found:
+                    key = self._fold(found)
         stem = self.stem
         if stem is not None and len(key) >= self.stem_min_length and folded not in self.unstemmed:
             key = stem(key)
