@@ -4,7 +4,7 @@
  * same values from the processor's chunk cache, and the property tests compare the two:
  *
  *   analysis(text, cache, analyze_missing, config)
- *       text             the text to analyze (anything else: None)
+ *       text             the text to analyze (anything but a str, a str subclass too: None)
  *       cache            the processor's chunk cache, {chunk: (pairs, keys, words)} of tuples
  *       analyze_missing  called with the list of the chunks the cache lacks (in order,
  *                        duplicates kept); returns a dict of their entries
@@ -16,7 +16,7 @@
  *   returns (keywords, keys), two new lists: the distinct words of the text's chunks in order
  *       of first appearance, and every key in order; or None when two keys side by side are
  *       the first two of a compound pattern (the reference merges them), a chunk is longer
- *       than max_chunk (the reference reads it piece by piece), or text is not a str.
+ *       than max_chunk (the reference reads it piece by piece), or text is not an exact str.
  *
  * The white-space chunks of an ASCII text are read here: the Unicode step changes an ASCII
  * text only by making its control characters spaces (with ascii_controls), so they separate
@@ -274,7 +274,7 @@ static PyObject *py_analysis(PyObject *module, PyObject *const *args, Py_ssize_t
         PyErr_SetString(PyExc_TypeError, "first_words and first_bigrams must be sets or None");
         return NULL;
     }
-    if (!PyUnicode_Check(text))
+    if (!PyUnicode_CheckExact(text)) /* a str subclass may redefine what the reference calls */
         Py_RETURN_NONE;
 
     PyObject *prepared;
