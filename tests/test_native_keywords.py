@@ -126,15 +126,14 @@ def test_str_subclasses_and_other_objects_take_the_reference_path() -> None:
 @needs_native
 def test_the_function_checks_its_arguments() -> None:
     assert native is not None
-    config = (str, None, None, True, MAX_CHUNK)
+    config = (str, None, None, True, MAX_CHUNK, KeywordAnalysis)
 
     def none(missing: list[str]) -> dict[str, object]:
         return {}
 
-    assert native.analysis("a b", {"a": ((), ("a",), ("a",)), "b": ((), (), ())}, none, config) == (
-        ["a"],
-        ["a"],
-    )
+    entries = {"a": ((), ("a",), ("a",)), "b": ((), (), ())}
+    found = native.analysis("a b a", entries, none, config)
+    assert type(found) is KeywordAnalysis and found == (["a"], ["a", "a"])
     with pytest.raises(KeyError):
         native.analysis("a b", {}, none, config)
     with pytest.raises(TypeError, match="dict"):
@@ -142,7 +141,9 @@ def test_the_function_checks_its_arguments() -> None:
     with pytest.raises(TypeError, match="entry"):
         native.analysis("a", {"a": ("a",)}, none, config)
     with pytest.raises(TypeError):
-        native.analysis("a", {}, none, config[:4])  # type: ignore[arg-type]
+        native.analysis("a", {}, none, config[:5])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="subclass of tuple"):
+        native.analysis("a", {}, none, (*config[:5], list))  # type: ignore[arg-type]
     with pytest.raises(ZeroDivisionError):
         native.analysis("a", {}, lambda missing: {1 / 0: 0}, config)
 

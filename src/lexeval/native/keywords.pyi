@@ -1,7 +1,9 @@
 """The compiled fast path of StepProcessor.keyword_analysis (src/lexeval/native/keywords.c)."""
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T", bound=tuple[Any, ...])
 
 def analysis(
     text: object,
@@ -13,6 +15,7 @@ def analysis(
         frozenset[tuple[str, str]] | None,
         bool,
         int,
+        type[T],
     ],
     /,
-) -> tuple[list[str], list[str]] | None: ...
+) -> T | None: ...

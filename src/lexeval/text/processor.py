@@ -93,7 +93,6 @@ _PAIRS = itemgetter(0)
 _KEYS = itemgetter(1)
 _WORDS = itemgetter(2)
 _NOTHING: _Chunk = ((), (), ())  # a token dropped (punctuation)
-_new_analysis = tuple.__new__  # a KeywordAnalysis of a tuple, without NamedTuple's __new__
 
 
 @dataclass(frozen=True)
@@ -149,7 +148,7 @@ class StepProcessor:
         self._sentence_splitter: SentenceSplitter | None = None
         self._pipeline: PipelineTokenizer | None = None
         self._signature: Signature | None = None
-        self._read: Callable[..., tuple[list[str], list[str]] | None] | None = None
+        self._read: Callable[..., KeywordAnalysis | None] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         """The configuration only: caches and spaCy objects are rebuilt in the new process."""
@@ -258,6 +257,7 @@ class StepProcessor:
                     compounds.first_bigrams if compounds is not None else None,
                     cfg.unicode_form is not None,
                     MAX_CHUNK,
+                    KeywordAnalysis,
                 )
                 self._read = native_analysis
             steps = [self._unicode, tokenizer, words, fold, lemmas, compounds, stopwords]
@@ -319,7 +319,7 @@ class StepProcessor:
         if read is not None:
             found = read(text, self._cache, self._analyze_missing, self._read_config)
             if found is not None:
-                return _new_analysis(KeywordAnalysis, found)
+                return found
         check_text(text, "text")
         if self._whitespace:
             keys = self._unicode(text).split()
