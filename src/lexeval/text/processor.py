@@ -474,14 +474,24 @@ class StepProcessor:
     def _analyze_missing(self, missing: list[str]) -> dict[str, _Chunk]:
         """The analysis of chunks not cached (none longer than :data:`MAX_CHUNK`), cached
         unless more than the cache holds."""
-        missing = list(dict.fromkeys(missing))
+        if len(missing) > 1:
+            missing = list(dict.fromkeys(missing))
         cache = self._cache
-        found: dict[str, _Chunk] = {}
-        if len(cache) + len(missing) > self.cache_size:
+        size = self.cache_size
+        if len(cache) + len(missing) > size:
             self._clear_chunks()
-        keep = len(missing) <= self.cache_size  # a single text larger than the cache: no caching
-        for chunk, pieces in zip(missing, self._tokenizer.split_chunks(missing), strict=True):
-            found[chunk] = entry = self._chunk(pieces)
+        keep = len(missing) <= size  # a single text larger than the cache: no caching
+        split = self._tokenizer.split_chunks(missing)
+        if len(split) != len(missing):  # zip(strict=True), without its cost on a few chunks
+            raise RuntimeError("the tokenizer lost or added a chunk")
+        memo = self._token_memo
+        found: dict[str, _Chunk] = {}
+        for chunk, pieces in zip(missing, split):  # noqa: B905 - lengths checked above
+            if len(pieces) == 1:  # most chunks: their token's entry (_chunk without a call)
+                entry = memo.get(pieces[0]) or self._memo_token(pieces[0])
+            else:
+                entry = self._chunk(pieces)
+            found[chunk] = entry
             if keep:
                 cache[chunk] = entry
         return found
@@ -503,9 +513,14 @@ class StepProcessor:
 
     def _chunk(self, pieces: Sequence[str]) -> _Chunk:
         """The analysis of one chunk: its tokens' end to end."""
+        memo = self._token_memo
         if len(pieces) == 1:  # most chunks
-            return self._token_memo.get(pieces[0]) or self._memo_token(pieces[0])
-        found = list(self._tokens(pieces))
+            return memo.get(pieces[0]) or self._memo_token(pieces[0])
+        found = []
+        for token in pieces:
+            entry = memo.get(token) or self._memo_token(token)
+            if entry[0]:  # not dropped
+                found.append(entry)
         if len(found) == 1:
             return found[0]
         return (
@@ -520,18 +535,11 @@ class StepProcessor:
         self._prefetched.clear()
 
     def _memo_token(self, token: str) -> _Chunk:
-        """:meth:`_token`, remembered."""
-        entry = self._token(token)
-        memo = self._token_memo
-        if len(memo) >= self.cache_size:
-            memo.clear()
-        memo[token] = entry
-        return entry
-
-    def _token(self, token: str) -> _Chunk:
-        """Case, key and stopword flag of one token (of each of its words when words are
-        split); nothing for punctuation when it is dropped."""
+        """The analysis of a token not in the token memo, remembered there: case, key and
+        stopword flag (of each of its words when words are split); nothing for punctuation
+        when it is dropped."""
         aliases = self._aliases
+        entry: _Chunk
         if self._split_words:
             fold, key_of, is_stop = self._fold, self._lemmas.key, self._stopwords.is_stop
             pairs = tuple(
@@ -542,17 +550,23 @@ class StepProcessor:
             )
             keys = tuple([key for key, _ in pairs])
             words = tuple([aliases.get(k, k) for k, stop in pairs if not stop or k in aliases])
-            return pairs, keys, keys if words == keys else words
-        if self._drop_punct and not token.isalnum() and not has_alnum(token):
-            return _NOTHING
-        folded = self._fold(token)
-        key = self._lemmas.key(token, folded)
-        stops = self._stops
-        stop = folded in stops or key in stops  # Stopwords.is_stop, without a call
-        keys = (key,)
-        alias = aliases.get(key)
-        words = keys if alias is None and not stop else () if alias is None else (alias,)
-        return ((key, stop),), keys, words
+            entry = pairs, keys, keys if words == keys else words
+        elif self._drop_punct and not token.isalnum() and not has_alnum(token):
+            entry = _NOTHING
+        else:
+            folded = self._fold(token)
+            key = self._lemmas.key(token, folded)
+            stops = self._stops
+            stop = folded in stops or key in stops  # Stopwords.is_stop, without a call
+            keys = (key,)
+            alias = aliases.get(key)
+            words = keys if alias is None and not stop else () if alias is None else (alias,)
+            entry = ((key, stop),), keys, words
+        memo = self._token_memo
+        if len(memo) >= self.cache_size:
+            memo.clear()
+        memo[token] = entry
+        return entry
 
     # ------------------------------------------------------------------ signature
 
