@@ -538,19 +538,9 @@ class StepProcessor:
         """The analysis of a token not in the token memo, remembered there: case, key and
         stopword flag (of each of its words when words are split); nothing for punctuation
         when it is dropped."""
-        aliases = self._aliases
         entry: _Chunk
         if self._split_words:
-            fold, key_of, is_stop = self._fold, self._lemmas.key, self._stopwords.is_stop
-            pairs = tuple(
-                (key, is_stop(folded, key))
-                for word in word_pieces(token)
-                for folded in (fold(word),)
-                for key in (key_of(word, folded),)
-            )
-            keys = tuple([key for key, _ in pairs])
-            words = tuple([aliases.get(k, k) for k, stop in pairs if not stop or k in aliases])
-            entry = pairs, keys, keys if words == keys else words
+            entry = self._words(token)
         elif self._drop_punct and not token.isalnum() and not has_alnum(token):
             entry = _NOTHING
         else:
@@ -559,7 +549,7 @@ class StepProcessor:
             stops = self._stops
             stop = folded in stops or key in stops  # Stopwords.is_stop, without a call
             keys = (key,)
-            alias = aliases.get(key)
+            alias = self._aliases.get(key)
             words = keys if alias is None and not stop else () if alias is None else (alias,)
             entry = ((key, stop),), keys, words
         memo = self._token_memo
@@ -567,6 +557,21 @@ class StepProcessor:
             memo.clear()
         memo[token] = entry
         return entry
+
+    def _words(self, token: str) -> _Chunk:
+        """The analysis of a token split into its words (a method of its own: the closures
+        of its comprehensions would cost every token a cell each)."""
+        fold, key_of, is_stop = self._fold, self._lemmas.key, self._stopwords.is_stop
+        aliases = self._aliases
+        pairs = tuple(
+            (key, is_stop(folded, key))
+            for word in word_pieces(token)
+            for folded in (fold(word),)
+            for key in (key_of(word, folded),)
+        )
+        keys = tuple([key for key, _ in pairs])
+        words = tuple([aliases.get(k, k) for k, stop in pairs if not stop or k in aliases])
+        return pairs, keys, keys if words == keys else words
 
     # ------------------------------------------------------------------ signature
 
