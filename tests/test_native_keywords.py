@@ -21,7 +21,7 @@ from lexeval.native import PURE_PYTHON, load
 from lexeval.text.base import KeywordAnalysis
 from lexeval.text.config import PRESETS, NormalizerConfig
 from lexeval.text.processor import StepProcessor
-from lexeval.text.steps import MAX_CHUNK
+from lexeval.text.steps import MAX_CHUNK, Compounds
 
 native = load("keywords")
 needs_native = pytest.mark.skipif(
@@ -195,3 +195,39 @@ def test_same_results_under_threads_with_caches_cleared(monkeypatch: pytest.Monk
         processor = StepProcessor(PRESETS["default"], cache_size=cache_size)
         assert _threads_with_a_clearer(processor, texts) == expected
         assert len(processor._cache) <= cache_size
+
+
+def _compounds() -> Compounds:
+    processor = StepProcessor(NormalizerConfig(extra_compounds=("blue whale", "whale song")))
+    compounds = next(step for step in processor.steps if isinstance(step, Compounds))
+    assert compounds.aliases_apart
+    return compounds
+
+
+KEYS = st.lists(
+    st.sampled_from(
+        [
+            *["machine", "learning", "neural", "network", "state", "of", "the", "art", "open"],
+            *["source", "opensource", "blue", "whale", "song", "data", "science", "x", "the"],
+        ]
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(KEYS, st.lists(st.booleans(), min_size=12, max_size=12))
+def test_without_a_possible_span_merging_is_aliasing_each_key(
+    keys: list[str], stops: list[bool]
+) -> None:
+    """What the chunk entries rely on: when ``may_span`` says no, ``merge`` only replaces
+    each key that is a one-token spelling by its term (never a stopword)."""
+    compounds = _compounds()
+    pairs = list(zip(keys, stops, strict=False))
+    merged = compounds.merge(pairs)
+    aliases = compounds.aliases
+    aliased = [(aliases[k], False) if k in aliases else (k, s) for k, s in pairs]
+    if not compounds.may_span(keys):
+        assert merged == aliased
+    if merged != aliased:  # a multi-token term was found: may_span must have said so
+        assert compounds.may_span(keys)
