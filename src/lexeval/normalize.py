@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import fields, replace
 from typing import Any, TypeVar, cast, overload
 
@@ -125,6 +125,10 @@ class Normalizer:
             self.processor = peer_processor(config.compat, stemmer=config.stemmer == "porter")
         else:
             self.processor = StepProcessor(config, language, preset=preset, cache_size=cache_size)
+        # the processor's own one-analysis method, called without the generic function's look-up
+        self._keyword_analysis: Callable[[str], KeywordAnalysis] | None = getattr(
+            self.processor, "keyword_analysis", None
+        )
 
     def __getstate__(self) -> dict[str, Any]:
         """The configuration only: caches and spaCy objects are rebuilt in the new process.
@@ -175,6 +179,9 @@ class Normalizer:
         >>> Normalizer().keyword_analysis("The neural networks")
         KeywordAnalysis(keywords=['neural network'], keys=['the', 'neural', 'network'])
         """
+        analyze = self._keyword_analysis
+        if analyze is not None:
+            return analyze(text)
         return keyword_analysis(self.processor, text)
 
     def tokens_many(self, texts: Iterable[str]) -> list[list[str]]:

@@ -15,13 +15,16 @@ per white-space chunk and per token, so that text seen before costs a dictionary
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 from lexeval._version import __version__
 from lexeval.checks import check_text, check_texts
+from lexeval.native import PURE_PYTHON
 from lexeval.porter import NLTK_VERSION as PORTER_NLTK_VERSION
 from lexeval.text.base import KeywordAnalysis
 from lexeval.text.config import NormalizerConfig
@@ -57,14 +60,40 @@ from lexeval.text.steps import (
     word_pieces,
 )
 
-__all__ = ["Explanation", "StepProcessor"]
+try:  # the compiled reading of cached chunks, unless LEXEVAL_PURE_PYTHON asks for Python
+    if PURE_PYTHON:
+        raise ImportError("LEXEVAL_PURE_PYTHON is set")
+    from lexeval.native.keywords import analysis as native_analysis
+
+    NATIVE_KEYWORDS = True
+except ImportError:
+    NATIVE_KEYWORDS = False
+
+__all__ = ["NATIVE_KEYWORDS", "Explanation", "StepProcessor"]
 
 Pair = tuple[str, bool]
-_DROPPED: Pair = ("", True)  # memo marker for a token that is dropped (punctuation)
 
 
 def _no_merge(pairs: list[Pair]) -> list[Pair]:
     return pairs
+
+
+def _never(keys: list[str]) -> bool:
+    return False
+
+
+#: What a white-space chunk gives, cached whole per chunk (a text's views are the concatenations
+#: of its chunks' when no compound term spans chunks), a plain tuple (built often, read in C):
+#: - [0] ``pairs``: (key, is_stopword) of each token;
+#: - [1] ``keys``: the keys of ``pairs``;
+#: - [2] ``words``: the keys that are not stopwords, each one-token compound spelling as its
+#:   term (what :meth:`StepProcessor.tokens` keeps of the chunk when no multi-token term takes
+#:   part).
+_Chunk = tuple[tuple[Pair, ...], tuple[str, ...], tuple[str, ...]]
+_PAIRS = itemgetter(0)
+_KEYS = itemgetter(1)
+_WORDS = itemgetter(2)
+_NOTHING: _Chunk = ((), (), ())  # a token dropped (punctuation)
 
 
 @dataclass(frozen=True)
@@ -112,15 +141,15 @@ class StepProcessor:
 
     def _reset(self) -> None:
         """Empty caches; resources are looked up again on first use."""
-        self._cache: dict[str, tuple[Pair, ...]] = {}
-        self._token_memo: dict[str, Pair] = {}
-        self._words_memo: dict[str, tuple[Pair, ...]] = {}
+        self._cache: dict[str, _Chunk] = {}
+        self._token_memo: dict[str, _Chunk] = {}
         self._sentence_cache: dict[str, tuple[str, ...]] = {}
         self._prefetched: dict[str, None] = {}  # texts whose chunks prefetch() has cached
         self._steps: tuple[Step, ...] | None = None
         self._sentence_splitter: SentenceSplitter | None = None
         self._pipeline: PipelineTokenizer | None = None
         self._signature: Signature | None = None
+        self._read: Callable[..., KeywordAnalysis | None] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         """The configuration only: caches and spaCy objects are rebuilt in the new process."""
@@ -211,10 +240,27 @@ class StepProcessor:
             self._lemmas = lemmas
             self._stopwords = stopwords
             self._merge = compounds.merge if compounds is not None else _no_merge
+            self._aliases: dict[str, str] = compounds.aliases if compounds is not None else {}
+            self._may_span: Callable[[list[str]], bool] = (
+                compounds.may_span if compounds is not None else _never
+            )
             self._split_words = words is not None and isinstance(words, WordSplitter)
             self._drop_punct = cfg.drop_punct
             self._lemma_version = res.lookups_version if lemmas.table is not None else None
             self._stops = stops
+            # the compiled reading, unless a compound's alias could start a pattern (then the
+            # reference path's merge decides)
+            native = NATIVE_KEYWORDS and cfg.pipeline is None
+            if native and (compounds is None or compounds.aliases_apart):
+                self._read_config = (
+                    self._unicode,
+                    compounds.first_words if compounds is not None else None,
+                    compounds.first_bigrams if compounds is not None else None,
+                    cfg.unicode_form is not None,
+                    MAX_CHUNK,
+                    KeywordAnalysis,
+                )
+                self._read = native_analysis
             steps = [self._unicode, tokenizer, words, fold, lemmas, compounds, stopwords]
             self._steps = tuple(step for step in steps if step is not None)
             return self._steps
@@ -236,7 +282,15 @@ class StepProcessor:
         check_text(text, "text")
         if self._whitespace:
             return self._unicode(text).split()
-        return [key for key, stop in self._analyze(text) if not stop]
+        if self._steps is None:
+            self._load()
+        if self._pipeline is not None:
+            return [key for key, stop in self._analyze(text) if not stop]
+        chunks = self._chunks(text)
+        if self._may_span(list(chain.from_iterable(map(_KEYS, chunks)))):
+            pairs = self._merge(list(chain.from_iterable(map(_PAIRS, chunks))))
+            return [key for key, stop in pairs if not stop]
+        return list(chain.from_iterable(map(_WORDS, chunks)))
 
     def keywords(self, text: str) -> list[str]:
         """The distinct keys in order of first appearance; compound terms are one key."""
@@ -254,18 +308,36 @@ class StepProcessor:
         """:meth:`keywords` and the keys of :meth:`analyze` with ``merge_compounds=False``,
         from one analysis (lenient keyword matching needs both).
 
+        With :data:`NATIVE_KEYWORDS`, texts whose chunks are cached (after the missing ones
+        are analyzed and cached) and hold no compound term's first two keys are read by
+        ``lexeval.native.keywords``; the Python code below is the reference it equals.
+
         >>> from lexeval.text.config import PRESETS
         >>> StepProcessor(PRESETS["default"]).keyword_analysis("The neural networks")
         KeywordAnalysis(keywords=['neural network'], keys=['the', 'neural', 'network'])
         """
+        read = self._read
+        if read is not None:
+            found = read(text, self._cache, self._analyze_missing, self._read_config)
+            if found is not None:
+                return found
         check_text(text, "text")
         if self._whitespace:
             keys = self._unicode(text).split()
             return KeywordAnalysis(list(dict.fromkeys(keys)), keys)
-        pairs = self._analyze(text, merge=False)
-        merged = self._merge(pairs)
-        keywords = list(dict.fromkeys([key for key, stop in merged if not stop]))
-        return KeywordAnalysis(keywords, [key for key, _ in pairs])
+        if self._steps is None:
+            self._load()
+        if self._pipeline is not None:
+            pairs = self._analyze(text, merge=False)
+            merged = self._merge(pairs)
+            keywords = list(dict.fromkeys([key for key, stop in merged if not stop]))
+            return KeywordAnalysis(keywords, [key for key, _ in pairs])
+        chunks = self._chunks(text)
+        keys = list(chain.from_iterable(map(_KEYS, chunks)))
+        if self._may_span(keys):
+            merged = self._merge(list(chain.from_iterable(map(_PAIRS, chunks))))
+            return KeywordAnalysis(list(dict.fromkeys([k for k, stop in merged if not stop])), keys)
+        return KeywordAnalysis(list(dict.fromkeys(chain.from_iterable(map(_WORDS, chunks)))), keys)
 
     def prefetch(self, texts: Iterable[str]) -> None:
         """Analyze the white-space chunks of many texts that are not cached yet, in one
@@ -348,13 +420,16 @@ class StepProcessor:
         merge_compounds = self._merge if merge else _no_merge
         if self._pipeline is not None:
             return merge_compounds(self._pipeline_pairs(self._unicode(text)))
-        cache = self._cache
+        return merge_compounds(list(chain.from_iterable(map(_PAIRS, self._chunks(text)))))
+
+    def _chunks(self, text: str) -> list[_Chunk]:
+        """The analysis of each white-space chunk of ``text``, through the chunk cache (steps
+        loaded, no trained pipeline)."""
         chunks = self._unicode(text).split()
         try:
-            pairs = [pair for chunk in chunks for pair in cache[chunk]]
+            return list(map(self._cache.__getitem__, chunks))
         except KeyError:  # a chunk not seen yet (or dropped by another thread's clearing)
-            pairs = self._analyze_chunks(chunks)
-        return merge_compounds(pairs)
+            return self._analyze_chunks(chunks)
 
     def _pipeline_pairs(self, prepared: str) -> list[Pair]:
         assert self._pipeline is not None
@@ -368,89 +443,136 @@ class StepProcessor:
             out.append((key, is_stop(folded, key)))
         return out
 
-    def _analyze_chunks(self, chunks: list[str]) -> list[Pair]:
-        """The pairs of ``chunks``, analyzing those not cached (thread-safe: the cache is only
-        read with ``get`` and written whole entries at a time)."""
+    def _analyze_chunks(self, chunks: list[str]) -> list[_Chunk]:
+        """The analysis of each of ``chunks``, analyzing those not cached (thread-safe: the
+        cache is only read with ``get`` and written whole entries at a time)."""
         cache = self._cache
-        found: dict[str, Sequence[Pair]] = {}
+        found: dict[str, _Chunk] = {}
         missing: list[str] = []
+        long = False
         for chunk in dict.fromkeys(chunks):
-            pairs = cache.get(chunk)
-            if pairs is not None:
-                found[chunk] = pairs
-            elif len(chunk) > MAX_CHUNK:  # read piece by piece, never cached
-                stream = long_chunk_pieces(chunk, self.config.split_cjk)
-                found[chunk] = self._analyze_chunk(stream)
+            entry = cache.get(chunk)
+            if entry is not None:
+                found[chunk] = entry
+            elif len(chunk) > MAX_CHUNK:
+                long = True
             else:
                 missing.append(chunk)
-        if len(cache) + len(missing) > self.cache_size:
+        if missing:
+            found.update(self._analyze_missing(missing))
+        if not long:
+            return list(map(found.__getitem__, chunks))
+        out: list[_Chunk] = []
+        for chunk in chunks:
+            entry = found.get(chunk)
+            if entry is None:  # a long chunk: read piece by piece, never cached, its tokens'
+                # entries one by one (memory stays near a pointer a token)
+                out.extend(self._tokens(long_chunk_pieces(chunk, self.config.split_cjk)))
+            else:
+                out.append(entry)
+        return out
+
+    def _analyze_missing(self, missing: list[str]) -> dict[str, _Chunk]:
+        """The analysis of chunks not cached (none longer than :data:`MAX_CHUNK`), cached
+        unless more than the cache holds."""
+        if len(missing) > 1:
+            missing = list(dict.fromkeys(missing))
+        cache = self._cache
+        size = self.cache_size
+        if len(cache) + len(missing) > size:
             self._clear_chunks()
-        keep = len(missing) <= self.cache_size  # a single text larger than the cache: no caching
-        for chunk, pieces in zip(missing, self._tokenizer.split_chunks(missing), strict=True):
-            found[chunk] = pairs = tuple(self._analyze_chunk(pieces))
+        keep = len(missing) <= size  # a single text larger than the cache: no caching
+        split = self._tokenizer.split_chunks(missing)
+        if len(split) != len(missing):  # zip(strict=True), without its cost on a few chunks
+            raise RuntimeError("the tokenizer lost or added a chunk")
+        memo = self._token_memo
+        found: dict[str, _Chunk] = {}
+        for chunk, pieces in zip(missing, split):  # noqa: B905 - lengths checked above
+            if len(pieces) == 1:  # most chunks: their token's entry (_chunk without a call)
+                entry = memo.get(pieces[0]) or self._memo_token(pieces[0])
+            else:
+                entry = self._chunk(pieces)
+            found[chunk] = entry
             if keep:
-                cache[chunk] = pairs
-        if len(chunks) == 1:
-            only = found[chunks[0]]
-            return only if isinstance(only, list) else list(only)
-        return [pair for chunk in chunks for pair in found[chunk]]
+                cache[chunk] = entry
+        return found
 
     def _cache_chunks(self, chunks: list[str]) -> None:
         cache = self._cache
         if len(cache) + len(chunks) > self.cache_size:
             self._clear_chunks()
         for chunk, pieces in zip(chunks, self._tokenizer.split_chunks(chunks), strict=True):
-            cache[chunk] = tuple(self._analyze_chunk(pieces))
+            cache[chunk] = self._chunk(pieces)
+
+    def _tokens(self, pieces: Iterable[str]) -> Iterator[_Chunk]:
+        """The analysis of each token (memoized), dropped ones left out."""
+        memo = self._token_memo
+        for token in pieces:
+            entry = memo.get(token) or self._memo_token(token)
+            if entry[0]:  # its pairs
+                yield entry
+
+    def _chunk(self, pieces: Sequence[str]) -> _Chunk:
+        """The analysis of one chunk: its tokens' end to end."""
+        memo = self._token_memo
+        if len(pieces) == 1:  # most chunks
+            return memo.get(pieces[0]) or self._memo_token(pieces[0])
+        found = []
+        for token in pieces:
+            entry = memo.get(token) or self._memo_token(token)
+            if entry[0]:  # not dropped
+                found.append(entry)
+        if len(found) == 1:
+            return found[0]
+        return (
+            tuple(chain.from_iterable(map(_PAIRS, found))),
+            tuple(chain.from_iterable(map(_KEYS, found))),
+            tuple(chain.from_iterable(map(_WORDS, found))),
+        )
 
     def _clear_chunks(self) -> None:
         """Empty the chunk cache (when full); prefetched texts must then be analyzed again."""
         self._cache.clear()
         self._prefetched.clear()
 
-    def _analyze_chunk(self, pieces: Iterable[str]) -> list[Pair]:
-        """Case, key and stopword flag of the tokens of one chunk (memoized per token)."""
+    def _memo_token(self, token: str) -> _Chunk:
+        """The analysis of a token not in the token memo, remembered there: case, key and
+        stopword flag (of each of its words when words are split); nothing for punctuation
+        when it is dropped."""
+        entry: _Chunk
         if self._split_words:
-            return self._analyze_words(pieces)
-        out = []
-        drop = self._drop_punct
+            entry = self._words(token)
+        elif self._drop_punct and not token.isalnum() and not has_alnum(token):
+            entry = _NOTHING
+        else:
+            folded = self._fold(token)
+            key = self._lemmas.key(token, folded)
+            stops = self._stops
+            stop = folded in stops or key in stops  # Stopwords.is_stop, without a call
+            keys = (key,)
+            alias = self._aliases.get(key)
+            words = keys if alias is None and not stop else () if alias is None else (alias,)
+            entry = ((key, stop),), keys, words
         memo = self._token_memo
-        fold, key_of, is_stop = self._fold, self._lemmas.key, self._stopwords.is_stop
-        for token in pieces:
-            pair = memo.get(token)
-            if pair is None:
-                if drop and not has_alnum(token):
-                    pair = _DROPPED
-                else:
-                    folded = fold(token)
-                    key = key_of(token, folded)
-                    pair = (key, is_stop(folded, key))
-                if len(memo) >= self.cache_size:
-                    memo.clear()
-                memo[token] = pair
-            if pair is not _DROPPED:
-                out.append(pair)
-        return out
+        if len(memo) >= self.cache_size:
+            memo.clear()
+        memo[token] = entry
+        return entry
 
-    def _analyze_words(self, pieces: Iterable[str]) -> list[Pair]:
-        """:meth:`_analyze_chunk` with word splitting: each token split into its words first
-        (memoized per token, as the tuple of its pairs)."""
-        out: list[Pair] = []
-        memo = self._words_memo
+    def _words(self, token: str) -> _Chunk:
+        """The analysis of a token split into its words (a method of its own: the closures
+        of its comprehensions would cost every token a cell each)."""
         fold, key_of, is_stop = self._fold, self._lemmas.key, self._stopwords.is_stop
-        for token in pieces:
-            pairs = memo.get(token)
-            if pairs is None:
-                pairs = tuple(
-                    (key, is_stop(folded, key))
-                    for word in word_pieces(token)
-                    for folded in (fold(word),)
-                    for key in (key_of(word, folded),)
-                )
-                if len(memo) >= self.cache_size:
-                    memo.clear()
-                memo[token] = pairs
-            out.extend(pairs)
-        return out
+        aliases = self._aliases
+        pairs = tuple(
+            (key, is_stop(folded, key))
+            for word in word_pieces(token)
+            for folded in (fold(word),)
+            for key in (key_of(word, folded),)
+        )
+        keys = tuple([key for key, _ in pairs])
+        words = tuple([aliases.get(k, k) for k, stop in pairs if not stop or k in aliases])
+        return pairs, keys, keys if words == keys else words
 
     # ------------------------------------------------------------------ signature
 

@@ -133,6 +133,10 @@ SNOWBALL_LANGUAGES: dict[str, str] = {
 _CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _INVISIBLE_RE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
+# what either of the two above finds (every such character is one str.isprintable refuses)
+_CONTROL_OR_INVISIBLE_RE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u00ad\u200b-\u200d\u2060\ufeff]"
+)
 _ACRONYM_PLURAL_RE = re.compile(r"[A-Z]{2,}s")
 _HYPHENATED_WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")  # letters only, single hyphens
 # Han ideographs and kana: written without spaces, split into one token per character.
@@ -290,7 +294,8 @@ class UnicodeStep:
             return _SURROGATE_RE.sub("\ufffd", text) if _SURROGATE_RE.search(text) else text
         if text.isascii():  # no invisible character, and every normal form of ASCII is itself
             return text if text.isprintable() else _CONTROL_RE.sub(" ", text)
-        text = _INVISIBLE_RE.sub("", _CONTROL_RE.sub(" ", text))
+        if not text.isprintable() and _CONTROL_OR_INVISIBLE_RE.search(text):
+            text = _INVISIBLE_RE.sub("", _CONTROL_RE.sub(" ", text))
         if not unicodedata.is_normalized(form, text):  # type: ignore[arg-type]
             text = unicodedata.normalize(form, text)  # type: ignore[arg-type]
         return text
@@ -556,7 +561,8 @@ class Lemmatizer:
     def key(self, token: str, folded: str, lemma: str | None = None) -> str:
         """The key of ``token`` (``folded`` is its folded form, ``lemma`` a trained pipeline's
         lemma for it)."""
-        if is_technical(token):
+        # a word in lower case after its first letter is never technical: asked without a call
+        if not (token.isalpha() and token[1:].islower()) and is_technical(token):
             if _ACRONYM_PLURAL_RE.fullmatch(token):
                 return folded[:-1]  # APIs -> api
             head, dash, last = folded.rpartition("-")
@@ -566,17 +572,20 @@ class Lemmatizer:
                 return f"{head}-{self.key(last, last)}"
             return folded
         key = folded
+        table = self.table
         if lemma is not None:
             key = self._fold(lemma) or folded
         elif folded in self.overrides:
             key = self.overrides[folded]
-        elif self.table is not None:
+        elif table is not None:
             # Tables are keyed by lower-case forms, except where the language capitalizes
             # (German nouns): try the folded form, then the form as written.
-            found = self.table.get(folded) or self.table.get(token)
-            if isinstance(found, list):  # fr and ca tables map a form to a list of lemmas
-                found = found[0] if found else None
-            key = self._fold(found) if isinstance(found, str) and found else folded
+            found = table.get(folded) or table.get(token)
+            if found:  # most words have no entry
+                if isinstance(found, list):  # fr and ca tables map a form to a list of lemmas
+                    found = found[0]
+                if isinstance(found, str) and found:
+                    key = self._fold(found)
         stem = self.stem
         if stem is not None and len(key) >= self.stem_min_length and folded not in self.unstemmed:
             key = stem(key)
@@ -639,6 +648,10 @@ class Compounds:
         #: the first words of the patterns: a text without one has no compound term (checked
         #: before its bigrams, which cost a tuple each)
         self.first_words = frozenset([first for first, _ in self.first_bigrams])
+        bigram_words = self.first_words.union(second for _, second in self.first_bigrams)
+        #: whether no alias's term is a word of a pattern's first bigram: then aliasing never
+        #: creates a first bigram, and keys without one (aliased or not) have no compound term
+        self.aliases_apart = bigram_words.isdisjoint(self.aliases.values())
         labels: dict[tuple[str, ...], str] = {}
         lengths: set[int] = set()
         ambiguous = False
@@ -654,6 +667,20 @@ class Compounds:
         if self.first_words.isdisjoint(keys):
             return False
         return not self.first_bigrams.isdisjoint(itertools.pairwise(keys))
+
+    def may_span(self, keys: list[str]) -> bool:
+        """Whether :meth:`merge` may find a multi-token compound term among pairs with these
+        keys (before aliasing); when not, merging is aliasing each key alone.
+
+        >>> from lexeval.text.resources import load_language, load_lemma_table
+        >>> fold = CaseFold(True)
+        >>> lemmas = Lemmatizer("en", load_lemma_table("en")[0], casefold=fold)
+        >>> compounds = Compounds(load_language("en"), ["neural network"], UnicodeStep("NFKC"),
+        ...                       fold, lemmas, index_key=("doctest",))
+        >>> compounds.may_span(["neural", "network"]), compounds.may_span(["network", "neural"])
+        (True, False)
+        """
+        return not self.aliases_apart or self._may_match(keys)
 
     def spans(self, keys: list[str]) -> list[tuple[int, int, str]]:
         """(start, end, term) of the multi-token compound terms among ``keys``, longest first
