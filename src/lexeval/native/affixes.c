@@ -275,6 +275,7 @@ static PyObject *split_chunk(PyObject *tables, PyObject *chunk)
 
 static PyObject *py_split(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
+    (void)self;
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "split(tables, chunk) takes two arguments");
         return NULL;
