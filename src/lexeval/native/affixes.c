@@ -31,7 +31,8 @@
  * technical-term rule (TECH_TOKEN_RE), so that the token rule keeps it whole; a chunk with a
  * word the rule may not keep, a special case in sight, or a search the tables do not decide,
  * is left to Python. The function holds the GIL, keeps no state and
- * calls no Python code but set membership of exact str objects (no user __hash__ or __eq__).
+ * calls no Python code but set membership (a member of the frozensets that is no str may have
+ * a Python __eq__; the function holds its own references to its arguments meanwhile).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -128,17 +129,9 @@ static int spells_special(PyObject *chunk, Py_ssize_t start, Py_ssize_t end, PyO
     return 0;
 }
 
-static PyObject *py_split(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* split() on checked arguments; tables and chunk are held by the caller for the call. */
+static PyObject *split_chunk(PyObject *tables, PyObject *chunk)
 {
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "split(tables, chunk) takes two arguments");
-        return NULL;
-    }
-    PyObject *tables = args[0], *chunk = args[1];
-    if (!PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 9 || !PyUnicode_CheckExact(chunk)) {
-        PyErr_SetString(PyExc_TypeError, "split(tables, chunk): a 9-tuple and a str");
-        return NULL;
-    }
     PyObject *flag_bytes = PyTuple_GET_ITEM(tables, 0), *heads = PyTuple_GET_ITEM(tables, 1),
              *tails = PyTuple_GET_ITEM(tables, 2), *cores = PyTuple_GET_ITEM(tables, 3),
              *specials = PyTuple_GET_ITEM(tables, 4), *clitics = PyTuple_GET_ITEM(tables, 8);
@@ -149,14 +142,25 @@ static PyObject *py_split(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_TypeError, "split(tables, chunk): malformed tables");
         return NULL;
     }
+    /* each conversion checked before the next (none may run with an exception set); a bool,
+     * not any object, so that no __bool__ (Python code) runs here */
+    PyObject *digit_flag = PyTuple_GET_ITEM(tables, 7);
+    if (!PyBool_Check(digit_flag)) {
+        PyErr_SetString(PyExc_TypeError, "split(tables, chunk): malformed tables");
+        return NULL;
+    }
+    int suffix_digit = digit_flag == Py_True;
     Py_ssize_t prefix_guard = PyLong_AsSsize_t(PyTuple_GET_ITEM(tables, 5));
+    if (prefix_guard == -1 && PyErr_Occurred())
+        return NULL;
     Py_ssize_t suffix_guard = PyLong_AsSsize_t(PyTuple_GET_ITEM(tables, 6));
-    int suffix_digit = PyObject_IsTrue(PyTuple_GET_ITEM(tables, 7));
-    if (PyErr_Occurred() || suffix_digit < 0)
+    if (suffix_guard == -1 && PyErr_Occurred())
         return NULL;
     const unsigned char *flags = (const unsigned char *)PyBytes_AS_STRING(flag_bytes);
 #if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(chunk) < 0)
+    /* a legacy (not ready) string has no length or data until made ready */
+    if (PyUnicode_READY(chunk) < 0 || PyUnicode_READY(heads) < 0 || PyUnicode_READY(tails) < 0 ||
+        PyUnicode_READY(clitics) < 0)
         return NULL;
 #endif
     int kind = PyUnicode_KIND(chunk);
@@ -266,6 +270,29 @@ static PyObject *py_split(PyObject *self, PyObject *const *args, Py_ssize_t narg
         }
         PyList_SET_ITEM(tokens, at++, token);
     }
+    return tokens;
+}
+
+static PyObject *py_split(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "split(tables, chunk) takes two arguments");
+        return NULL;
+    }
+    PyObject *tables = args[0], *chunk = args[1];
+    if (!PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 9 || !PyUnicode_CheckExact(chunk)) {
+        PyErr_SetString(PyExc_TypeError, "split(tables, chunk): a 9-tuple and a str");
+        return NULL;
+    }
+    /* The arguments are borrowed, and set membership may run Python code (a set member's
+     * __eq__): a caller that borrows them in turn (functools.partial, which EdgeSplit uses)
+     * could lose the last reference to the tables meanwhile (partial.__setstate__). */
+    Py_INCREF(tables);
+    Py_INCREF(chunk);
+    PyObject *tokens = split_chunk(tables, chunk);
+    Py_DECREF(chunk);
+    Py_DECREF(tables);
     return tokens;
 }
 

@@ -4,5 +4,7 @@
 from typing import Literal
 
 def split(
-    tables: tuple[bytes, str, str, frozenset[str], frozenset[str]], chunk: str, /
+    tables: tuple[bytes, str, str, frozenset[str], frozenset[str], int, int, bool, str],
+    chunk: str,
+    /,
 ) -> list[str] | Literal[False] | None: ...
