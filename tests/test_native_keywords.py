@@ -142,10 +142,55 @@ def test_the_function_checks_its_arguments() -> None:
         native.analysis("a", {"a": ("a",)}, none, config)
     with pytest.raises(TypeError):
         native.analysis("a", {}, none, config[:5])  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="subclass of tuple"):
+    with pytest.raises(TypeError, match="subclass of it"):
         native.analysis("a", {}, none, (*config[:5], list))  # type: ignore[arg-type]
+    # a struct sequence is a tuple subclass whose deallocator reads more than two items
+    with pytest.raises(TypeError, match="subclass of it"):
+        native.analysis("a", {}, none, (*config[:5], os.stat_result))  # type: ignore[arg-type]
+    # words compare as dict.fromkeys compares str: anything else is refused, never compared
+    with pytest.raises(TypeError, match="must be str"):
+        native.analysis("a", {"a": ((), ("a",), (1,))}, none, config)
     with pytest.raises(ZeroDivisionError):
         native.analysis("a", {}, lambda missing: {1 / 0: 0}, config)
+
+
+_LENT_ARGUMENTS = """
+import functools
+from lexeval.native import load
+from lexeval.text.base import KeywordAnalysis
+analysis = load("keywords").analysis
+def missing(chunks):  # drops the partial's arguments, the only references to them
+    compiled.__setstate__((analysis, (), None, None))
+    return {c: ((), (c,), (c,)) for c in chunks}
+first = "".join(["x", "x"])
+config = (str, frozenset({first}), frozenset({(first, "y")}), True, 1000, KeywordAnalysis)
+cache = {"".join(["a"]): ((), ("a",), ("a",))}
+compiled = functools.partial(analysis, "a b c", cache, missing, config)
+del config, cache, first
+print(compiled())
+"""
+
+
+def test_the_function_holds_arguments_it_is_lent() -> None:
+    """functools.partial lends its arguments without holding them, and the callback for the
+    missing chunks (Python code) can drop them: the call then read a freed cache and
+    configuration (a crash under PYTHONMALLOC=debug, which fills freed memory). A new
+    process, with the debug allocator."""
+    assert native is not None
+    env = {
+        **os.environ,
+        "PYTHONMALLOC": "debug",
+        "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _LENT_ARGUMENTS],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "KeywordAnalysis(keywords=['a', 'b', 'c'], keys=['a', 'b', 'c'])"
 
 
 def _evouna_texts() -> list[str]:

@@ -244,13 +244,22 @@ static PyObject *distinct_words(Refs *entries, Py_ssize_t total)
         PyObject *words = PyTuple_GET_ITEM(entries->item[i], 2);
         for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(words); j++) {
             PyObject *word = PyTuple_GET_ITEM(words, j);
+            if (!PyUnicode_CheckExact(word)) { /* no user __hash__ or __eq__ runs here */
+                PyErr_SetString(PyExc_TypeError, "the entries' words must be str");
+                goto done;
+            }
             Py_hash_t hash = PyObject_Hash(word);
             if (hash == -1)
                 goto done;
             Py_ssize_t k = (Py_ssize_t)((size_t)hash & (size_t)mask);
             int seen = 0;
             while (slot[k] != NULL) {
-                seen = slot[k] == word ? 1 : PyObject_RichCompareBool(slot[k], word, Py_EQ);
+                /* as dict.fromkeys: the same object, or an equal hash and equal text (a str's
+                 * hash is cached: the second PyObject_Hash reads it) */
+                seen = slot[k] == word ? 1
+                       : PyObject_Hash(slot[k]) != hash
+                           ? 0
+                           : PyUnicode_Compare(slot[k], word) == 0;
                 if (seen != 0)
                     break;
                 k = (k + 1) & mask;
@@ -308,6 +317,24 @@ static PyObject *assemble(Refs *entries, PyObject *first_words, PyObject *first_
     return result;
 }
 
+/* tp_dealloc of a tuple subclass made by a class statement (read at import). */
+static destructor class_dealloc;
+
+/* Whether tp_alloc(type, 2) with its two items set makes a valid object of `type`: tuple, or
+ * classes made by class statements down to tuple (a named tuple), not a struct sequence such
+ * as os.stat_result, whose deallocator reads more items than two. */
+static int plain_tuple_type(PyTypeObject *type)
+{
+    for (; type != &PyTuple_Type; type = type->tp_base)
+        if (type == NULL || !(type->tp_flags & Py_TPFLAGS_HEAPTYPE) ||
+            type->tp_dealloc != class_dealloc)
+            return 0;
+    return 1;
+}
+
+static PyObject *analysis_of(PyObject *text, PyObject *cache, PyObject *analyze_missing,
+                             PyObject *config);
+
 static PyObject *py_analysis(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
@@ -316,7 +343,19 @@ static PyObject *py_analysis(PyObject *module, PyObject *const *args, Py_ssize_t
                         "analysis(text, cache, analyze_missing, config) takes 4 arguments");
         return NULL;
     }
-    PyObject *text = args[0], *cache = args[1], *analyze_missing = args[2], *config = args[3];
+    /* Python code runs during the call (prepare, analyze_missing): the arguments are held,
+     * as a caller may only lend them (functools.partial) */
+    for (int i = 0; i < 4; i++)
+        Py_INCREF(args[i]);
+    PyObject *result = analysis_of(args[0], args[1], args[2], args[3]);
+    for (int i = 0; i < 4; i++)
+        Py_DECREF(args[i]);
+    return result;
+}
+
+static PyObject *analysis_of(PyObject *text, PyObject *cache, PyObject *analyze_missing,
+                             PyObject *config)
+{
     if (!PyDict_Check(cache) || !PyTuple_Check(config) || PyTuple_GET_SIZE(config) != 6) {
         PyErr_SetString(PyExc_TypeError, "analysis(text, cache: dict, analyze_missing, "
                                          "config: tuple of 6)");
@@ -336,13 +375,17 @@ static PyObject *py_analysis(PyObject *module, PyObject *const *args, Py_ssize_t
         PyErr_SetString(PyExc_TypeError, "first_words and first_bigrams must be sets or None");
         return NULL;
     }
-    if (!PyType_Check(result_type) ||
-        !PyType_IsSubtype((PyTypeObject *)result_type, &PyTuple_Type)) {
-        PyErr_SetString(PyExc_TypeError, "the result type must be a subclass of tuple");
+    if (!PyType_Check(result_type) || !plain_tuple_type((PyTypeObject *)result_type)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "the result type must be tuple or a class statement's subclass of it");
         return NULL;
     }
     if (!PyUnicode_CheckExact(text)) /* a str subclass may redefine what the reference calls */
         Py_RETURN_NONE;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0) /* a legacy string made through the C API */
+        return NULL;
+#endif
 
     PyObject *prepared;
     if (PyUnicode_IS_ASCII(text)) {
@@ -391,5 +434,11 @@ static struct PyModuleDef MODULE = {
 PyMODINIT_FUNC PyInit_keywords(void)
 {
     init_tables();
+    PyObject *probe = PyObject_CallFunction((PyObject *)&PyType_Type, "s(O){}", "probe",
+                                            (PyObject *)&PyTuple_Type);
+    if (probe == NULL)
+        return NULL;
+    class_dealloc = ((PyTypeObject *)probe)->tp_dealloc;
+    Py_DECREF(probe);
     return PyModule_Create(&MODULE);
 }
