@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from new_process import run_python
 
 import lexeval.compat as compat
 import lexeval.metrics.rouge as rouge
@@ -251,16 +252,7 @@ def test_stemming_a_long_run_of_y_is_linear() -> None:
         "from lexeval.porter import PorterStemmer as P; w = 'y' * 1_000_000 + 'al'; "
         "assert t(w + ' ok', stemmer=True) == [P().stem_python(w), 'ok']; print('done')"
     )
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    assert done.stdout.strip() == "done"
+    assert run_python(code).stdout.strip() == "done"
 
 
 _INTERRUPTED = """
@@ -300,15 +292,7 @@ def test_a_long_call_ends_when_a_signal_handler_raises(
     work. Here a SIGALRM handler raises 0.1 s into calls that take 2 s (LCS of 200,000 tokens
     each) and 80 s (rougeLsum, 50 sentences of 4,000 tokens each) on an idle 2-core machine;
     the extension works on afterwards. A new process, whose own signal handler it sets."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    done = subprocess.run(
-        [sys.executable, "-c", _INTERRUPTED, str(tokens), str(sentences), str(want)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    done = run_python(_INTERRUPTED, str(tokens), str(sentences), str(want), timeout=120)
     word, _, seconds = done.stdout.strip().partition(" ")
     assert word == "stopped"
     assert float(seconds) < 1.0
@@ -502,18 +486,7 @@ def test_affixes_split_keeps_its_tables_while_a_set_member_runs_python() -> None
     EdgeSplit calls split) lends its tables without holding them, and __setstate__ drops them:
     the call then read freed sets (a crash under PYTHONMALLOC=debug, which fills freed memory).
     A new process, with the debug allocator."""
-    env = {
-        **os.environ,
-        "PYTHONMALLOC": "debug",
-        "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", _DROPPED_TABLES],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_python(_DROPPED_TABLES, env={"PYTHONMALLOC": "debug"}, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "None"  # "((" is a special case
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from new_process import run_python
 
 import lexeval.text.processor as processor_module
 from lexeval.native import PURE_PYTHON, load
@@ -177,18 +178,7 @@ def test_the_function_holds_arguments_it_is_lent() -> None:
     configuration (a crash under PYTHONMALLOC=debug, which fills freed memory). A new
     process, with the debug allocator."""
     assert native is not None
-    env = {
-        **os.environ,
-        "PYTHONMALLOC": "debug",
-        "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", _LENT_ARGUMENTS],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_python(_LENT_ARGUMENTS, env={"PYTHONMALLOC": "debug"}, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "KeywordAnalysis(keywords=['a', 'b', 'c'], keys=['a', 'b', 'c'])"
 
