@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from lexeval.metrics import KeywordCoverageMetric
 from lexeval.normalize import Normalizer
-from lexeval.text.affixes import NATIVE_AFFIXES, head_search, tail_search
+from lexeval.text.affixes import NATIVE_AFFIXES, AffixRules, head_search, tail_search
 from lexeval.text.processor import StepProcessor
 from lexeval.text.resources import (
     TECH_TOKEN_RE,
@@ -55,6 +55,19 @@ def spacy_tokens(res: LanguageResources, chunk: str) -> list[str]:
         return [t.text for t in res.nlp.tokenizer(chunk)]
 
 
+def check_fast_paths(rules: AffixRules, compiled: Any, chunk: str, want: list[str] | None) -> bool:
+    """Assert that the fast paths give ``want`` (the rules' tokens) wherever they decide, and
+    that the compiled one says False exactly where :meth:`AffixRules.split_edges` does not
+    decide; whether ``split_edges`` decides."""
+    edges = rules.split_edges(chunk)
+    assert edges is None or edges == want, chunk
+    if compiled is not None:
+        found = compiled(chunk)
+        assert found is None or found is False or found == want, chunk
+        assert found is None or (found is False) == (edges is None), chunk
+    return edges is not None
+
+
 def check_chunks(chunks: list[str], language: str = "en") -> int:
     """Assert that every chunk the rules split comes out as spaCy splits it, and that the fast
     paths (:meth:`AffixRules.split_edges`, its compiled twin) give the rules' tokens wherever
@@ -66,12 +79,7 @@ def check_chunks(chunks: list[str], language: str = "en") -> int:
     split = 0
     for chunk in chunks:
         want = rules.split_rules(chunk)
-        edges = rules.split_edges(chunk)
-        assert edges is None or edges == want, chunk
-        if compiled is not None:
-            found = compiled(chunk)
-            assert found is None or found is False or found == want, chunk
-            assert found is None or (found is False) == (edges is None), chunk
+        check_fast_paths(rules, compiled, chunk, want)
         assert rules.split(chunk) == want, chunk
         if want is not None:
             assert want == spacy_tokens(res, chunk), chunk
@@ -301,14 +309,7 @@ def test_fast_paths_equal_rules_on_every_chunk_of_the_corpora() -> None:
     compiled = rules.edges.compiled
     decided = 0
     for chunk in chunks:
-        want = rules.split_rules(chunk)
-        edges = rules.split_edges(chunk)
-        assert edges is None or edges == want, chunk
-        if compiled is not None:
-            found = compiled(chunk)
-            assert found is None or found is False or found == want, chunk
-            assert found is None or (found is False) == (edges is None), chunk
-        decided += edges is not None
+        decided += check_fast_paths(rules, compiled, chunk, rules.split_rules(chunk))
     assert decided > 0.9 * len(chunks)
 
 
