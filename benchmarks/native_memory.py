@@ -1,6 +1,9 @@
-"""The compiled ROUGE path leaks nothing: resident memory over 100,000 calls of each entry point
-(``RougeScorer.score``, ``score_many``, the module's ``tokens``, ``counts`` and ``stem``, and
-the error paths), after a warm-up that fills every bounded cache. RSS should stay flat (a few
+"""The compiled paths leak nothing: resident memory over 100,000 calls of each entry point
+(ROUGE: ``RougeScorer.score``, ``score_many``, the module's ``tokens``, ``counts`` and ``stem``,
+and the error paths; keyword coverage's text layer: ``keyword_analysis`` through
+``lexeval.native.keywords`` with its chunks cached, and with caches of 256 entries, emptied
+whole when full, so that the callback for missing chunks runs; ``lexeval.native.affixes``'
+split), after a warm-up that fills every bounded cache. RSS should stay flat (a few
 hundred kB of allocator noise); a leak of one object per call would add megabytes. New words
 fill the table of stems (2**18 entries, then cleared whole): four rounds that fill it once
 each (65,536 calls of 4 new words), RSS after each, should not grow.
@@ -20,6 +23,8 @@ from _shared import shared_path
 
 from lexeval.metrics.rouge import RougeScorer
 from lexeval.native import load
+from lexeval.normalize import Normalizer
+from lexeval.text.resources import load_language
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
@@ -30,6 +35,26 @@ def rss_kb() -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
+
+
+def text_layer_tasks(texts: list[str]) -> dict[str, Callable[[int], object]]:
+    """The entry points of keyword coverage's compiled text layer (none when not built)."""
+    processor = Normalizer().processor
+    rules = load_language("en").affixes
+    compiled = rules.edges.compiled if rules is not None and rules.edges is not None else None
+    if load("keywords") is None or compiled is None:
+        print("lexeval.native.keywords or .affixes is not built: text layer not run")
+        return {}
+    chunks = [c for c in dict.fromkeys(c for t in texts[:2000] for c in t.split())]
+
+    # caches of 256 entries, emptied whole when full: the callback for missing chunks runs
+    small = Normalizer(cache_size=256).processor
+
+    return {
+        "keyword_analysis (cached)": lambda i: processor.keyword_analysis(texts[i % len(texts)]),
+        "keyword_analysis (small caches)": lambda i: small.keyword_analysis(texts[i % 300]),
+        "affixes split": lambda i: compiled(chunks[i % len(chunks)]),
+    }
 
 
 def main() -> None:
@@ -68,6 +93,7 @@ def main() -> None:
         "tokens of new words": lambda i: native.tokens(f"w{i}ing x{i}ations {i}y q{i}", True),
         "stem": lambda i: native.stem("generalizations"),
         "error paths": lambda i: bad_calls(),
+        **text_layer_tasks([o for _, o in pairs]),
     }
     for name, task in tasks.items():
         calls = args.calls // 64 if "score_many" in name else args.calls
