@@ -323,7 +323,7 @@ class OutputKeys:
     def has(self, key: str) -> bool:
         """Whether a (canonical) reference key is present in the output, as a word or as a
         part of a hyphenated word ("25" in "25th-largest")."""
-        return key in self._keys or self.has_word(key) or key in self._parts
+        return self.has_word(key) or key in self._parts
 
     def has_word(self, key: str) -> bool:
         """Whether a (canonical) reference key is present in the output other than as a part

@@ -297,10 +297,7 @@ class KeywordWeights:
             numeric = [_DIGIT.search(k) is not None for k in keys]
         elif len(numeric) != len(keys):
             raise ValueError(f"numeric has {len(numeric)} items but keys has {len(keys)}")
-        uniform = self._uniform
-        if uniform is None:
-            uniform = self.uniform
-        if uniform:
+        if self.uniform:
             out = [1.0] * len(keys)
         else:
             out = list(map(_weight_memo(self.language).__getitem__, keys))

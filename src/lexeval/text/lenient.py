@@ -65,8 +65,8 @@ _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 _LEADING_ZEROS = re.compile(r"(?<!\d)0+(?=\d)")
 #: Hyphens and dashes (U+2010..U+2015, the minus sign U+2212) written as "-" in keys:
 #: "10–12" (an en dash) is "10-12".
-DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
 _DASH_CHARACTERS = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
+DASHES = str.maketrans(dict.fromkeys(_DASH_CHARACTERS, "-"))
 #: Non-ASCII punctuation common in English text (typographic quotes, en and em dashes, the
 #: ellipsis): a text that is ASCII but for these has no accent, no mojibake, no other letter.
 _COMMON_PUNCTUATION = "\u2018\u2019\u201c\u201d\u2013\u2014\u2026"
