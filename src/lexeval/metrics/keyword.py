@@ -337,18 +337,6 @@ class KeywordCoverageMetric(BaseMetric):
         if asked:
             output, echoed = given
         out = lenient.output(output)
-        if len(references) == 1:  # the usual call: no list of prepared references
-            ref = lenient.reference(references[0])
-            task = self.task
-            if task is None:
-                task = choose_task((len(ref.keys),), len(out.keywords), asked=asked)
-            profile = self.profiles[task]
-            if profile.question_weight == 1.0:
-                echoed = _NOTHING_ECHOED
-            weighted = lenient.weighted(ref, self._weights[profile.weighting])
-            score, info = lenient_score(ref, weighted, out, profile, echoed)
-            info["task"] = task
-            return score, info
         refs = [lenient.reference(r) for r in references]
         task = self.task
         if task is None:
@@ -364,7 +352,8 @@ class KeywordCoverageMetric(BaseMetric):
             if best is None or score > best[0]:
                 best, best_index = (score, info), i
         assert best is not None
-        best[1]["reference_index"] = best_index
+        if len(refs) > 1:
+            best[1]["reference_index"] = best_index
         best[1]["task"] = task
         return best
 
