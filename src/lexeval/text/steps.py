@@ -355,8 +355,6 @@ class SpacyTokenizer(_TokenStep):
         res = self.resources
         specials = res.specials
         affixes = res.affixes
-        edges = affixes.edges if affixes is not None else None
-        compiled = edges.compiled if edges is not None else None
         if split_cjk is None:
             split_cjk = self.split_cjk
         pieces: list[list[str]] = []
@@ -370,17 +368,8 @@ class SpacyTokenizer(_TokenStep):
                 # ("cannot", "gonna") splits them (a test checks this against the tokenizer).
                 split = [chunk]
             else:
-                # spaCy's rules in Python where no special case takes part (AffixRules.split:
-                # its compiled fast path called here at once)
-                fast = compiled(chunk) if compiled is not None else None
-                if affixes is None:
-                    found = None
-                elif fast is False:  # no word with edges: the rules
-                    found = affixes.split_rules(chunk)
-                elif fast is None:
-                    found = affixes.split_python(chunk)
-                else:
-                    found = fast
+                # spaCy's rules in Python where no special case takes part (AffixRules)
+                found = affixes.split(chunk) if affixes is not None else None
                 if found is None:
                     short.append(len(pieces))
                     pieces.append([])
