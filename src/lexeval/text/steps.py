@@ -209,6 +209,15 @@ def long_chunk_pieces(chunk: str, split_cjk: bool) -> Iterator[str]:
         yield match.group()
 
 
+def _cjk_tokens(tokens: list[str]) -> list[str]:
+    """``tokens`` with each Han ideograph and kana a token of its own.
+
+    >>> _cjk_tokens(["東京", "tower", "タワー."])
+    ['東', '京', 'tower', 'タ', 'ワ', 'ー', '.']
+    """
+    return [p for token in tokens for p in CJK_RE.split(token) if p]
+
+
 def _is_word_char(char: str) -> bool:
     return char.isalnum() or unicodedata.category(char)[0] == "M"
 
@@ -376,7 +385,7 @@ class SpacyTokenizer(_TokenStep):
                     continue
                 split = found
             if split_cjk and not chunk.isascii() and CJK_RE.search(chunk):
-                split = [p for piece in split for p in CJK_RE.split(piece) if p]
+                split = _cjk_tokens(split)
             pieces.append(split)
         if short:
             with spacy_zone(res):
@@ -389,7 +398,7 @@ class SpacyTokenizer(_TokenStep):
             if split_cjk:
                 for i in short:
                     if CJK_RE.search(chunks[i]):
-                        pieces[i] = [p for piece in pieces[i] for p in CJK_RE.split(piece) if p]
+                        pieces[i] = _cjk_tokens(pieces[i])
         return pieces
 
     def run(self, pieces: list[Piece]) -> list[Piece]:
