@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -73,10 +71,7 @@ def test_the_extension_is_built_and_in_use() -> None:
 
 def test_pure_python_switches_it_off() -> None:
     code = "import lexeval.text.processor as p; print(p.NATIVE_KEYWORDS)"
-    env = {**os.environ, "LEXEVAL_PURE_PYTHON": "1"}
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
+    out = run_python(code, env={"LEXEVAL_PURE_PYTHON": "1"})
     assert out.stdout.strip() == "False"
 
 

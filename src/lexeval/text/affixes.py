@@ -560,11 +560,7 @@ class AffixRules:
                 return self.split_rules(chunk)
             if found is not None:
                 return found
-        return self.split_python(chunk)
-
-    def split_python(self, chunk: str) -> list[str] | None:
-        """:meth:`split` without the compiled fast path (where it said None)."""
-        if self.edges is not None:
+        if edges is not None:
             found = self.split_edges(chunk)
             if found is not None:
                 return found

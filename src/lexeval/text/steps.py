@@ -209,6 +209,15 @@ def long_chunk_pieces(chunk: str, split_cjk: bool) -> Iterator[str]:
         yield match.group()
 
 
+def _cjk_tokens(tokens: list[str]) -> list[str]:
+    """``tokens`` with each Han ideograph and kana a token of its own.
+
+    >>> _cjk_tokens(["東京", "tower", "タワー."])
+    ['東', '京', 'tower', 'タ', 'ワ', 'ー', '.']
+    """
+    return [p for token in tokens for p in CJK_RE.split(token) if p]
+
+
 def _is_word_char(char: str) -> bool:
     return char.isalnum() or unicodedata.category(char)[0] == "M"
 
@@ -355,8 +364,6 @@ class SpacyTokenizer(_TokenStep):
         res = self.resources
         specials = res.specials
         affixes = res.affixes
-        edges = affixes.edges if affixes is not None else None
-        compiled = edges.compiled if edges is not None else None
         if split_cjk is None:
             split_cjk = self.split_cjk
         pieces: list[list[str]] = []
@@ -370,24 +377,15 @@ class SpacyTokenizer(_TokenStep):
                 # ("cannot", "gonna") splits them (a test checks this against the tokenizer).
                 split = [chunk]
             else:
-                # spaCy's rules in Python where no special case takes part (AffixRules.split:
-                # its compiled fast path called here at once)
-                fast = compiled(chunk) if compiled is not None else None
-                if affixes is None:
-                    found = None
-                elif fast is False:  # no word with edges: the rules
-                    found = affixes.split_rules(chunk)
-                elif fast is None:
-                    found = affixes.split_python(chunk)
-                else:
-                    found = fast
+                # spaCy's rules in Python where no special case takes part (AffixRules)
+                found = affixes.split(chunk) if affixes is not None else None
                 if found is None:
                     short.append(len(pieces))
                     pieces.append([])
                     continue
                 split = found
             if split_cjk and not chunk.isascii() and CJK_RE.search(chunk):
-                split = [p for piece in split for p in CJK_RE.split(piece) if p]
+                split = _cjk_tokens(split)
             pieces.append(split)
         if short:
             with spacy_zone(res):
@@ -400,7 +398,7 @@ class SpacyTokenizer(_TokenStep):
             if split_cjk:
                 for i in short:
                     if CJK_RE.search(chunks[i]):
-                        pieces[i] = [p for piece in pieces[i] for p in CJK_RE.split(piece) if p]
+                        pieces[i] = _cjk_tokens(pieces[i])
         return pieces
 
     def run(self, pieces: list[Piece]) -> list[Piece]:
