@@ -48,6 +48,7 @@ from rapidfuzz.process import extractOne
 
 from lexeval.metrics.keyword_info import coverage_info
 from lexeval.metrics.substring import LONG_TEXT, SubstringIndex, find_all
+from lexeval.native import load
 from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, processor_language
 from lexeval.text.lenient import (
     NUMBER_WORDS_EN,
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MONTHS_EN",
+    "NATIVE_SCORE",
     "NEAR_MAX_OUTPUT_KEYWORDS",
     "NEAR_MIN",
     "LenientMatcher",
@@ -74,6 +76,10 @@ __all__ = [
     "conflict_kind",
     "lenient_score",
 ]
+
+_NATIVE = load("lenient")
+#: Whether :func:`lenient_score`'s loop and evidence are compiled (``lexeval.native.lenient``).
+NATIVE_SCORE = _NATIVE is not None
 
 _PARTS = re.compile(r"[-‐-―/ ]+")
 _THOUSANDS_IN_TEXT = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?!\d)")
@@ -553,7 +559,9 @@ def lenient_score(
 ) -> tuple[float, dict[str, Any]]:
     """The score of one output against one reference with ``profile``'s knobs (reference
     keys in ``echoed``, a question's keys, weigh ``profile.question_weight`` of their weight),
-    and its evidence."""
+    and its evidence. The loop over the reference keys is compiled when
+    :data:`NATIVE_SCORE`; the rules of a key that is not one of the output's keys stay in
+    :class:`_Missed`, called by both loops."""
     keys, canonical = ref.keys, ref.canonical
     if not keys:
         return _empty_reference(out)
@@ -566,58 +574,56 @@ def lenient_score(
         total = sum(weights)
     else:
         echoed = _NOTHING_ECHOED
+    if NATIVE_SCORE and _NATIVE is not None:
+        found: tuple[float, dict[str, Any]] | None = _NATIVE.score(
+            _SCORE_TYPES, ref, weighted, weights, total, out, profile, echoed
+        )
+        if found is not None:
+            return found
+    return _score(ref, weighted.part_weights, weights, total, out, profile, echoed)
+
+
+def _score(
+    ref: ReferenceKeys,
+    part_weights: tuple[tuple[float, ...], ...],
+    weights: tuple[float, ...],
+    total: float,
+    out: OutputKeys,
+    profile: TaskProfile,
+    echoed: frozenset[str],
+) -> tuple[float, dict[str, Any]]:
+    """:func:`lenient_score`'s loop and evidence in Python (the reference of the compiled
+    one, ``lexeval.native.lenient.score``)."""
+    keys, canonical = ref.keys, ref.canonical
     hit: list[str] = []
     hit_keys: list[str] = []
-    partial: dict[str, float] = {}
-    near: dict[str, dict[str, str | float]] = {}
-    conflicts: dict[str, list[str]] = {}
     credit = 0.0
-    against = 0.0
-    near_credit = profile.near_credit
-    conflict_penalty = profile.conflict_penalty
-    rivals: dict[str, list[str]] | None = None  # per kind, the output's keys not in the reference
+    missed: _Missed | None = None  # made at the first key that is not one of the output's
     out_keys = out._keys
     # the six tuples have one item per reference key (ReferenceKeys and Weighted build them so)
-    for k, ck, weight, parts, part_weights, kind in zip(  # noqa: B905  (strict= costs a tenth)
-        keys, canonical, weights, ref.pieces, weighted.part_weights, ref.kinds
+    for k, ck, weight, parts, part_ws, kind in zip(  # noqa: B905  (strict= costs a tenth)
+        keys, canonical, weights, ref.pieces, part_weights, ref.kinds
     ):
-        if ck in out_keys or out.has(ck):
-            hit.append(k)
-            hit_keys.append(ck)
-            credit += weight
-            continue
-        if parts:
-            found = sum(
-                w
-                for p, w in zip(parts, part_weights, strict=True)
-                if (out.has_word(p) if _has_digit(p) else out.has(p))
-            )  # a number part is not found in another compound ("85" of "astatine-85")
-            if found:
-                share = found / sum(part_weights)
-                partial[k] = share
-                credit += share * weight
+        if ck not in out_keys:
+            if missed is None:
+                missed = _Missed(out, canonical, profile)
+            found = missed(k, ck, weight, parts, part_ws, kind)
+            if found is not True:
+                if found is not None:
+                    credit += found
                 continue
-        if conflict_penalty and kind is not None:
-            if rivals is None:
-                rivals = {}
-            others = rivals.get(kind)
-            if others is None:  # once per kind: linear in the output's numbers
-                others = rivals[kind] = [o for o in out.of_kind(kind) if o not in canonical]
-            if others:  # "September 14, 2004" for "September 12, 2004"
-                conflicts[k] = list(others)
-                against += weight
-                continue
-        if (
-            near_credit
-            and not parts
-            and len(ck) >= _SUBSTRING_MIN
-            and (ck.isalpha() or not _has_digit(ck))
-        ):
-            close = out.near(ck)
-            if close is not None:
-                near[k] = {"keyword": close[0], "similarity": close[1]}
-                credit += near_credit * (close[1] - NEAR_MIN) / (1.0 - NEAR_MIN) * weight
-    coverage = max(0.0, credit - conflict_penalty * against) / total
+        hit.append(k)
+        hit_keys.append(ck)
+        credit += weight
+    if missed is None:
+        partial: dict[str, float] = {}
+        near: dict[str, dict[str, str | float]] = {}
+        conflicts: dict[str, list[str]] = {}
+        against = 0.0
+    else:
+        partial, near, conflicts = missed.partial, missed.near, missed.conflicts
+        against = missed.against
+    coverage = max(0.0, credit - profile.conflict_penalty * against) / total
     # the output's keywords that match: those whose canonical form a found reference key has
     if not hit_keys:
         used = 0
@@ -638,6 +644,91 @@ def lenient_score(
     info["coverage"] = coverage
     info["extra"] = extra
     return coverage * (1.0 - profile.extra_penalty * extra), info
+
+
+class _Missed:
+    """The rules for the reference keys of one scoring call that are not among the output's
+    keys (rules 1 to 3 by :meth:`OutputKeys.has`, parts, conflicts, near matches), with their
+    evidence and the weight the conflicts take off."""
+
+    __slots__ = (
+        "against",
+        "canonical",
+        "conflict_penalty",
+        "conflicts",
+        "near",
+        "near_credit",
+        "out",
+        "partial",
+        "rivals",
+    )
+
+    def __init__(self, out: OutputKeys, canonical: tuple[str, ...], profile: TaskProfile) -> None:
+        self.out = out
+        self.canonical = canonical  # the reference's canonical keys
+        self.near_credit = profile.near_credit
+        self.conflict_penalty = profile.conflict_penalty
+        self.partial: dict[str, float] = {}
+        self.near: dict[str, dict[str, str | float]] = {}
+        self.conflicts: dict[str, list[str]] = {}
+        self.against = 0.0
+        # per kind, the output's keys that are not in the reference
+        self.rivals: dict[str, list[str]] | None = None
+
+    def __call__(
+        self,
+        k: str,
+        ck: str,
+        weight: float,
+        parts: tuple[str, ...],
+        part_weights: tuple[float, ...],
+        kind: str | None,
+    ) -> float | bool | None:
+        """True when the reference keyword ``k`` (canonical ``ck``) is found; else the credit
+        it earns (a share of its parts, a near match), or None (none, or a conflict: its
+        weight is added to ``against``)."""
+        out = self.out
+        if out.has(ck):
+            return True
+        if parts:
+            found = sum(
+                w
+                for p, w in zip(parts, part_weights, strict=True)
+                if (out.has_word(p) if _has_digit(p) else out.has(p))
+            )  # a number part is not found in another compound ("85" of "astatine-85")
+            if found:
+                share = found / sum(part_weights)
+                self.partial[k] = share
+                return share * weight
+        if self.conflict_penalty and kind is not None:
+            rivals = self.rivals
+            if rivals is None:
+                rivals = self.rivals = {}
+            others = rivals.get(kind)
+            if others is None:  # once per kind: linear in the output's numbers
+                canonical = self.canonical
+                others = rivals[kind] = [o for o in out.of_kind(kind) if o not in canonical]
+            if others:  # "September 14, 2004" for "September 12, 2004"
+                self.conflicts[k] = list(others)
+                self.against += weight
+                return None
+        near_credit = self.near_credit
+        if (
+            near_credit
+            and not parts
+            and len(ck) >= _SUBSTRING_MIN
+            and (ck.isalpha() or not _has_digit(ck))
+        ):
+            close = out.near(ck)
+            if close is not None:
+                self.near[k] = {"keyword": close[0], "similarity": close[1]}
+                return near_credit * (close[1] - NEAR_MIN) / (1.0 - NEAR_MIN) * weight
+        return None
+
+
+#: What the compiled loop checks and makes: the exact types of a prepared reference and its
+#: weights, and the rules of missed keys.
+_SCORE_TYPES = (ReferenceKeys, Weighted, _Missed)
 
 
 def _empty_reference(out: OutputKeys) -> tuple[float, dict[str, Any]]:

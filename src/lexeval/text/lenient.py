@@ -19,8 +19,11 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from itertools import compress
 
+from lexeval.native import load
+
 __all__ = [
     "DASHES",
+    "NATIVE_LENIENT",
     "NUMBER_WORDS_EN",
     "UNITS_EN",
     "canonical_key",
@@ -241,6 +244,16 @@ class _CanonicalMemo(dict[str, str]):
 
 _CANONICAL = (_CanonicalMemo(False), _CanonicalMemo(True))  # [english]
 
+_NATIVE = load("lenient")
+#: Whether :func:`canonical_keys` and :func:`canonical_key_set` read the memo in C
+#: (``lexeval.native.lenient``), which also computes a new plain ASCII word's or number's key.
+NATIVE_LENIENT = _NATIVE is not None
+#: The tables of the compiled path, per ``english``: number words, units, the memo's size.
+_TABLES = (
+    (None, None, _CANONICAL_CACHE_SIZE),
+    (NUMBER_WORDS_EN, _WORD_UNITS, _CANONICAL_CACHE_SIZE),
+)
+
 
 def canonical_key(key: str, english: bool) -> str:
     """The lenient matching form of a key: accents folded, English number words (when
@@ -265,6 +278,11 @@ def canonical_keys(keys: Iterable[str], english: bool) -> tuple[str, ...]:
     >>> canonical_keys(["Four", "cats", "1,000"], english=True)
     ('4', 'cats', '1000')
     """
+    if NATIVE_LENIENT and _NATIVE is not None and type(keys) in (list, tuple):
+        found: tuple[str, ...] = _NATIVE.canonical_keys(
+            keys, _CANONICAL[english], _TABLES[english], False
+        )
+        return found
     return tuple(map(_CANONICAL[english].__getitem__, keys))
 
 
@@ -275,6 +293,11 @@ def canonical_key_set(keys: Iterable[str], english: bool) -> dict[str, None]:
     >>> list(canonical_key_set(["Four", "4", "cats"], english=True))
     ['4', 'cats']
     """
+    if NATIVE_LENIENT and _NATIVE is not None and type(keys) in (list, tuple):
+        found: dict[str, None] = _NATIVE.canonical_keys(
+            keys, _CANONICAL[english], _TABLES[english], True
+        )
+        return found
     return dict.fromkeys(map(_CANONICAL[english].__getitem__, keys))
 
 

@@ -1,0 +1,640 @@
+/* lexeval.native.lenient: the compiled fast paths of lenient keyword matching.
+ *
+ * The pure-Python code stays the reference (lexeval.text.lenient.canonical_keys and
+ * lexeval.metrics.keyword_lenient.lenient_score); these functions compute the same values and
+ * the property tests compare the two:
+ *
+ *   canonical_keys(keys, memo, tables, as_dict)
+ *       keys      a list or tuple of keys
+ *       memo      the canonical keys known so far, a dict (subclass) whose __missing__
+ *                 computes one (lexeval.text.lenient._CanonicalMemo)
+ *       tables    (number_words, units, size): the English number words and units as dicts
+ *                 of str (None, None when not English), and the memo's size limit
+ *       as_dict   False: a tuple of the canonical key of each key (tuple(map(memo.__getitem__,
+ *                 keys))); True: the distinct ones, as the keys of a dict of None
+ *                 (dict.fromkeys(...))
+ *   The memo is read here. A missing key that is a plain ASCII word or number is computed here
+ *   as the reference computes it (lower case; an English number word's digits or a unit's one
+ *   spelling; a number without its leading zeros) and stored as __missing__ stores it (the
+ *   memo emptied first when it holds `size` keys); any other missing key goes through
+ *   memo[key], i.e. the Python code.
+ *
+ *   score(types, ref, weighted, weights, total, out, profile, echoed)
+ *       types     (ReferenceKeys, Weighted, _Missed): the exact types of ref and weighted,
+ *                 and the class of the rules of missed keys
+ *       ref, weighted  the prepared reference and its weights (a named tuple of each)
+ *       weights, total  the keys' weights and their sum (the question's echoed keys weighed)
+ *       out       the prepared output (its _keys, canonical and keywords are read)
+ *       profile   the task profile (its conflict_penalty and extra_penalty are read)
+ *       echoed    a frozenset: the reference keys the question names (empty: none)
+ *   returns (score, info) as lenient_score makes them, or None when an argument is not of the
+ *   types the reference builds (the caller then runs the Python loop). A reference key that is
+ *   one of the output's keys is found here; any other goes to _Missed(out, canonical,
+ *   profile) (made once, at the first), called with (k, ck, weight, parts, part_weights,
+ *   kind): True (found), a float (credit earned) or None; its partial, near, conflicts and
+ *   against make the evidence. The floats are computed with the reference's operations in its
+ *   order (no contraction into fused multiply-adds).
+ *
+ * Both hold the GIL from start to end. Python code may run (__missing__, _Missed, a
+ * __eq__ of a key that is not a str): the arguments are held for the call, the items read are
+ * held by a reference of their own, and errors propagate. Nothing of the host process is
+ * touched.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <string.h>
+
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+/* ---- canonical keys ------------------------------------------------------------------------ */
+
+/* A growable array of owned references (on the stack while few). */
+#define STACK 64
+typedef struct {
+    PyObject **item;
+    Py_ssize_t n, capacity;
+    PyObject *stack[STACK];
+} Refs;
+
+static void refs_init(Refs *r)
+{
+    r->item = r->stack;
+    r->n = 0;
+    r->capacity = STACK;
+}
+
+/* Appends a new reference (stolen); -1 on error (the reference is released). */
+static int refs_push(Refs *r, PyObject *item)
+{
+    if (r->n == r->capacity) {
+        Py_ssize_t capacity = 2 * r->capacity;
+        PyObject **grown = r->item == r->stack ? PyMem_New(PyObject *, capacity)
+                                               : PyMem_Resize(r->item, PyObject *, capacity);
+        if (grown == NULL) {
+            Py_DECREF(item);
+            PyErr_NoMemory();
+            return -1;
+        }
+        if (r->item == r->stack)
+            memcpy(grown, r->stack, sizeof(r->stack));
+        r->item = grown;
+        r->capacity = capacity;
+    }
+    r->item[r->n++] = item;
+    return 0;
+}
+
+static void refs_free(Refs *r)
+{
+    for (Py_ssize_t i = 0; i < r->n; i++)
+        Py_DECREF(r->item[i]);
+    if (r->item != r->stack)
+        PyMem_Free(r->item);
+}
+
+/* The canonical key of a plain ASCII word or number `key` (an exact, ready str) as
+ * lexeval.text.lenient._canonical computes it: a new reference, or NULL without an error when
+ * the key is not one (or a table's value is not a non-empty str), NULL with one on error. */
+static PyObject *plain_canonical(PyObject *key, PyObject *number_words, PyObject *units)
+{
+    if (!PyUnicode_IS_ASCII(key))
+        return NULL;
+    const unsigned char *s = PyUnicode_1BYTE_DATA(key);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key), upper = 0, i;
+    if (n == 0)
+        return NULL;
+    if (s[0] >= '0' && s[0] <= '9') { /* all digits: without leading zeros ("007" -> "7") */
+        for (i = 0; i < n; i++)
+            if (s[i] < '0' || s[i] > '9')
+                return NULL;
+        Py_ssize_t zeros = 0;
+        while (zeros < n - 1 && s[zeros] == '0')
+            zeros++;
+        return zeros ? PyUnicode_Substring(key, zeros, n) : Py_NewRef(key);
+    }
+    for (i = 0; i < n; i++) {
+        unsigned char c = s[i];
+        if (c >= 'A' && c <= 'Z')
+            upper++;
+        else if (c < 'a' || c > 'z')
+            return NULL;
+    }
+    PyObject *k; /* casefolded: ASCII letters in lower case */
+    if (upper == 0)
+        k = Py_NewRef(key);
+    else {
+        k = PyUnicode_New(n, 127);
+        if (k == NULL)
+            return NULL;
+        Py_UCS1 *d = PyUnicode_1BYTE_DATA(k);
+        for (i = 0; i < n; i++)
+            d[i] = (s[i] >= 'A' && s[i] <= 'Z') ? (Py_UCS1)(s[i] + 32) : s[i];
+    }
+    if (number_words == Py_None) /* not English: the word as it is */
+        return k;
+    /* NUMBER_WORDS_EN.get(k) or _WORD_UNITS.get(k, k) */
+    PyObject *tables[2] = {number_words, units};
+    for (int t = 0; t < 2; t++) {
+        PyObject *found = PyDict_GetItemWithError(tables[t], k);
+        if (found != NULL) {
+            if (!PyUnicode_CheckExact(found) || PyUnicode_GET_LENGTH(found) == 0) {
+                Py_DECREF(k); /* not what the tables hold: the Python code decides */
+                return NULL;
+            }
+            Py_DECREF(k);
+            return Py_NewRef(found);
+        }
+        if (PyErr_Occurred()) {
+            Py_DECREF(k);
+            return NULL;
+        }
+    }
+    return k;
+}
+
+/* memo[key], computed here for a plain word: a new reference, or NULL on error. */
+static PyObject *canonical_of(PyObject *key, PyObject *memo, PyObject *number_words,
+                              PyObject *units, Py_ssize_t size)
+{
+    if (PyUnicode_CheckExact(key)) {
+        PyObject *found = PyDict_GetItemWithError(memo, key);
+        if (found != NULL)
+            return Py_NewRef(found);
+        if (PyErr_Occurred())
+            return NULL;
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(key) < 0)
+            return NULL;
+#endif
+        found = plain_canonical(key, number_words, units);
+        if (found != NULL) { /* as __missing__ stores it */
+            if (PyDict_GET_SIZE(memo) >= size)
+                PyDict_Clear(memo);
+            if (PyDict_SetItem(memo, key, found) < 0) {
+                Py_DECREF(found);
+                return NULL;
+            }
+            return found;
+        }
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    return PyObject_GetItem(memo, key); /* the reference: __missing__ */
+}
+
+static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tables,
+                                   PyObject *as_dict);
+
+static PyObject *py_canonical_keys(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError,
+                        "canonical_keys(keys, memo, tables, as_dict) takes 4 arguments");
+        return NULL;
+    }
+    for (int i = 0; i < 4; i++) /* Python code may run: the arguments are held */
+        Py_INCREF(args[i]);
+    PyObject *result = canonical_keys_of(args[0], args[1], args[2], args[3]);
+    for (int i = 0; i < 4; i++)
+        Py_DECREF(args[i]);
+    return result;
+}
+
+static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tables,
+                                   PyObject *as_dict)
+{
+    if (!(PyList_CheckExact(keys) || PyTuple_CheckExact(keys)) || !PyDict_Check(memo) ||
+        !PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 3) {
+        PyErr_SetString(PyExc_TypeError, "canonical_keys(keys: list | tuple, memo: dict, "
+                                         "tables: tuple of 3, as_dict)");
+        return NULL;
+    }
+    PyObject *number_words = PyTuple_GET_ITEM(tables, 0);
+    PyObject *units = PyTuple_GET_ITEM(tables, 1);
+    if ((number_words != Py_None || units != Py_None) &&
+        (!PyDict_CheckExact(number_words) || !PyDict_CheckExact(units))) {
+        PyErr_SetString(PyExc_TypeError, "the number words and units must be dicts or None");
+        return NULL;
+    }
+    Py_ssize_t size = PyLong_AsSsize_t(PyTuple_GET_ITEM(tables, 2));
+    if (size == -1 && PyErr_Occurred())
+        return NULL;
+    int want_dict = PyObject_IsTrue(as_dict);
+    if (want_dict < 0)
+        return NULL;
+    Refs found;
+    refs_init(&found);
+    PyObject *result = NULL;
+    /* as a list iterator reads a list: by index, its size checked at each step */
+    for (Py_ssize_t i = 0; i < (PyList_CheckExact(keys) ? PyList_GET_SIZE(keys)
+                                                        : PyTuple_GET_SIZE(keys));
+         i++) {
+        PyObject *key = PyList_CheckExact(keys) ? PyList_GET_ITEM(keys, i)
+                                                : PyTuple_GET_ITEM(keys, i);
+        Py_INCREF(key);
+        PyObject *canonical = canonical_of(key, memo, number_words, units, size);
+        Py_DECREF(key);
+        if (canonical == NULL || refs_push(&found, canonical) < 0)
+            goto done;
+    }
+    if (want_dict) {
+        result = PyDict_New();
+        for (Py_ssize_t i = 0; result != NULL && i < found.n; i++)
+            if (PyDict_SetItem(result, found.item[i], Py_None) < 0)
+                Py_CLEAR(result);
+    }
+    else {
+        result = PyTuple_New(found.n);
+        for (Py_ssize_t i = 0; result != NULL && i < found.n; i++) {
+            PyTuple_SET_ITEM(result, i, found.item[i]);
+            found.item[i] = NULL;
+        }
+    }
+done:
+    for (Py_ssize_t i = 0; i < found.n; i++)
+        Py_XDECREF(found.item[i]);
+    found.n = 0;
+    refs_free(&found);
+    return result;
+}
+
+/* ---- scoring ------------------------------------------------------------------------------- */
+
+/* Interned names: the info dict's keys and the attributes read. */
+enum {
+    K_MATCHED_KEYWORDS, K_TOTAL_KEYWORDS, K_MATCHED, K_MISSING, K_INPUT_KEYWORDS,
+    K_OUTPUT_KEYWORDS, K_PRECISION, K_RECALL, K_FMEASURE, K_COUNTS, K_PARTIAL, K_NEAR,
+    K_CONFLICTS, K_MATCHED_WEIGHT, K_TOTAL_WEIGHT, K_WEIGHTS, K_ECHOED, K_COVERAGE, K_EXTRA,
+    K_OVERLAP, K_REFERENCE, K_OUTPUT, A_KEYS, A_CANONICAL, A_KEYWORDS, A_CONFLICT_PENALTY,
+    A_EXTRA_PENALTY, A_AGAINST, N_NAMES
+};
+static const char *const NAME_TEXT[N_NAMES] = {
+    "matched_keywords", "total_keywords", "matched", "missing", "input_keywords",
+    "output_keywords", "precision", "recall", "fmeasure", "counts", "partial", "near",
+    "conflicts", "matched_weight", "total_weight", "weights", "echoed", "coverage", "extra",
+    "overlap", "reference", "output", "_keys", "canonical", "keywords", "conflict_penalty",
+    "extra_penalty", "against",
+};
+static PyObject *NAME[N_NAMES];
+
+/* A profile's knob as a double (a float, or an int as float arithmetic converts it): 0, or 1
+ * when it is of another type (the Python loop runs then), -1 on error. */
+static int knob(PyObject *profile, int name, double *value)
+{
+    PyObject *v = PyObject_GetAttr(profile, NAME[name]);
+    if (v == NULL)
+        return -1;
+    int other = 0;
+    if (PyFloat_CheckExact(v))
+        *value = PyFloat_AS_DOUBLE(v);
+    else if (PyLong_CheckExact(v)) {
+        *value = PyLong_AsDouble(v);
+        if (*value == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear(); /* too large: the Python loop raises its own error */
+            other = 1;
+        }
+    }
+    else
+        other = 1;
+    Py_DECREF(v);
+    return other;
+}
+
+/* Whether every item of a tuple is an exact str. */
+static int all_str(PyObject *tuple)
+{
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tuple); i++)
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(tuple, i)))
+            return 0;
+    return 1;
+}
+
+/* The equality of two exact str (what == on them finds). */
+static int str_equal(PyObject *a, PyObject *b)
+{
+    if (a == b)
+        return 1;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(a);
+    if (n != PyUnicode_GET_LENGTH(b) || PyUnicode_KIND(a) != PyUnicode_KIND(b))
+        return 0;
+    return memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * PyUnicode_KIND(a)) == 0;
+}
+
+/* Whether `key` (an exact str) equals one of the n `items` (exact str); a frozenset of them
+ * answers when given. 1, 0 or -1. */
+static int among(PyObject *key, PyObject **items, Py_ssize_t n, PyObject *set)
+{
+    if (set != NULL)
+        return PySet_Contains(set, key);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (str_equal(key, items[i]))
+            return 1;
+    return 0;
+}
+
+/* Up to this many found keys, membership scans them (as coverage_info's _SCAN_MAX). */
+#define SCAN_MAX 8
+
+/* The state of one call, released by score_free. */
+typedef struct {
+    PyObject *out_keys, *out_canonical, *out_keywords; /* read from out */
+    PyObject *missed;                                 /* the _Missed object, once made */
+    PyObject **hit, **hit_keys;                        /* borrowed from the reference's tuples */
+    PyObject *hit_set, *key_set;                       /* frozensets of them, when many */
+    PyObject *stack[2 * STACK];
+} Score;
+
+static void score_free(Score *s)
+{
+    Py_XDECREF(s->out_keys);
+    Py_XDECREF(s->out_canonical);
+    Py_XDECREF(s->out_keywords);
+    Py_XDECREF(s->missed);
+    Py_XDECREF(s->hit_set);
+    Py_XDECREF(s->key_set);
+    if (s->hit != NULL && s->hit != s->stack)
+        PyMem_Free(s->hit);
+}
+
+/* A new list of the `n` borrowed references. */
+static PyObject *list_of(PyObject **items, Py_ssize_t n)
+{
+    PyObject *list = PyList_New(n);
+    if (list != NULL)
+        for (Py_ssize_t i = 0; i < n; i++)
+            PyList_SET_ITEM(list, i, Py_NewRef(items[i]));
+    return list;
+}
+
+/* Sets info[NAME[name]] to a new reference `value` (stolen); -1 on error. */
+static int put(PyObject *info, int name, PyObject *value)
+{
+    if (value == NULL)
+        return -1;
+    int failed = PyDict_SetItem(info, NAME[name], value);
+    Py_DECREF(value);
+    return failed;
+}
+
+/* A new dict {NAME[a]: x, NAME[b]: y, NAME[c]: z} of ints. */
+static PyObject *counts_dict(Py_ssize_t x, Py_ssize_t y, Py_ssize_t z)
+{
+    PyObject *counts = PyDict_New();
+    if (counts == NULL)
+        return NULL;
+    if (put(counts, K_OVERLAP, PyLong_FromSsize_t(x)) < 0 ||
+        put(counts, K_REFERENCE, PyLong_FromSsize_t(y)) < 0 ||
+        put(counts, K_OUTPUT, PyLong_FromSsize_t(z)) < 0) {
+        Py_DECREF(counts);
+        return NULL;
+    }
+    return counts;
+}
+
+/* The evidence dict `name` of the _Missed object (a new reference), or a new empty dict. */
+static PyObject *evidence(Score *s, int name)
+{
+    if (s->missed == NULL)
+        return PyDict_New();
+    PyObject *found = PyObject_GetAttr(s->missed, NAME[name]);
+    if (found != NULL && !PyDict_CheckExact(found)) {
+        Py_DECREF(found);
+        PyErr_SetString(PyExc_TypeError, "_Missed's evidence must be dicts");
+        return NULL;
+    }
+    return found;
+}
+
+/* A new list of the keys that are not among the n_hit found ones. */
+static PyObject *missing_list(PyObject *keys, Score *s, Py_ssize_t n_hit)
+{
+    PyObject *missing = PyList_New(0);
+    for (Py_ssize_t i = 0; missing != NULL && i < PyTuple_GET_SIZE(keys); i++) {
+        PyObject *k = PyTuple_GET_ITEM(keys, i);
+        int in = among(k, s->hit, n_hit, s->hit_set);
+        if (in < 0 || (!in && PyList_Append(missing, k) < 0))
+            Py_CLEAR(missing);
+    }
+    return missing;
+}
+
+static PyObject *score_of(PyObject *const *args);
+
+static PyObject *py_score(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "score(types, ref, weighted, weights, total, out, "
+                                         "profile, echoed) takes 8 arguments");
+        return NULL;
+    }
+    for (int i = 0; i < 8; i++) /* Python code runs (_Missed): the arguments are held */
+        Py_INCREF(args[i]);
+    PyObject *result = score_of(args);
+    for (int i = 0; i < 8; i++)
+        Py_DECREF(args[i]);
+    return result;
+}
+
+/* Whether `tuple` is an exact tuple of n items. */
+#define TUPLE_OF(tuple, n) (PyTuple_CheckExact(tuple) && PyTuple_GET_SIZE(tuple) == (n))
+
+static PyObject *score_of(PyObject *const *args)
+{
+    PyObject *types = args[0], *ref = args[1], *weighted = args[2], *weights = args[3];
+    PyObject *total = args[4], *out = args[5], *profile = args[6], *echoed = args[7];
+    if (!TUPLE_OF(types, 3)) {
+        PyErr_SetString(PyExc_TypeError, "score's types must be a tuple of 3");
+        return NULL;
+    }
+    /* the exact types the reference builds, or the Python loop decides */
+    if ((PyObject *)Py_TYPE(ref) != PyTuple_GET_ITEM(types, 0) || PyTuple_GET_SIZE(ref) != 5 ||
+        (PyObject *)Py_TYPE(weighted) != PyTuple_GET_ITEM(types, 1) ||
+        PyTuple_GET_SIZE(weighted) != 3 || !PyFloat_CheckExact(total) ||
+        PyFloat_AS_DOUBLE(total) == 0.0 || !PyFrozenSet_CheckExact(echoed))
+        Py_RETURN_NONE;
+    PyObject *keys = PyTuple_GET_ITEM(ref, 0), *canonical = PyTuple_GET_ITEM(ref, 1);
+    PyObject *pieces = PyTuple_GET_ITEM(ref, 3), *kinds = PyTuple_GET_ITEM(ref, 4);
+    PyObject *part_weights = PyTuple_GET_ITEM(weighted, 2);
+    if (!PyTuple_CheckExact(keys))
+        Py_RETURN_NONE;
+    Py_ssize_t n = PyTuple_GET_SIZE(keys);
+    if (n == 0 || !TUPLE_OF(canonical, n) || !TUPLE_OF(pieces, n) || !TUPLE_OF(kinds, n) ||
+        !TUPLE_OF(part_weights, n) || !TUPLE_OF(weights, n) || !all_str(keys) ||
+        !all_str(canonical))
+        Py_RETURN_NONE;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!PyFloat_CheckExact(PyTuple_GET_ITEM(weights, i)))
+            Py_RETURN_NONE;
+    double conflict_penalty, extra_penalty;
+    int other = knob(profile, A_CONFLICT_PENALTY, &conflict_penalty);
+    if (other == 0)
+        other = knob(profile, A_EXTRA_PENALTY, &extra_penalty);
+    if (other != 0)
+        return other < 0 ? NULL : Py_NewRef(Py_None);
+
+    Score s;
+    memset(&s, 0, offsetof(Score, stack));
+    PyObject *result = NULL, *info = NULL;
+    if ((s.out_keys = PyObject_GetAttr(out, NAME[A_KEYS])) == NULL ||
+        (s.out_canonical = PyObject_GetAttr(out, NAME[A_CANONICAL])) == NULL ||
+        (s.out_keywords = PyObject_GetAttr(out, NAME[A_KEYWORDS])) == NULL)
+        goto done;
+    if (!PyDict_CheckExact(s.out_keys) || !PyTuple_CheckExact(s.out_canonical) ||
+        !all_str(s.out_canonical) || !PyTuple_CheckExact(s.out_keywords)) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    s.hit = n <= STACK ? s.stack : PyMem_New(PyObject *, 2 * n);
+    if (s.hit == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    s.hit_keys = s.hit + n;
+
+    /* the loop: a key among the output's keys is found; the rules decide the others */
+    Py_ssize_t n_hit = 0;
+    double credit = 0.0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *ck = PyTuple_GET_ITEM(canonical, i);
+        int found = PyDict_Contains(s.out_keys, ck);
+        if (found < 0)
+            goto done;
+        if (!found) {
+            if (s.missed == NULL &&
+                (s.missed = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(types, 2), out,
+                                                         canonical, profile, NULL)) == NULL)
+                goto done;
+            PyObject *call[6] = {
+                PyTuple_GET_ITEM(keys, i),   ck,
+                PyTuple_GET_ITEM(weights, i), PyTuple_GET_ITEM(pieces, i),
+                PyTuple_GET_ITEM(part_weights, i), PyTuple_GET_ITEM(kinds, i),
+            };
+            PyObject *r = PyObject_Vectorcall(s.missed, call, 6, NULL);
+            if (r == NULL)
+                goto done;
+            if (r == Py_True)
+                found = 1;
+            else if (PyFloat_CheckExact(r))
+                credit += PyFloat_AS_DOUBLE(r);
+            else if (r != Py_None) {
+                Py_DECREF(r);
+                PyErr_SetString(PyExc_TypeError, "_Missed must return True, a float or None");
+                goto done;
+            }
+            Py_DECREF(r);
+            if (!found)
+                continue;
+        }
+        s.hit[n_hit] = PyTuple_GET_ITEM(keys, i);
+        s.hit_keys[n_hit++] = ck;
+        credit += PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(weights, i));
+    }
+
+    /* the evidence, as coverage_info and lenient_score make it, in their order */
+    double against = 0.0;
+    if (s.missed != NULL) {
+        PyObject *a = PyObject_GetAttr(s.missed, NAME[A_AGAINST]);
+        if (a == NULL)
+            goto done;
+        if (!PyFloat_CheckExact(a)) {
+            Py_DECREF(a);
+            PyErr_SetString(PyExc_TypeError, "_Missed.against must be a float");
+            goto done;
+        }
+        against = PyFloat_AS_DOUBLE(a);
+        Py_DECREF(a);
+    }
+    double net = credit - conflict_penalty * against;
+    double coverage = (net > 0.0 ? net : 0.0) / PyFloat_AS_DOUBLE(total);
+    Py_ssize_t n_out = PyTuple_GET_SIZE(s.out_keywords), used = 0;
+    if (n_hit > SCAN_MAX && ((s.hit_set = PyFrozenSet_New(NULL)) == NULL ||
+                             (s.key_set = PyFrozenSet_New(NULL)) == NULL))
+        goto done;
+    for (Py_ssize_t i = 0; s.hit_set != NULL && i < n_hit; i++)
+        if (PySet_Add(s.hit_set, s.hit[i]) < 0 || PySet_Add(s.key_set, s.hit_keys[i]) < 0)
+            goto done;
+    for (Py_ssize_t i = 0; n_hit && i < PyTuple_GET_SIZE(s.out_canonical); i++) {
+        int in = among(PyTuple_GET_ITEM(s.out_canonical, i), s.hit_keys, n_hit, s.key_set);
+        if (in < 0)
+            goto done;
+        used += in;
+    }
+    double precision = n_out ? (double)used / (double)n_out : 0.0;
+    double fmeasure = precision + coverage > 0 ? 2.0 * precision * coverage /
+                                                     (precision + coverage)
+                                               : 0.0;
+    double extra = n_out ? 1.0 - precision : 0.0;
+
+    info = PyDict_New();
+    if (info == NULL || put(info, K_MATCHED_KEYWORDS, PyLong_FromSsize_t(n_hit)) < 0 ||
+        put(info, K_TOTAL_KEYWORDS, PyLong_FromSsize_t(n)) < 0 ||
+        put(info, K_MATCHED, list_of(s.hit, n_hit)) < 0 || put(info, K_MISSING, missing_list(keys, &s, n_hit)) < 0 ||
+        put(info, K_INPUT_KEYWORDS, PySequence_List(keys)) < 0 ||
+        put(info, K_OUTPUT_KEYWORDS, PySequence_List(s.out_keywords)) < 0 ||
+        put(info, K_PRECISION, PyFloat_FromDouble(precision)) < 0 ||
+        put(info, K_RECALL, PyFloat_FromDouble(coverage)) < 0 ||
+        put(info, K_FMEASURE, PyFloat_FromDouble(fmeasure)) < 0 ||
+        put(info, K_COUNTS, counts_dict(n_hit, n, n_out)) < 0 ||
+        put(info, K_PARTIAL, evidence(&s, K_PARTIAL)) < 0 ||
+        put(info, K_NEAR, evidence(&s, K_NEAR)) < 0 ||
+        put(info, K_CONFLICTS, evidence(&s, K_CONFLICTS)) < 0 ||
+        put(info, K_MATCHED_WEIGHT, PyFloat_FromDouble(credit)) < 0 ||
+        put(info, K_TOTAL_WEIGHT, Py_NewRef(total)) < 0)
+        goto done;
+    PyObject *by_key = PyDict_New();
+    if (put(info, K_WEIGHTS, Py_XNewRef(by_key)) < 0)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyDict_SetItem(by_key, PyTuple_GET_ITEM(keys, i), PyTuple_GET_ITEM(weights, i)) < 0)
+            goto done;
+    if (PySet_GET_SIZE(echoed)) {
+        PyObject *named = PyList_New(0);
+        if (put(info, K_ECHOED, Py_XNewRef(named)) < 0)
+            goto done;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int in = PySet_Contains(echoed, PyTuple_GET_ITEM(canonical, i));
+            if (in < 0 || (in && PyList_Append(named, PyTuple_GET_ITEM(keys, i)) < 0))
+                goto done;
+        }
+    }
+    if (put(info, K_COVERAGE, PyFloat_FromDouble(coverage)) < 0 ||
+        put(info, K_EXTRA, PyFloat_FromDouble(extra)) < 0)
+        goto done;
+    PyObject *value = PyFloat_FromDouble(coverage * (1.0 - extra_penalty * extra));
+    if (value != NULL)
+        result = PyTuple_Pack(2, value, info);
+    Py_XDECREF(value);
+done:
+    Py_XDECREF(info);
+    score_free(&s);
+    return result;
+}
+
+static PyMethodDef METHODS[] = {
+    {"canonical_keys", (PyCFunction)(void (*)(void))py_canonical_keys, METH_FASTCALL,
+     "canonical_keys(keys, memo, tables, as_dict) -> tuple or dict of the canonical keys."},
+    {"score", (PyCFunction)(void (*)(void))py_score, METH_FASTCALL,
+     "score(types, ref, weighted, weights, total, out, profile, echoed) -> (score, info), or "
+     "None."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef MODULE = {
+    PyModuleDef_HEAD_INIT, "lexeval.native.lenient",
+    "The compiled fast paths of lenient keyword matching (see lexeval.native).", -1, METHODS,
+};
+
+PyMODINIT_FUNC PyInit_lenient(void)
+{
+    for (int i = 0; i < N_NAMES; i++)
+        if (NAME[i] == NULL && (NAME[i] = PyUnicode_InternFromString(NAME_TEXT[i])) == NULL)
+            return NULL;
+    return PyModule_Create(&MODULE);
+}
