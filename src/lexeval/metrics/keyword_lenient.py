@@ -271,12 +271,20 @@ class OutputKeys:
         if kinds is None:
             found: dict[str, list[str]] = {}
             english = self._english
-            for key in dict.fromkeys(self.canonical):
-                # conflict_kind is None but for keys with a digit and (English) month names
-                if (english and key in MONTHS_EN) or (not key.isalpha() and _has_digit(key)):
-                    k = conflict_kind(key, english)
-                    if k is not None:
-                        found.setdefault(k, []).append(key)
+            # conflict_kind is None but for keys with a digit and (English) month names
+            candidates = None
+            if NATIVE_SCORE and _NATIVE is not None:
+                candidates = _NATIVE.kind_candidates(self.canonical, MONTHS_EN if english else None)
+            if candidates is None:
+                candidates = [
+                    key
+                    for key in dict.fromkeys(self.canonical)
+                    if (english and key in MONTHS_EN) or (not key.isalpha() and _has_digit(key))
+                ]
+            for key in candidates:
+                k = conflict_kind(key, english)
+                if k is not None:
+                    found.setdefault(k, []).append(key)
             kinds = self._kinds = {k: tuple(v) for k, v in found.items()}
         return kinds.get(kind, ())
 
@@ -297,6 +305,12 @@ class OutputKeys:
         """Rule 3: an output key without digits shares with ``key`` a prefix of at least
         ``_PREFIX_MIN`` characters and ``_PREFIX_SHARE`` of the longer word (all keys sorted
         once for these queries)."""
+        if NATIVE_SCORE and _NATIVE is not None:  # a scan in C, no sorted keys
+            found = _NATIVE.prefix_match(
+                key, self._keys, self._extend(), _PREFIX_MIN, _PREFIX_SHARE
+            )
+            if found is not None:
+                return bool(found)
         ordered = self._sorted
         if ordered is None:
             ordered = self._sorted = tuple(sorted([*self._keys, *self._extend()]))
@@ -358,9 +372,12 @@ class OutputKeys:
             if len(canonical) > NEAR_MAX_OUTPUT_KEYWORDS:
                 plain = self._plain_keys = ()
             else:
-                plain = self._plain_keys = tuple(
-                    [k for k in canonical if k.isalpha() or not _has_digit(k)]
-                )
+                found = None
+                if NATIVE_SCORE and _NATIVE is not None:
+                    found = _NATIVE.without_digits(canonical)
+                if found is None:
+                    found = tuple([k for k in canonical if k.isalpha() or not _has_digit(k)])
+                plain = self._plain_keys = found
         best = extractOne(key, plain, scorer=Indel.normalized_similarity, score_cutoff=NEAR_MIN)
         found = None if best is None else (self.keywords[self.canonical.index(best[0])], best[1])
         answers[key] = found

@@ -264,6 +264,160 @@ done:
     return result;
 }
 
+/* ---- the rules of missed keys ---------------------------------------------------------------- */
+
+/* Whether an exact, ready str has a decimal digit (re's \d: Unicode category Nd). */
+static int has_digit(PyObject *s)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    if (PyUnicode_IS_ASCII(s)) {
+        const Py_UCS1 *c = PyUnicode_1BYTE_DATA(s);
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (c[i] >= '0' && c[i] <= '9')
+                return 1;
+        return 0;
+    }
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (Py_UNICODE_ISDECIMAL(PyUnicode_READ(kind, data, i)))
+            return 1;
+    return 0;
+}
+
+/* Whether every item of a tuple is an exact, ready str. */
+static int all_ready_str(PyObject *tuple)
+{
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tuple); i++) {
+        PyObject *item = PyTuple_GET_ITEM(tuple, i);
+        if (!PyUnicode_CheckExact(item))
+            return 0;
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(item) < 0) {
+            PyErr_Clear();
+            return 0;
+        }
+#endif
+    }
+    return 1;
+}
+
+/* without_digits(keys): the keys (a tuple of str) that have no decimal digit, in order; None
+ * when keys is not a tuple of exact str. */
+static PyObject *py_without_digits(PyObject *module, PyObject *keys)
+{
+    (void)module;
+    if (!PyTuple_CheckExact(keys) || !all_ready_str(keys))
+        Py_RETURN_NONE;
+    Py_ssize_t n = PyTuple_GET_SIZE(keys), kept = 0;
+    PyObject *result = PyTuple_New(n);
+    if (result == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *key = PyTuple_GET_ITEM(keys, i);
+        if (!has_digit(key))
+            PyTuple_SET_ITEM(result, kept++, Py_NewRef(key));
+    }
+    if (kept < n && _PyTuple_Resize(&result, kept) < 0)
+        return NULL;
+    return result;
+}
+
+/* kind_candidates(keys, months): the distinct keys (a tuple of str, in order) that have a
+ * decimal digit or are in `months` (a frozenset, or None); None when keys is not a tuple of
+ * exact str. */
+static PyObject *py_kind_candidates(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "kind_candidates(keys, months) takes 2 arguments");
+        return NULL;
+    }
+    PyObject *keys = args[0], *months = args[1];
+    if (months != Py_None && !PyFrozenSet_CheckExact(months)) {
+        PyErr_SetString(PyExc_TypeError, "months must be a frozenset or None");
+        return NULL;
+    }
+    if (!PyTuple_CheckExact(keys) || !all_ready_str(keys))
+        Py_RETURN_NONE;
+    PyObject *result = PyList_New(0);
+    for (Py_ssize_t i = 0; result != NULL && i < PyTuple_GET_SIZE(keys); i++) {
+        PyObject *key = PyTuple_GET_ITEM(keys, i);
+        int wanted = has_digit(key);
+        if (!wanted && months != Py_None)
+            wanted = PySet_Contains(months, key); /* exact str: no Python code runs */
+        if (wanted > 0) {
+            int seen = PySequence_Contains(result, key); /* few: a scan */
+            if (seen < 0 || (!seen && PyList_Append(result, key) < 0))
+                Py_CLEAR(result);
+        }
+        else if (wanted < 0)
+            Py_CLEAR(result);
+    }
+    return result;
+}
+
+/* Whether `other` (an exact, ready str) shares with `key` a prefix of at least `least`
+ * characters (and begins with key's first min(least, len(key))), has at least `least`
+ * characters and no digit, and shares `share` of the longer of the two (rule 3). */
+static int prefix_close(PyObject *key, PyObject *other, Py_ssize_t least, double share)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key), m = PyUnicode_GET_LENGTH(other);
+    Py_ssize_t head = n < least ? n : least;
+    if (m < head)
+        return 0;
+    int kk = PyUnicode_KIND(key), ko = PyUnicode_KIND(other);
+    const void *dk = PyUnicode_DATA(key), *dother = PyUnicode_DATA(other);
+    Py_ssize_t common = 0, limit = n < m ? n : m;
+    while (common < limit &&
+           PyUnicode_READ(kk, dk, common) == PyUnicode_READ(ko, dother, common))
+        common++;
+    if (common < head || m < least || has_digit(other))
+        return 0;
+    return (double)common >= share * (double)(n > m ? n : m);
+}
+
+/* prefix_match(key, keys, every, least, share): whether a key of the dicts `keys` or `every`
+ * is prefix_close to `key` (OutputKeys._prefix_match's answer, by a scan); None when a key
+ * is not an exact str. */
+static PyObject *py_prefix_match(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5 || !PyUnicode_CheckExact(args[0]) || !PyDict_CheckExact(args[1]) ||
+        !PyDict_CheckExact(args[2])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "prefix_match(key: str, keys: dict, every: dict, least, share)");
+        return NULL;
+    }
+    Py_ssize_t least = PyLong_AsSsize_t(args[3]);
+    if (least == -1 && PyErr_Occurred())
+        return NULL;
+    double share = PyFloat_AsDouble(args[4]);
+    if (share == -1.0 && PyErr_Occurred())
+        return NULL;
+    PyObject *key = args[0];
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(key) < 0)
+        return NULL;
+#endif
+    for (int d = 1; d <= 2; d++) {
+        Py_ssize_t pos = 0;
+        PyObject *other, *value;
+        /* no Python code runs during the scan: the dicts cannot change */
+        while (PyDict_Next(args[d], &pos, &other, &value)) {
+            if (!PyUnicode_CheckExact(other))
+                Py_RETURN_NONE;
+#if PY_VERSION_HEX < 0x030C0000
+            if (PyUnicode_READY(other) < 0)
+                return NULL;
+#endif
+            if (prefix_close(key, other, least, share))
+                Py_RETURN_TRUE;
+        }
+    }
+    Py_RETURN_FALSE;
+}
+
 /* ---- scoring ------------------------------------------------------------------------------- */
 
 /* Interned names: the info dict's keys and the attributes read. */
@@ -620,6 +774,12 @@ done:
 static PyMethodDef METHODS[] = {
     {"canonical_keys", (PyCFunction)(void (*)(void))py_canonical_keys, METH_FASTCALL,
      "canonical_keys(keys, memo, tables, as_dict) -> tuple or dict of the canonical keys."},
+    {"without_digits", (PyCFunction)py_without_digits, METH_O,
+     "without_digits(keys) -> the keys without a decimal digit, or None."},
+    {"kind_candidates", (PyCFunction)(void (*)(void))py_kind_candidates, METH_FASTCALL,
+     "kind_candidates(keys, months) -> the distinct keys with a digit or a month, or None."},
+    {"prefix_match", (PyCFunction)(void (*)(void))py_prefix_match, METH_FASTCALL,
+     "prefix_match(key, keys, every, least, share) -> bool, or None."},
     {"score", (PyCFunction)(void (*)(void))py_score, METH_FASTCALL,
      "score(types, ref, weighted, weights, total, out, profile, echoed) -> (score, info), or "
      "None."},
