@@ -295,10 +295,7 @@ class OutputKeys:
         if keys is None:
             english = self._english
             words = merge_number_words(self._all_keys, english)
-            extra = canonical_key_set(words, english)
-            if "-" in "".join(extra):
-                extra.update(dict.fromkeys([k.replace("-", "") for k in extra if "-" in k]))
-            keys = self._every = extra
+            keys = self._every = canonical_key_set(words, english, joined=True)
         return keys
 
     def _prefix_match(self, key: str) -> bool:
@@ -576,9 +573,9 @@ def lenient_score(
 ) -> tuple[float, dict[str, Any]]:
     """The score of one output against one reference with ``profile``'s knobs (reference
     keys in ``echoed``, a question's keys, weigh ``profile.question_weight`` of their weight),
-    and its evidence. The loop over the reference keys is compiled when
-    :data:`NATIVE_SCORE`; the rules of a key that is not one of the output's keys stay in
-    :class:`_Missed`, called by both loops."""
+    and its evidence. The loop over the reference keys and rules 1 to 3 are compiled when
+    :data:`NATIVE_SCORE`; parts, conflicts and near matches stay in :class:`_Missed`, which
+    both loops call."""
     keys, canonical = ref.keys, ref.canonical
     if not keys:
         return _empty_reference(out)
@@ -621,14 +618,13 @@ def _score(
     for k, ck, weight, parts, part_ws, kind in zip(  # noqa: B905  (strict= costs a tenth)
         keys, canonical, weights, ref.pieces, part_weights, ref.kinds
     ):
-        if ck not in out_keys:
+        if ck not in out_keys and not out.has(ck):
             if missed is None:
                 missed = _Missed(out, canonical, profile)
             found = missed(k, ck, weight, parts, part_ws, kind)
-            if found is not True:
-                if found is not None:
-                    credit += found
-                continue
+            if found is not None:
+                credit += found
+            continue
         hit.append(k)
         hit_keys.append(ck)
         credit += weight
@@ -700,13 +696,11 @@ class _Missed:
         parts: tuple[str, ...],
         part_weights: tuple[float, ...],
         kind: str | None,
-    ) -> float | bool | None:
-        """True when the reference keyword ``k`` (canonical ``ck``) is found; else the credit
-        it earns (a share of its parts, a near match), or None (none, or a conflict: its
-        weight is added to ``against``)."""
+    ) -> float | None:
+        """The credit that the reference keyword ``k`` (canonical ``ck``), which the output
+        does not have (:meth:`OutputKeys.has`), earns (a share of its parts, a near match), or
+        None (none, or a conflict: its weight is added to ``against``)."""
         out = self.out
-        if out.has(ck):
-            return True
         if parts:
             found = sum(
                 w
@@ -744,8 +738,8 @@ class _Missed:
 
 
 #: What the compiled loop checks and makes: the exact types of a prepared reference and its
-#: weights, and the rules of missed keys.
-_SCORE_TYPES = (ReferenceKeys, Weighted, _Missed)
+#: weights, the rules of missed keys, and the length of texts searched through an index.
+_SCORE_TYPES = (ReferenceKeys, Weighted, _Missed, LONG_TEXT)
 
 
 def _empty_reference(out: OutputKeys) -> tuple[float, dict[str, Any]]:

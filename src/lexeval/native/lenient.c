@@ -10,9 +10,10 @@
  *                 computes one (lexeval.text.lenient._CanonicalMemo)
  *       tables    (number_words, units, size): the English number words and units as dicts
  *                 of str (None, None when not English), and the memo's size limit
- *       as_dict   False: a tuple of the canonical key of each key (tuple(map(memo.__getitem__,
- *                 keys))); True: the distinct ones, as the keys of a dict of None
- *                 (dict.fromkeys(...))
+ *       as_dict   0: a tuple of the canonical key of each key (tuple(map(memo.__getitem__,
+ *                 keys))); 1: the distinct ones, as the keys of a dict of None
+ *                 (dict.fromkeys(...)); 2: that dict, then each of its keys with a hyphen
+ *                 without them
  *   The memo is read here. A missing key that is a plain ASCII word or number is computed here
  *   as the reference computes it (lower case; an English number word's digits or a unit's one
  *   spelling; a number without its leading zeros) and stored as __missing__ stores it (the
@@ -50,6 +51,9 @@
 #elif defined(__GNUC__)
 #pragma GCC optimize("fp-contract=off")
 #endif
+
+/* Whether `tuple` is an exact tuple of n items. */
+#define TUPLE_OF(tuple, n) (PyTuple_CheckExact(tuple) && PyTuple_GET_SIZE(tuple) == (n))
 
 /* ---- canonical keys ------------------------------------------------------------------------ */
 
@@ -187,6 +191,28 @@ static PyObject *canonical_of(PyObject *key, PyObject *memo, PyObject *number_wo
     return PyObject_GetItem(memo, key); /* the reference: __missing__ */
 }
 
+static PyObject *DASH, *EMPTY; /* "-" and "" */
+
+/* Adds to a dict of str each of its keys that has a hyphen without them, after all the others
+ * (dict.update(dict.fromkeys([k.replace("-", "") for k in d if "-" in k]))). 0 or -1. */
+static int add_joined(PyObject *d)
+{
+    PyObject *compounds = PyList_New(0), *key, *value;
+    Py_ssize_t pos = 0;
+    int failed = compounds == NULL;
+    while (!failed && PyDict_Next(d, &pos, &key, &value))
+        if (PyUnicode_Check(key) &&
+            PyUnicode_FindChar(key, '-', 0, PyUnicode_GET_LENGTH(key), 1) >= 0)
+            failed = PyList_Append(compounds, key) < 0;
+    for (Py_ssize_t i = 0; !failed && i < PyList_GET_SIZE(compounds); i++) {
+        PyObject *joined = PyUnicode_Replace(PyList_GET_ITEM(compounds, i), DASH, EMPTY, -1);
+        failed = joined == NULL || PyDict_SetItem(d, joined, Py_None) < 0;
+        Py_XDECREF(joined);
+    }
+    Py_XDECREF(compounds);
+    return failed ? -1 : 0;
+}
+
 static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tables,
                                    PyObject *as_dict);
 
@@ -225,9 +251,12 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
     Py_ssize_t size = PyLong_AsSsize_t(PyTuple_GET_ITEM(tables, 2));
     if (size == -1 && PyErr_Occurred())
         return NULL;
-    int want_dict = PyObject_IsTrue(as_dict);
-    if (want_dict < 0)
+    int want_dict = PyLong_Check(as_dict) ? PyLong_AsLong(as_dict) : -1;
+    if (want_dict < 0 || want_dict > 2) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "canonical_keys: as_dict must be 0, 1 or 2");
         return NULL;
+    }
     Refs found;
     refs_init(&found);
     PyObject *result = NULL;
@@ -248,6 +277,8 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
         for (Py_ssize_t i = 0; result != NULL && i < found.n; i++)
             if (PyDict_SetItem(result, found.item[i], Py_None) < 0)
                 Py_CLEAR(result);
+        if (result != NULL && want_dict == 2 && add_joined(result) < 0)
+            Py_CLEAR(result);
     }
     else {
         result = PyTuple_New(found.n);
@@ -263,6 +294,29 @@ done:
     refs_free(&found);
     return result;
 }
+
+/* Interned names: the info dict's keys and the attributes read. */
+enum {
+    K_MATCHED_KEYWORDS, K_TOTAL_KEYWORDS, K_MATCHED, K_MISSING, K_INPUT_KEYWORDS,
+    K_OUTPUT_KEYWORDS, K_PRECISION, K_RECALL, K_FMEASURE, K_COUNTS, K_PARTIAL, K_NEAR,
+    K_CONFLICTS, K_MATCHED_WEIGHT, K_TOTAL_WEIGHT, K_WEIGHTS, K_ECHOED, K_COVERAGE, K_EXTRA,
+    K_OVERLAP, K_REFERENCE, K_OUTPUT, A_KEYS, A_CANONICAL, A_KEYWORDS, A_CONFLICT_PENALTY,
+    A_EXTRA_PENALTY, A_AGAINST, A_PARTS, A_EVERY, A_TEXT, M_TEXTS, M_EXTEND, M_INSIDE, N_NAMES
+};
+static const char *const NAME_TEXT[N_NAMES] = {
+    "matched_keywords", "total_keywords", "matched", "missing", "input_keywords",
+    "output_keywords", "precision", "recall", "fmeasure", "counts", "partial", "near",
+    "conflicts", "matched_weight", "total_weight", "weights", "echoed", "coverage", "extra",
+    "overlap", "reference", "output", "_keys", "canonical", "keywords", "conflict_penalty",
+    "extra_penalty", "against", "_parts", "_every", "_text", "_texts", "_extend", "_inside",
+};
+static PyObject *NAME[N_NAMES];
+
+/* The rules' sizes (lexeval.metrics.keyword_lenient's _SUBSTRING_MIN, _PREFIX_MIN and
+ * _PREFIX_SHARE; the tests compare both paths). */
+#define SUBSTRING_MIN 4
+#define PREFIX_MIN 5
+#define PREFIX_SHARE 0.8
 
 /* ---- the rules of missed keys ---------------------------------------------------------------- */
 
@@ -418,24 +472,192 @@ static PyObject *py_prefix_match(PyObject *module, PyObject *const *args, Py_ssi
     Py_RETURN_FALSE;
 }
 
+/* What the rules read of one prepared output (new references, released by output_free). */
+typedef struct {
+    PyObject *out, *keys, *parts, *every, *texts;
+    Py_ssize_t long_text; /* texts at least this long are searched by out._inside */
+} Output;
+
+static void output_free(Output *o)
+{
+    Py_XDECREF(o->keys);
+    Py_XDECREF(o->parts);
+    Py_XDECREF(o->every);
+    Py_XDECREF(o->texts);
+}
+
+/* Whether `key` or `plain` (exact str) is a key of the dict d: 1, 0 or -1. */
+static int either_in(PyObject *d, PyObject *key, PyObject *plain)
+{
+    int in = PyDict_Contains(d, key);
+    if (in == 0 && plain != key)
+        in = PyDict_Contains(d, plain);
+    return in;
+}
+
+/* out._every once out._extend() has built it: a new reference into o->every. 0 or -1. */
+static int output_every(Output *o, int build)
+{
+    if (o->every != NULL)
+        return 0;
+    PyObject *every = build ? PyObject_CallMethodNoArgs(o->out, NAME[M_EXTEND])
+                            : PyObject_GetAttr(o->out, NAME[A_EVERY]);
+    if (every == NULL)
+        return -1;
+    if (every == Py_None && !build) {
+        Py_DECREF(every);
+        return 0;
+    }
+    if (!PyDict_CheckExact(every)) {
+        Py_DECREF(every);
+        PyErr_SetString(PyExc_TypeError, "OutputKeys' stopword-keeping keys must be a dict");
+        return -1;
+    }
+    o->every = every;
+    return 0;
+}
+
+/* The substring rule (OutputKeys._inside) for a key of 4+ characters: 1, 0 or -1. */
+static int output_inside(Output *o, PyObject *key)
+{
+    if (!has_digit(key) && o->texts == NULL) {
+        PyObject *texts = PyObject_CallMethodNoArgs(o->out, NAME[M_TEXTS]);
+        if (texts == NULL)
+            return -1;
+        if (!TUPLE_OF(texts, 2) || !PyUnicode_CheckExact(PyTuple_GET_ITEM(texts, 0)) ||
+            !PyUnicode_CheckExact(PyTuple_GET_ITEM(texts, 1))) {
+            Py_DECREF(texts);
+            PyErr_SetString(PyExc_TypeError, "OutputKeys._texts() must be two str");
+            return -1;
+        }
+        o->texts = texts;
+    }
+    if (has_digit(key) || PyUnicode_GET_LENGTH(PyTuple_GET_ITEM(o->texts, 0)) >= o->long_text) {
+        /* whole numbers, or a long text's index: the Python code */
+        PyObject *found = PyObject_CallMethodOneArg(o->out, NAME[M_INSIDE], key);
+        if (found == NULL)
+            return -1;
+        int in = PyObject_IsTrue(found);
+        Py_DECREF(found);
+        return in;
+    }
+    for (int t = 0; t < 2; t++) {
+        int in = PyUnicode_Contains(PyTuple_GET_ITEM(o->texts, t), key);
+        if (in != 0)
+            return in;
+    }
+    return 0;
+}
+
+/* Rule 3 over the output's keys and its stopword-keeping keys: 1, 0 or -1. */
+static int output_prefix(Output *o, PyObject *key)
+{
+    PyObject *dicts[2] = {o->keys, o->every};
+    for (int d = 0; d < 2; d++) {
+        Py_ssize_t pos = 0;
+        PyObject *other, *value;
+        while (PyDict_Next(dicts[d], &pos, &other, &value)) { /* no Python code runs */
+            if (!PyUnicode_CheckExact(other)) {
+                PyErr_SetString(PyExc_TypeError, "OutputKeys' keys must be str");
+                return -1;
+            }
+#if PY_VERSION_HEX < 0x030C0000
+            if (PyUnicode_READY(other) < 0)
+                return -1;
+#endif
+            if (prefix_close(key, other, PREFIX_MIN, PREFIX_SHARE))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Rules 1 to 3 (OutputKeys._find) for an exact, ready str and its form without hyphens. */
+static int output_find(Output *o, PyObject *key, PyObject *plain)
+{
+    int found = either_in(o->keys, key, plain);
+    if (found != 0)
+        return found;
+    if (output_every(o, 0) < 0)
+        return -1;
+    if (o->every != NULL && (found = either_in(o->every, key, plain)) != 0)
+        return found; /* the stopword-keeping keys, once built */
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key);
+    if (n >= SUBSTRING_MIN && (found = output_inside(o, key)) != 0)
+        return found; /* glued words and citation marks: "Massachusetts1", "byJohann" */
+    if (output_every(o, 1) < 0)
+        return -1;
+    if ((found = either_in(o->every, key, plain)) != 0)
+        return found; /* stopwords kept: "four", "no" */
+    if (n < PREFIX_MIN || has_digit(key))
+        return 0;
+    return output_prefix(o, key);
+}
+
+/* OutputKeys.has(key) for an exact, ready str: rules 1 to 3, or a part of a hyphenated output
+ * key ("25" in "25th-largest"). 1, 0 or -1. */
+static int output_has(Output *o, PyObject *key)
+{
+    PyObject *plain = key;
+    if (PyUnicode_FindChar(key, '-', 0, PyUnicode_GET_LENGTH(key), 1) >= 0 &&
+        (plain = PyUnicode_Replace(key, DASH, EMPTY, -1)) == NULL)
+        return -1;
+    int found = output_find(o, key, plain);
+    if (plain != key)
+        Py_DECREF(plain);
+    if (found == 0)
+        found = PySequence_Contains(o->parts, key);
+    return found;
+}
+
+/* Reads out's keys and parts into o: 0, 1 when they are not of the types OutputKeys builds,
+ * or -1. */
+static int output_init(Output *o, PyObject *out, Py_ssize_t long_text)
+{
+    memset(o, 0, sizeof(*o));
+    o->out = out;
+    o->long_text = long_text;
+    if ((o->keys = PyObject_GetAttr(out, NAME[A_KEYS])) == NULL ||
+        (o->parts = PyObject_GetAttr(out, NAME[A_PARTS])) == NULL)
+        return -1;
+    if (!PyDict_CheckExact(o->keys) ||
+        !(PyDict_CheckExact(o->parts) || PyFrozenSet_CheckExact(o->parts)))
+        return 1;
+    return 0;
+}
+
+/* has(out, key, long_text): OutputKeys.has(key) by the compiled rules (for the tests), or None
+ * when out's keys are not of the types OutputKeys builds or key is not an exact str. */
+static PyObject *py_has(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "has(out, key, long_text) takes 3 arguments");
+        return NULL;
+    }
+    Py_ssize_t long_text = PyLong_AsSsize_t(args[2]);
+    if (long_text == -1 && PyErr_Occurred())
+        return NULL;
+    if (!PyUnicode_CheckExact(args[1]))
+        Py_RETURN_NONE;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(args[1]) < 0)
+        return NULL;
+#endif
+    PyObject *out = Py_NewRef(args[0]), *key = Py_NewRef(args[1]);
+    Output o;
+    int ready = output_init(&o, out, long_text);
+    int found = ready == 0 ? output_has(&o, key) : ready;
+    output_free(&o);
+    Py_DECREF(out);
+    Py_DECREF(key);
+    if (ready == 1)
+        Py_RETURN_NONE;
+    return found < 0 ? NULL : PyBool_FromLong(found);
+}
+
 /* ---- scoring ------------------------------------------------------------------------------- */
 
-/* Interned names: the info dict's keys and the attributes read. */
-enum {
-    K_MATCHED_KEYWORDS, K_TOTAL_KEYWORDS, K_MATCHED, K_MISSING, K_INPUT_KEYWORDS,
-    K_OUTPUT_KEYWORDS, K_PRECISION, K_RECALL, K_FMEASURE, K_COUNTS, K_PARTIAL, K_NEAR,
-    K_CONFLICTS, K_MATCHED_WEIGHT, K_TOTAL_WEIGHT, K_WEIGHTS, K_ECHOED, K_COVERAGE, K_EXTRA,
-    K_OVERLAP, K_REFERENCE, K_OUTPUT, A_KEYS, A_CANONICAL, A_KEYWORDS, A_CONFLICT_PENALTY,
-    A_EXTRA_PENALTY, A_AGAINST, N_NAMES
-};
-static const char *const NAME_TEXT[N_NAMES] = {
-    "matched_keywords", "total_keywords", "matched", "missing", "input_keywords",
-    "output_keywords", "precision", "recall", "fmeasure", "counts", "partial", "near",
-    "conflicts", "matched_weight", "total_weight", "weights", "echoed", "coverage", "extra",
-    "overlap", "reference", "output", "_keys", "canonical", "keywords", "conflict_penalty",
-    "extra_penalty", "against",
-};
-static PyObject *NAME[N_NAMES];
 
 /* A profile's knob as a double (a float, or an int as float arithmetic converts it): 0, or 1
  * when it is of another type (the Python loop runs then), -1 on error. */
@@ -497,6 +719,7 @@ static int among(PyObject *key, PyObject **items, Py_ssize_t n, PyObject *set)
 
 /* The state of one call, released by score_free. */
 typedef struct {
+    Output o;                                           /* the output's keys for the rules */
     PyObject *out_keys, *out_canonical, *out_keywords; /* read from out */
     PyObject *missed;                                 /* the _Missed object, once made */
     PyObject **hit, **hit_keys;                        /* borrowed from the reference's tuples */
@@ -506,6 +729,7 @@ typedef struct {
 
 static void score_free(Score *s)
 {
+    output_free(&s->o);
     Py_XDECREF(s->out_keys);
     Py_XDECREF(s->out_canonical);
     Py_XDECREF(s->out_keywords);
@@ -596,17 +820,18 @@ static PyObject *py_score(PyObject *module, PyObject *const *args, Py_ssize_t na
     return result;
 }
 
-/* Whether `tuple` is an exact tuple of n items. */
-#define TUPLE_OF(tuple, n) (PyTuple_CheckExact(tuple) && PyTuple_GET_SIZE(tuple) == (n))
 
 static PyObject *score_of(PyObject *const *args)
 {
     PyObject *types = args[0], *ref = args[1], *weighted = args[2], *weights = args[3];
     PyObject *total = args[4], *out = args[5], *profile = args[6], *echoed = args[7];
-    if (!TUPLE_OF(types, 3)) {
-        PyErr_SetString(PyExc_TypeError, "score's types must be a tuple of 3");
+    if (!TUPLE_OF(types, 4)) {
+        PyErr_SetString(PyExc_TypeError, "score's types must be a tuple of 4");
         return NULL;
     }
+    Py_ssize_t long_text = PyLong_AsSsize_t(PyTuple_GET_ITEM(types, 3));
+    if (long_text == -1 && PyErr_Occurred())
+        return NULL;
     /* the exact types the reference builds, or the Python loop decides */
     if ((PyObject *)Py_TYPE(ref) != PyTuple_GET_ITEM(types, 0) || PyTuple_GET_SIZE(ref) != 5 ||
         (PyObject *)Py_TYPE(weighted) != PyTuple_GET_ITEM(types, 1) ||
@@ -621,7 +846,7 @@ static PyObject *score_of(PyObject *const *args)
     Py_ssize_t n = PyTuple_GET_SIZE(keys);
     if (n == 0 || !TUPLE_OF(canonical, n) || !TUPLE_OF(pieces, n) || !TUPLE_OF(kinds, n) ||
         !TUPLE_OF(part_weights, n) || !TUPLE_OF(weights, n) || !all_str(keys) ||
-        !all_str(canonical))
+        !all_ready_str(canonical))
         Py_RETURN_NONE;
     for (Py_ssize_t i = 0; i < n; i++)
         if (!PyFloat_CheckExact(PyTuple_GET_ITEM(weights, i)))
@@ -636,11 +861,16 @@ static PyObject *score_of(PyObject *const *args)
     Score s;
     memset(&s, 0, offsetof(Score, stack));
     PyObject *result = NULL, *info = NULL;
-    if ((s.out_keys = PyObject_GetAttr(out, NAME[A_KEYS])) == NULL ||
-        (s.out_canonical = PyObject_GetAttr(out, NAME[A_CANONICAL])) == NULL ||
+    int ready = output_init(&s.o, out, long_text);
+    if (ready != 0) {
+        result = ready < 0 ? NULL : Py_NewRef(Py_None);
+        goto done;
+    }
+    s.out_keys = Py_NewRef(s.o.keys);
+    if ((s.out_canonical = PyObject_GetAttr(out, NAME[A_CANONICAL])) == NULL ||
         (s.out_keywords = PyObject_GetAttr(out, NAME[A_KEYWORDS])) == NULL)
         goto done;
-    if (!PyDict_CheckExact(s.out_keys) || !PyTuple_CheckExact(s.out_canonical) ||
+    if (!PyTuple_CheckExact(s.out_canonical) ||
         !all_str(s.out_canonical) || !PyTuple_CheckExact(s.out_keywords)) {
         result = Py_NewRef(Py_None);
         goto done;
@@ -658,6 +888,8 @@ static PyObject *score_of(PyObject *const *args)
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *ck = PyTuple_GET_ITEM(canonical, i);
         int found = PyDict_Contains(s.out_keys, ck);
+        if (found == 0)
+            found = output_has(&s.o, ck);
         if (found < 0)
             goto done;
         if (!found) {
@@ -673,18 +905,15 @@ static PyObject *score_of(PyObject *const *args)
             PyObject *r = PyObject_Vectorcall(s.missed, call, 6, NULL);
             if (r == NULL)
                 goto done;
-            if (r == Py_True)
-                found = 1;
-            else if (PyFloat_CheckExact(r))
+            if (PyFloat_CheckExact(r))
                 credit += PyFloat_AS_DOUBLE(r);
             else if (r != Py_None) {
                 Py_DECREF(r);
-                PyErr_SetString(PyExc_TypeError, "_Missed must return True, a float or None");
+                PyErr_SetString(PyExc_TypeError, "_Missed must return a float or None");
                 goto done;
             }
             Py_DECREF(r);
-            if (!found)
-                continue;
+            continue;
         }
         s.hit[n_hit] = PyTuple_GET_ITEM(keys, i);
         s.hit_keys[n_hit++] = ck;
@@ -780,6 +1009,8 @@ static PyMethodDef METHODS[] = {
      "kind_candidates(keys, months) -> the distinct keys with a digit or a month, or None."},
     {"prefix_match", (PyCFunction)(void (*)(void))py_prefix_match, METH_FASTCALL,
      "prefix_match(key, keys, every, least, share) -> bool, or None."},
+    {"has", (PyCFunction)(void (*)(void))py_has, METH_FASTCALL,
+     "has(out, key, long_text) -> OutputKeys.has(key), or None."},
     {"score", (PyCFunction)(void (*)(void))py_score, METH_FASTCALL,
      "score(types, ref, weighted, weights, total, out, profile, echoed) -> (score, info), or "
      "None."},
@@ -796,5 +1027,8 @@ PyMODINIT_FUNC PyInit_lenient(void)
     for (int i = 0; i < N_NAMES; i++)
         if (NAME[i] == NULL && (NAME[i] = PyUnicode_InternFromString(NAME_TEXT[i])) == NULL)
             return NULL;
+    if ((DASH == NULL && (DASH = PyUnicode_InternFromString("-")) == NULL) ||
+        (EMPTY == NULL && (EMPTY = PyUnicode_New(0, 0)) == NULL))
+        return NULL;
     return PyModule_Create(&MODULE);
 }

@@ -7,7 +7,7 @@ def canonical_keys(
     keys: list[str] | tuple[str, ...],
     memo: dict[str, str],
     tables: tuple[dict[str, str] | None, dict[str, str] | None, int],
-    as_dict: Literal[False],
+    as_dict: Literal[0],
     /,
 ) -> tuple[str, ...]: ...
 @overload
@@ -15,7 +15,7 @@ def canonical_keys(
     keys: list[str] | tuple[str, ...],
     memo: dict[str, str],
     tables: tuple[dict[str, str] | None, dict[str, str] | None, int],
-    as_dict: Literal[True],
+    as_dict: Literal[1, 2],
     /,
 ) -> dict[str, None]: ...
 def score(
@@ -29,3 +29,11 @@ def score(
     echoed: frozenset[str],
     /,
 ) -> tuple[float, dict[str, Any]] | None: ...
+def has(out: Any, key: str, long_text: int, /) -> bool | None: ...
+def without_digits(keys: tuple[str, ...], /) -> tuple[str, ...] | None: ...
+def kind_candidates(
+    keys: tuple[str, ...], months: frozenset[str] | None, /
+) -> list[str] | None: ...
+def prefix_match(
+    key: str, keys: dict[str, None], every: dict[str, None], least: int, share: float, /
+) -> bool | None: ...

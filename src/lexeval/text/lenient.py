@@ -280,25 +280,31 @@ def canonical_keys(keys: Iterable[str], english: bool) -> tuple[str, ...]:
     """
     if NATIVE_LENIENT and _NATIVE is not None and type(keys) in (list, tuple):
         found: tuple[str, ...] = _NATIVE.canonical_keys(
-            keys, _CANONICAL[english], _TABLES[english], False
+            keys, _CANONICAL[english], _TABLES[english], 0
         )
         return found
     return tuple(map(_CANONICAL[english].__getitem__, keys))
 
 
-def canonical_key_set(keys: Iterable[str], english: bool) -> dict[str, None]:
+def canonical_key_set(keys: Iterable[str], english: bool, joined: bool = False) -> dict[str, None]:
     """The distinct :func:`canonical_key` of ``keys`` in their order, as the keys of a dict (a
-    dict of strings is not tracked by the garbage collector; a set is).
+    dict of strings is not tracked by the garbage collector; a set is); with ``joined``, then
+    each of them that has a hyphen without its hyphens ("10-12" is also "1012").
 
     >>> list(canonical_key_set(["Four", "4", "cats"], english=True))
     ['4', 'cats']
+    >>> list(canonical_key_set(["10–12", "six-year"], english=True, joined=True))
+    ['10-12', 'six-year', '1012', 'sixyear']
     """
     if NATIVE_LENIENT and _NATIVE is not None and type(keys) in (list, tuple):
         found: dict[str, None] = _NATIVE.canonical_keys(
-            keys, _CANONICAL[english], _TABLES[english], True
+            keys, _CANONICAL[english], _TABLES[english], 2 if joined else 1
         )
         return found
-    return dict.fromkeys(map(_CANONICAL[english].__getitem__, keys))
+    extra = dict.fromkeys(map(_CANONICAL[english].__getitem__, keys))
+    if joined and "-" in "".join(extra):
+        extra.update(dict.fromkeys([k.replace("-", "") for k in extra if "-" in k]))
+    return extra
 
 
 def clear_caches() -> None:
