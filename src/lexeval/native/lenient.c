@@ -971,15 +971,15 @@ static PyObject *score_of(PyObject *const *args)
         put(info, K_MATCHED_WEIGHT, PyFloat_FromDouble(credit)) < 0 ||
         put(info, K_TOTAL_WEIGHT, Py_NewRef(total)) < 0)
         goto done;
-    PyObject *by_key = PyDict_New();
-    if (put(info, K_WEIGHTS, Py_XNewRef(by_key)) < 0)
+    PyObject *by_key = PyDict_New(); /* info holds it (put takes the reference) */
+    if (put(info, K_WEIGHTS, by_key) < 0)
         goto done;
     for (Py_ssize_t i = 0; i < n; i++)
         if (PyDict_SetItem(by_key, PyTuple_GET_ITEM(keys, i), PyTuple_GET_ITEM(weights, i)) < 0)
             goto done;
     if (PySet_GET_SIZE(echoed)) {
-        PyObject *named = PyList_New(0);
-        if (put(info, K_ECHOED, Py_XNewRef(named)) < 0)
+        PyObject *named = PyList_New(0); /* info holds it */
+        if (put(info, K_ECHOED, named) < 0)
             goto done;
         for (Py_ssize_t i = 0; i < n; i++) {
             int in = PySet_Contains(echoed, PyTuple_GET_ITEM(canonical, i));
