@@ -141,6 +141,42 @@ def test_canonical_keys_check_their_arguments_and_propagate_errors() -> None:
     assert native.canonical_keys([Odd("Four")], lenient._CANONICAL[True], tables, 0) == ("4",)
 
 
+NUMBER_KEYS = [
+    *["twenty", "four", "two", "thousand", "one", "first", "hundred", "ninety", "ten", "zero"],
+    *["6", "0", "12", "cats", "the", "²", "٣", "x"],
+]
+
+
+@needs_native
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(NUMBER_KEYS), max_size=9), st.booleans())
+def test_number_words_merge_as_the_reference(keys: list[str], as_tuple: bool) -> None:
+    """Number words merged in C: the keys of the Python code (the same object when there
+    is nothing to merge), or its error (int() of a digit that is not ASCII)."""
+    given_keys: list[str] | tuple[str, ...] = tuple(keys) if as_tuple else keys
+    with pure_python():
+        try:
+            want: object = lenient.merge_number_words(given_keys, True)
+        except ValueError as error:
+            want = error
+    if isinstance(want, ValueError):
+        with pytest.raises(ValueError):
+            lenient.merge_number_words(given_keys, True)
+        return
+    got = lenient.merge_number_words(given_keys, True)
+    assert same(list(got), list(want)) and (got is given_keys) == (want is given_keys)  # type: ignore[arg-type]
+
+
+@needs_native
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*"aZ09 ,_-.'\t\n()", "1,000", ",12", "é", "–", "’"])).map("".join))
+def test_folded_texts_equal_the_reference(output: str) -> None:
+    """An ASCII output's folded text and its word characters in C: _texts()'s values."""
+    with pure_python():
+        want = kl.LenientMatcher(NORMALIZER).output(output)._texts()
+    assert kl.LenientMatcher(NORMALIZER).output(output)._texts() == want
+
+
 # ---- the scoring loop -------------------------------------------------------------------------
 WORDS = [
     *["paris", "France", "Röntgen", "rontgen", "café", "September", "march", "May", "12", "14"],

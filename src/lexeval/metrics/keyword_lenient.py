@@ -244,6 +244,8 @@ class OutputKeys:
         """The folded text (accents off, dashes as hyphens, numbers without thousands
         separators) and its letters and digits alone (built once, for the substring rule)."""
         texts = self._text
+        if texts is None and NATIVE_SCORE and _NATIVE is not None:
+            texts = self._text = _NATIVE.texts(self.output)  # ASCII, no thousands: in C
         if texts is None:
             folded = hyphenate_dashes(fold_accents(self.output))
             numbers = folded

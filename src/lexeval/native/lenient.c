@@ -656,6 +656,176 @@ static PyObject *py_has(PyObject *module, PyObject *const *args, Py_ssize_t narg
     return found < 0 ? NULL : PyBool_FromLong(found);
 }
 
+/* ---- number words and folded texts -------------------------------------------------------- */
+
+/* The value of two keys as number_phrase computes it (lexeval.text.lenient): 1 and *value set,
+ * 0 when they are not a number, 2 when the Python code must decide (a value that is not an
+ * int, a second key that is one non-ASCII digit), -1 on error. */
+static int phrase(PyObject *values, PyObject *a, PyObject *b, long *value)
+{
+    PyObject *v = PyDict_GetItemWithError(values, a);
+    if (v == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    if (!PyLong_CheckExact(v))
+        return 2;
+    long first = PyLong_AsLong(v), second;
+    if (first == -1 && PyErr_Occurred())
+        return -1;
+    PyObject *w = PyDict_GetItemWithError(values, b);
+    if (w == NULL) {
+        if (PyErr_Occurred())
+            return -1;
+        if (PyUnicode_GET_LENGTH(b) != 1)
+            return 0;
+        Py_UCS4 c = PyUnicode_READ_CHAR(b, 0);
+        if (c >= '0' && c <= '9')
+            second = (long)(c - '0');
+        else if (c < 128 || !Py_UNICODE_ISDIGIT(c))
+            return 0;
+        else
+            return 2; /* int() of a digit that is not ASCII: the Python code */
+    }
+    else {
+        if (!PyLong_CheckExact(w))
+            return 2;
+        second = PyLong_AsLong(w);
+        if (second == -1 && PyErr_Occurred())
+            return -1;
+    }
+    if (20 <= first && first <= 90 && first % 10 == 0 && 0 < second && second < 10) {
+        *value = first + second;
+        return 1;
+    }
+    if (0 < first && first < 100 &&
+        (second == 100 || second == 1000 || second == 1000000 || second == 1000000000)) {
+        *value = first * second;
+        return 1;
+    }
+    return 0;
+}
+
+/* merge_number_words(keys, values): lexeval.text.lenient.merge_number_words(keys, True), keys
+ * a list or tuple of exact str and values its number words' values: keys itself when no key
+ * but the last is a number word, else a new list; None when the Python code must decide. */
+static PyObject *py_merge_number_words(PyObject *module, PyObject *const *args,
+                                       Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2 || !PyDict_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "merge_number_words(keys, values: dict)");
+        return NULL;
+    }
+    PyObject *keys = args[0], *values = args[1];
+    if (!(PyList_CheckExact(keys) || PyTuple_CheckExact(keys)))
+        Py_RETURN_NONE;
+    PyObject *items = PySequence_Fast(keys, ""); /* the list or tuple itself, held */
+    if (items == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+    PyObject **item = PySequence_Fast_ITEMS(items);
+    PyObject *result = NULL;
+    Py_ssize_t first_word = -1;
+    for (Py_ssize_t i = 0; i < n; i++) { /* nothing here runs Python code */
+        if (!PyUnicode_CheckExact(item[i])) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        if (first_word < 0 && i + 1 < n) {
+            int in = PyDict_Contains(values, item[i]);
+            if (in < 0)
+                goto done;
+            if (in)
+                first_word = i;
+        }
+    }
+    if (first_word < 0) {
+        result = Py_NewRef(keys);
+        goto done;
+    }
+    result = PyList_New(0);
+    Py_ssize_t start = 0;
+    for (Py_ssize_t i = first_word; result != NULL && i + 1 < n; i++) {
+        long value;
+        int number = i >= start ? phrase(values, item[i], item[i + 1], &value) : 0;
+        if (number == 2) {
+            Py_SETREF(result, Py_NewRef(Py_None));
+            goto done;
+        }
+        if (number < 0) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        if (number == 0)
+            continue;
+        for (Py_ssize_t j = start; j < i; j++)
+            if (PyList_Append(result, item[j]) < 0) {
+                Py_CLEAR(result);
+                goto done;
+            }
+        PyObject *merged = PyUnicode_FromFormat("%U %U", item[i], item[i + 1]);
+        if (merged == NULL || PyList_Append(result, merged) < 0) {
+            Py_XDECREF(merged);
+            Py_CLEAR(result);
+            goto done;
+        }
+        Py_DECREF(merged);
+        start = i + 2;
+    }
+    for (Py_ssize_t j = start; result != NULL && j < n; j++)
+        if (PyList_Append(result, item[j]) < 0)
+            Py_CLEAR(result);
+done:
+    Py_DECREF(items);
+    return result;
+}
+
+/* Which ASCII characters are word characters (letters, digits, "_"). */
+static int is_word(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* texts(output): OutputKeys._texts() of an ASCII output (lower case; then its word characters
+ * alone), as a new tuple; None for any other output, or one where a thousands separator may
+ * be (",ddd": the Python code removes them). */
+static PyObject *py_texts(PyObject *module, PyObject *output)
+{
+    (void)module;
+    if (!PyUnicode_CheckExact(output))
+        Py_RETURN_NONE;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(output) < 0)
+        return NULL;
+#endif
+    if (!PyUnicode_IS_ASCII(output))
+        Py_RETURN_NONE;
+    const Py_UCS1 *s = PyUnicode_1BYTE_DATA(output);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(output), words = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (s[i] == ',' && i + 3 < n && s[i + 1] >= '0' && s[i + 1] <= '9' && s[i + 2] >= '0' &&
+            s[i + 2] <= '9' && s[i + 3] >= '0' && s[i + 3] <= '9')
+            Py_RETURN_NONE;
+        words += is_word(s[i]);
+    }
+    PyObject *folded = PyUnicode_New(n, 127), *joined = PyUnicode_New(words, 127);
+    if (folded == NULL || joined == NULL) {
+        Py_XDECREF(folded);
+        Py_XDECREF(joined);
+        return NULL;
+    }
+    Py_UCS1 *f = PyUnicode_1BYTE_DATA(folded), *j = PyUnicode_1BYTE_DATA(joined);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS1 c = s[i] >= 'A' && s[i] <= 'Z' ? (Py_UCS1)(s[i] + 32) : s[i];
+        f[i] = c;
+        if (is_word(c))
+            *j++ = c;
+    }
+    PyObject *result = PyTuple_Pack(2, folded, joined);
+    Py_DECREF(folded);
+    Py_DECREF(joined);
+    return result;
+}
+
 /* ---- scoring ------------------------------------------------------------------------------- */
 
 
@@ -1009,6 +1179,9 @@ static PyMethodDef METHODS[] = {
      "kind_candidates(keys, months) -> the distinct keys with a digit or a month, or None."},
     {"prefix_match", (PyCFunction)(void (*)(void))py_prefix_match, METH_FASTCALL,
      "prefix_match(key, keys, every, least, share) -> bool, or None."},
+    {"merge_number_words", (PyCFunction)(void (*)(void))py_merge_number_words, METH_FASTCALL,
+     "merge_number_words(keys, values) -> keys, a new list, or None."},
+    {"texts", (PyCFunction)py_texts, METH_O, "texts(output) -> (folded, joined), or None."},
     {"has", (PyCFunction)(void (*)(void))py_has, METH_FASTCALL,
      "has(out, key, long_text) -> OutputKeys.has(key), or None."},
     {"score", (PyCFunction)(void (*)(void))py_score, METH_FASTCALL,

@@ -37,6 +37,12 @@ __all__ = [
     "repair_mojibake",
 ]
 
+_NATIVE = load("lenient")
+#: Whether the compiled paths of ``lexeval.native.lenient`` are in use: :func:`canonical_keys`
+#: and :func:`canonical_key_set` read the memo in C (which also computes a new plain ASCII
+#: word's or number's key), :func:`merge_number_words` scans the keys in C.
+NATIVE_LENIENT = _NATIVE is not None
+
 #: English number words and their digits (lenient matching: "four" == "4"). Ordinals are
 #: their number, as spaCy's lemma table has them ("sixth" == "6th" == "6").
 _UNITS = (
@@ -205,7 +211,13 @@ def merge_number_words(keys: Sequence[str], english: bool) -> Sequence[str]:
     >>> merge_number_words(["born", "twenty", "four", "may"], english=True)
     ['born', 'twenty four', 'may']
     """
-    if not english or len(keys) < 2 or _NUMBER_VALUES.keys().isdisjoint(keys[:-1]):
+    if not english or len(keys) < 2:
+        return keys
+    if NATIVE_LENIENT and _NATIVE is not None and type(keys) in (list, tuple):
+        merged: Sequence[str] | None = _NATIVE.merge_number_words(keys, _NUMBER_VALUES)
+        if merged is not None:
+            return merged
+    if _NUMBER_VALUES.keys().isdisjoint(keys[:-1]):
         return keys
     out: list[str] = []
     start = 0  # the first key not yet in out
@@ -244,10 +256,6 @@ class _CanonicalMemo(dict[str, str]):
 
 _CANONICAL = (_CanonicalMemo(False), _CanonicalMemo(True))  # [english]
 
-_NATIVE = load("lenient")
-#: Whether :func:`canonical_keys` and :func:`canonical_key_set` read the memo in C
-#: (``lexeval.native.lenient``), which also computes a new plain ASCII word's or number's key.
-NATIVE_LENIENT = _NATIVE is not None
 #: The tables of the compiled path, per ``english``: number words, units, the memo's size.
 _TABLES = (
     (None, None, _CANONICAL_CACHE_SIZE),
