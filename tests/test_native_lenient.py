@@ -82,7 +82,8 @@ def test_pure_python_switches_it_off() -> None:
 KEY_PIECES = [
     *["a", "Z", "q", "0", "7", "00", "1,000", "-", "–", ".", ":", "'", " ", "th", "st", "ft"],
     *["é", "Ö", "ß", "\u0301", "ǅ", "٣", "Ⅸ", "東", "ｆ", "\u200b"],
-    *["four", "Twenty", "sixth", "hundred", "feet", "km", "in", "May", "U.S.", "r.e.m"],
+    *["four", "Twenty", "sixth", "hundred", "feet", "km", "in", "May", "U.S.", "r.e.m", "/"],
+    *["twenty-", "-four", "one-", "thousand", "x-", "O'"],
 ]
 KEY = st.lists(st.sampled_from(KEY_PIECES), min_size=0, max_size=4).map("".join)
 
@@ -109,6 +110,20 @@ def test_canonical_keys_equal_the_reference(keys: list[str], english: bool, cold
 
 
 @needs_native
+def test_hyphenated_and_punctuated_words_equal_the_reference() -> None:
+    """The keys computed in C beyond plain words: number phrases ("twenty-four"), other
+    hyphenated or punctuated ASCII words, for both languages."""
+    keys = ["Twenty-Four", "one-hundred", "two-thousand", "ninety-9", "x-ray", "o'hara", "a-b-c"]
+    keys += ["-four", "four-", "twenty--four", "six-Year", "it's", ",", ":", "first-second"]
+    for english in (True, False):
+        lenient.clear_caches()
+        want = tuple([lenient._canonical(k, english) for k in keys])
+        lenient.clear_caches()
+        assert same(lenient.canonical_keys(keys, english), want)
+    assert lenient.canonical_keys(["Twenty-Four", "x-ray"], True) == ("24", "x-ray")
+
+
+@needs_native
 def test_canonical_keys_check_their_arguments_and_propagate_errors() -> None:
     assert native is not None
     memo = lenient._CANONICAL[True]
@@ -126,11 +141,11 @@ def test_canonical_keys_check_their_arguments_and_propagate_errors() -> None:
         def __missing__(self, key: str) -> str:
             raise LookupError(key)
 
-    with pytest.raises(LookupError, match="x-y"):
-        native.canonical_keys(["abc", "x-y"], Failing(), tables, 0)  # type: ignore[call-overload]
+    with pytest.raises(LookupError, match="x.y"):
+        native.canonical_keys(["abc", "x.y"], Failing(), tables, 0)  # type: ignore[call-overload]
     # a full memo is emptied first, as __missing__ empties it
     small = Failing()
-    assert native.canonical_keys(["Ab", "cd", "EF"], small, ({}, {}, 2), 1) == dict.fromkeys(
+    assert native.canonical_keys(["Ab", "cd", "EF"], small, ({}, {}, 2, {}), 1) == dict.fromkeys(
         ["ab", "cd", "ef"]
     )
     assert small == {"EF": "ef"}

@@ -8,17 +8,17 @@
  *       keys      a list or tuple of keys
  *       memo      the canonical keys known so far, a dict (subclass) whose __missing__
  *                 computes one (lexeval.text.lenient._CanonicalMemo)
- *       tables    (number_words, units, size): the English number words and units as dicts
- *                 of str (None, None when not English), and the memo's size limit
+ *       tables    (number_words, units, size, values): the English number words and units
+ *                 as dicts of str, the memo's size limit, the number words' values as a dict
+ *                 of int (number_words, units and values None when not English)
  *       as_dict   0: a tuple of the canonical key of each key (tuple(map(memo.__getitem__,
  *                 keys))); 1: the distinct ones, as the keys of a dict of None
  *                 (dict.fromkeys(...)); 2: that dict, then each of its keys with a hyphen
  *                 without them
- *   The memo is read here. A missing key that is a plain ASCII word or number is computed here
- *   as the reference computes it (lower case; an English number word's digits or a unit's one
- *   spelling; a number without its leading zeros) and stored as __missing__ stores it (the
- *   memo emptied first when it holds `size` keys); any other missing key goes through
- *   memo[key], i.e. the Python code.
+ *   The memo is read here. A missing ASCII key without a digit, a dot or a space, or of digits
+ *   only, is computed here as the reference computes it (plain_canonical) and stored as
+ *   __missing__ stores it (the memo emptied first when it holds `size` keys); any other
+ *   missing key goes through memo[key], i.e. the Python code.
  *
  *   score(types, ref, weighted, weights, total, out, profile, echoed)
  *       types     (ReferenceKeys, Weighted, _Missed): the exact types of ref and weighted,
@@ -101,15 +101,27 @@ static void refs_free(Refs *r)
         PyMem_Free(r->item);
 }
 
-/* The canonical key of a plain ASCII word or number `key` (an exact, ready str) as
- * lexeval.text.lenient._canonical computes it: a new reference, or NULL without an error when
- * the key is not one (or a table's value is not a non-empty str), NULL with one on error. */
-static PyObject *plain_canonical(PyObject *key, PyObject *number_words, PyObject *units)
+static int phrase(PyObject *values, PyObject *a, PyObject *b, long *value);
+
+/* The tables of English (all None otherwise): number words and units as dicts of str, the
+ * number words' values as a dict of int. */
+typedef struct {
+    PyObject *number_words, *units, *values;
+} Tables;
+
+/* The canonical key of an ASCII key `key` (an exact, ready str) without a digit, a dot or a
+ * space, or of digits only, as lexeval.text.lenient._canonical computes it: a new reference,
+ * or NULL without an error when the key is another one (or a table holds something else),
+ * NULL with one on error. Such a key is in lower case; then a number when all digits (without
+ * its leading zeros), an English number word's digits or a unit's one spelling when all
+ * letters, the value of two English number words when two runs of letters joined by one
+ * hyphen ("twenty-four"), else itself. */
+static PyObject *plain_canonical(PyObject *key, Tables *t)
 {
     if (!PyUnicode_IS_ASCII(key))
         return NULL;
     const unsigned char *s = PyUnicode_1BYTE_DATA(key);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(key), upper = 0, i;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key), upper = 0, letters = 0, hyphens = 0, i;
     if (n == 0)
         return NULL;
     if (s[0] >= '0' && s[0] <= '9') { /* all digits: without leading zeros ("007" -> "7") */
@@ -125,9 +137,14 @@ static PyObject *plain_canonical(PyObject *key, PyObject *number_words, PyObject
         unsigned char c = s[i];
         if (c >= 'A' && c <= 'Z')
             upper++;
-        else if (c < 'a' || c > 'z')
-            return NULL;
+        else if (c >= 'a' && c <= 'z')
+            letters++;
+        else if (c == '-')
+            hyphens++;
+        else if ((c >= '0' && c <= '9') || c == '.' || c == ' ' || c < 32 || c == 127)
+            return NULL; /* numbers, acronyms, phrases: the Python code */
     }
+    letters += upper;
     PyObject *k; /* casefolded: ASCII letters in lower case */
     if (upper == 0)
         k = Py_NewRef(key);
@@ -139,12 +156,30 @@ static PyObject *plain_canonical(PyObject *key, PyObject *number_words, PyObject
         for (i = 0; i < n; i++)
             d[i] = (s[i] >= 'A' && s[i] <= 'Z') ? (Py_UCS1)(s[i] + 32) : s[i];
     }
-    if (number_words == Py_None) /* not English: the word as it is */
+    if (t->number_words == Py_None) /* not English: the key in lower case */
         return k;
-    /* NUMBER_WORDS_EN.get(k) or _WORD_UNITS.get(k, k) */
-    PyObject *tables[2] = {number_words, units};
-    for (int t = 0; t < 2; t++) {
-        PyObject *found = PyDict_GetItemWithError(tables[t], k);
+    if (letters + hyphens < n) /* other punctuation: nothing changes it */
+        return k;
+    if (hyphens == 1 && s[0] != '-' && s[n - 1] != '-') {
+        /* two runs of letters: a number phrase ("twenty-four") or the key */
+        Py_ssize_t dash = PyUnicode_FindChar(k, '-', 0, n, 1);
+        PyObject *a = PyUnicode_Substring(k, 0, dash), *b = PyUnicode_Substring(k, dash + 1, n);
+        long value = 0;
+        int number = a && b ? phrase(t->values, a, b, &value) : -1;
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        if (number != 0) {
+            Py_DECREF(k);
+            return number == 1 ? PyUnicode_FromFormat("%ld", value) : NULL;
+        }
+        return k;
+    }
+    if (hyphens) /* several hyphens, or at an end: no number phrase */
+        return k;
+    /* letters: NUMBER_WORDS_EN.get(k) or _WORD_UNITS.get(k, k) */
+    PyObject *tables[2] = {t->number_words, t->units};
+    for (int j = 0; j < 2; j++) {
+        PyObject *found = PyDict_GetItemWithError(tables[j], k);
         if (found != NULL) {
             if (!PyUnicode_CheckExact(found) || PyUnicode_GET_LENGTH(found) == 0) {
                 Py_DECREF(k); /* not what the tables hold: the Python code decides */
@@ -162,8 +197,7 @@ static PyObject *plain_canonical(PyObject *key, PyObject *number_words, PyObject
 }
 
 /* memo[key], computed here for a plain word: a new reference, or NULL on error. */
-static PyObject *canonical_of(PyObject *key, PyObject *memo, PyObject *number_words,
-                              PyObject *units, Py_ssize_t size)
+static PyObject *canonical_of(PyObject *key, PyObject *memo, Tables *t, Py_ssize_t size)
 {
     if (PyUnicode_CheckExact(key)) {
         PyObject *found = PyDict_GetItemWithError(memo, key);
@@ -175,7 +209,7 @@ static PyObject *canonical_of(PyObject *key, PyObject *memo, PyObject *number_wo
         if (PyUnicode_READY(key) < 0)
             return NULL;
 #endif
-        found = plain_canonical(key, number_words, units);
+        found = plain_canonical(key, t);
         if (found != NULL) { /* as __missing__ stores it */
             if (PyDict_GET_SIZE(memo) >= size)
                 PyDict_Clear(memo);
@@ -236,16 +270,18 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
                                    PyObject *as_dict)
 {
     if (!(PyList_CheckExact(keys) || PyTuple_CheckExact(keys)) || !PyDict_Check(memo) ||
-        !PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 3) {
+        !PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 4) {
         PyErr_SetString(PyExc_TypeError, "canonical_keys(keys: list | tuple, memo: dict, "
-                                         "tables: tuple of 3, as_dict)");
+                                         "tables: tuple of 4, as_dict)");
         return NULL;
     }
-    PyObject *number_words = PyTuple_GET_ITEM(tables, 0);
-    PyObject *units = PyTuple_GET_ITEM(tables, 1);
-    if ((number_words != Py_None || units != Py_None) &&
-        (!PyDict_CheckExact(number_words) || !PyDict_CheckExact(units))) {
-        PyErr_SetString(PyExc_TypeError, "the number words and units must be dicts or None");
+    Tables t = {PyTuple_GET_ITEM(tables, 0), PyTuple_GET_ITEM(tables, 1),
+                PyTuple_GET_ITEM(tables, 3)};
+    if ((t.number_words != Py_None || t.units != Py_None || t.values != Py_None) &&
+        (!PyDict_CheckExact(t.number_words) || !PyDict_CheckExact(t.units) ||
+         !PyDict_CheckExact(t.values))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "the number words, units and values must be dicts or all None");
         return NULL;
     }
     Py_ssize_t size = PyLong_AsSsize_t(PyTuple_GET_ITEM(tables, 2));
@@ -267,7 +303,7 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
         PyObject *key = PyList_CheckExact(keys) ? PyList_GET_ITEM(keys, i)
                                                 : PyTuple_GET_ITEM(keys, i);
         Py_INCREF(key);
-        PyObject *canonical = canonical_of(key, memo, number_words, units, size);
+        PyObject *canonical = canonical_of(key, memo, &t, size);
         Py_DECREF(key);
         if (canonical == NULL || refs_push(&found, canonical) < 0)
             goto done;

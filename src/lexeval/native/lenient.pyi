@@ -6,7 +6,7 @@ from typing import Any, Literal, overload
 def canonical_keys(
     keys: list[str] | tuple[str, ...],
     memo: dict[str, str],
-    tables: tuple[dict[str, str] | None, dict[str, str] | None, int],
+    tables: tuple[dict[str, str] | None, dict[str, str] | None, int, dict[str, int] | None],
     as_dict: Literal[0],
     /,
 ) -> tuple[str, ...]: ...
@@ -14,7 +14,7 @@ def canonical_keys(
 def canonical_keys(
     keys: list[str] | tuple[str, ...],
     memo: dict[str, str],
-    tables: tuple[dict[str, str] | None, dict[str, str] | None, int],
+    tables: tuple[dict[str, str] | None, dict[str, str] | None, int, dict[str, int] | None],
     as_dict: Literal[1, 2],
     /,
 ) -> dict[str, None]: ...

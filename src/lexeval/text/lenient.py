@@ -256,10 +256,11 @@ class _CanonicalMemo(dict[str, str]):
 
 _CANONICAL = (_CanonicalMemo(False), _CanonicalMemo(True))  # [english]
 
-#: The tables of the compiled path, per ``english``: number words, units, the memo's size.
+#: The tables of the compiled path, per ``english``: number words, units, the memo's size, the
+#: number words' values.
 _TABLES = (
-    (None, None, _CANONICAL_CACHE_SIZE),
-    (NUMBER_WORDS_EN, _WORD_UNITS, _CANONICAL_CACHE_SIZE),
+    (None, None, _CANONICAL_CACHE_SIZE, None),
+    (NUMBER_WORDS_EN, _WORD_UNITS, _CANONICAL_CACHE_SIZE, _NUMBER_VALUES),
 )
 
 
