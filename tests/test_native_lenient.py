@@ -141,7 +141,7 @@ def test_canonical_keys_check_their_arguments_and_propagate_errors() -> None:
         def __missing__(self, key: str) -> str:
             raise LookupError(key)
 
-    with pytest.raises(LookupError, match="x.y"):
+    with pytest.raises(LookupError, match=r"x\.y"):
         native.canonical_keys(["abc", "x.y"], Failing(), tables, 0)  # type: ignore[call-overload]
     # a full memo is emptied first, as __missing__ empties it
     small = Failing()
