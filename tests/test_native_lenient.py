@@ -201,6 +201,7 @@ WORDS = [
     *["U.S.", "3.50", "09:15", "astatine-85", "85", "New", "York", "10-12", "1012", "eukarya"],
     *["eukaryota", "٣", "東京", "Tigris", "river", "Euphrates", "a", "1990", "1991", "feet"],
     *["6ft", "kilometers", "first", "1st", "second", "x-ray", "rays", "it’s", "“quoted”"],
+    *["sixyears", "sixyear", "x-rays", "xrays", "twenty four", "no", "ten-year-old", "tenyear"],
 ]
 GLUE = [" ", " ", " ", ", ", ". ", " — ", "-", "", " (", ") ", "\n"]
 TEXT = st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(GLUE)), max_size=14).map(
@@ -269,6 +270,9 @@ def test_rules_equal_the_reference(output: str, words: list[str]) -> None:
     assert [fast.near(k) for k in keys if len(k) >= 4] == want_near
     assert [fast.of_kind(kind) for kind in ("year", "small", "number", "month")] == want_kinds
     assert [fast._prefix_match(k) for k in keys] == want_prefix
+    # the forms the compiled rules scan are the stopword-keeping keys' dict without its build
+    forms = fast._every_forms()
+    assert set(slow._extend()) == set(forms) | {f.replace("-", "") for f in forms if "-" in f}
 
 
 @needs_native

@@ -201,6 +201,7 @@ class OutputKeys:
         "_all_keys",
         "_english",
         "_every",
+        "_forms",
         "_found",
         "_indexes",
         "_keys",
@@ -232,6 +233,7 @@ class OutputKeys:
         self._keys = keys
         self._parts = parts
         self._every: dict[str, None] | None = None  # the stopword-keeping keys
+        self._forms: tuple[str, ...] | None = None  # _every_forms()
         self._found: dict[str, bool] | None = None  # answers of has_word(), per reference key
         self._near: dict[str, tuple[str, float] | None] | None = None  # answers of near()
         self._plain_keys: tuple[str, ...] | None = None
@@ -299,6 +301,16 @@ class OutputKeys:
             words = merge_number_words(self._all_keys, english)
             keys = self._every = canonical_key_set(words, english, joined=True)
         return keys
+
+    def _every_forms(self) -> tuple[str, ...]:
+        """The canonical forms of every key, stopwords kept and number words merged, in order
+        (built once): the keys of :meth:`_extend`'s dict before their hyphen-less forms, which
+        the compiled rules scan instead of building that dict."""
+        forms = self._forms
+        if forms is None:
+            words = merge_number_words(self._all_keys, self._english)
+            forms = self._forms = canonical_keys(words, self._english)
+        return forms
 
     def _prefix_match(self, key: str) -> bool:
         """Rule 3: an output key without digits shares with ``key`` a prefix of at least

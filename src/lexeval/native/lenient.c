@@ -337,7 +337,7 @@ enum {
     K_OUTPUT_KEYWORDS, K_PRECISION, K_RECALL, K_FMEASURE, K_COUNTS, K_PARTIAL, K_NEAR,
     K_CONFLICTS, K_MATCHED_WEIGHT, K_TOTAL_WEIGHT, K_WEIGHTS, K_ECHOED, K_COVERAGE, K_EXTRA,
     K_OVERLAP, K_REFERENCE, K_OUTPUT, A_KEYS, A_CANONICAL, A_KEYWORDS, A_CONFLICT_PENALTY,
-    A_EXTRA_PENALTY, A_AGAINST, A_PARTS, A_EVERY, A_TEXT, M_TEXTS, M_EXTEND, M_INSIDE, N_NAMES
+    A_EXTRA_PENALTY, A_AGAINST, A_PARTS, A_EVERY, A_TEXT, M_TEXTS, M_EXTEND, M_INSIDE, M_FORMS, N_NAMES
 };
 static const char *const NAME_TEXT[N_NAMES] = {
     "matched_keywords", "total_keywords", "matched", "missing", "input_keywords",
@@ -345,6 +345,7 @@ static const char *const NAME_TEXT[N_NAMES] = {
     "conflicts", "matched_weight", "total_weight", "weights", "echoed", "coverage", "extra",
     "overlap", "reference", "output", "_keys", "canonical", "keywords", "conflict_penalty",
     "extra_penalty", "against", "_parts", "_every", "_text", "_texts", "_extend", "_inside",
+    "_every_forms",
 };
 static PyObject *NAME[N_NAMES];
 
@@ -374,6 +375,8 @@ static int has_digit(PyObject *s)
             return 1;
     return 0;
 }
+
+static int str_equal(PyObject *a, PyObject *b);
 
 /* Whether every item of a tuple is an exact, ready str. */
 static int all_ready_str(PyObject *tuple)
@@ -450,21 +453,39 @@ static PyObject *py_kind_candidates(PyObject *module, PyObject *const *args, Py_
 /* Whether `other` (an exact, ready str) shares with `key` a prefix of at least `least`
  * characters (and begins with key's first min(least, len(key))), has at least `least`
  * characters and no digit, and shares `share` of the longer of the two (rule 3). */
+static int prefix_close_as(PyObject *key, PyObject *other, Py_ssize_t least, double share,
+                           int joined);
+
 static int prefix_close(PyObject *key, PyObject *other, Py_ssize_t least, double share)
 {
-    Py_ssize_t n = PyUnicode_GET_LENGTH(key), m = PyUnicode_GET_LENGTH(other);
-    Py_ssize_t head = n < least ? n : least;
-    if (m < head)
-        return 0;
+    return prefix_close_as(key, other, least, share, 0);
+}
+
+/* prefix_close of `other` without its hyphens when `joined` ("six-year" as "sixyear"). */
+static int prefix_close_as(PyObject *key, PyObject *other, Py_ssize_t least, double share,
+                           int joined)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key), m = PyUnicode_GET_LENGTH(other), length = m;
     int kk = PyUnicode_KIND(key), ko = PyUnicode_KIND(other);
     const void *dk = PyUnicode_DATA(key), *dother = PyUnicode_DATA(other);
-    Py_ssize_t common = 0, limit = n < m ? n : m;
-    while (common < limit &&
-           PyUnicode_READ(kk, dk, common) == PyUnicode_READ(ko, dother, common))
-        common++;
-    if (common < head || m < least || has_digit(other))
+    if (joined)
+        for (Py_ssize_t j = 0; j < m; j++)
+            length -= PyUnicode_READ(ko, dother, j) == '-';
+    Py_ssize_t head = n < least ? n : least;
+    if (length < head)
         return 0;
-    return (double)common >= share * (double)(n > m ? n : m);
+    Py_ssize_t common = 0, j = 0;
+    while (common < n && j < m) {
+        Py_UCS4 c = PyUnicode_READ(ko, dother, j++);
+        if (joined && c == '-')
+            continue;
+        if (c != PyUnicode_READ(kk, dk, common))
+            break;
+        common++;
+    }
+    if (common < head || length < least || has_digit(other))
+        return 0;
+    return (double)common >= share * (double)(n > length ? n : length);
 }
 
 /* prefix_match(key, keys, every, least, share): whether a key of the dicts `keys` or `every`
@@ -511,11 +532,13 @@ static PyObject *py_prefix_match(PyObject *module, PyObject *const *args, Py_ssi
 /* What the rules read of one prepared output (new references, released by output_free). */
 typedef struct {
     PyObject *out, *keys, *parts, *every, *texts;
+    PyObject *forms;      /* out._every_forms(), when every is not built */
     Py_ssize_t long_text; /* texts at least this long are searched by out._inside */
 } Output;
 
 static void output_free(Output *o)
 {
+    Py_XDECREF(o->forms);
     Py_XDECREF(o->keys);
     Py_XDECREF(o->parts);
     Py_XDECREF(o->every);
@@ -585,11 +608,77 @@ static int output_inside(Output *o, PyObject *key)
     return 0;
 }
 
+/* Whether `s` (an exact str) is `form` (an exact str with a hyphen) without its hyphens. */
+static int joined_equal(PyObject *form, PyObject *s)
+{
+    Py_ssize_t m = PyUnicode_GET_LENGTH(form), n = PyUnicode_GET_LENGTH(s), i = 0;
+    int kf = PyUnicode_KIND(form), ks = PyUnicode_KIND(s);
+    const void *df = PyUnicode_DATA(form), *ds = PyUnicode_DATA(s);
+    for (Py_ssize_t j = 0; j < m; j++) {
+        Py_UCS4 c = PyUnicode_READ(kf, df, j);
+        if (c == '-')
+            continue;
+        if (i == n || c != PyUnicode_READ(ks, ds, i))
+            return 0;
+        i++;
+    }
+    return i == n;
+}
+
+/* The stopword-keeping keys as out._every_forms() gives them (an exact tuple of exact, ready
+ * str: the canonical forms in order, before their hyphen-less forms), unless out._extend()
+ * has built their dict: 0 (o->forms or o->every set) or -1. */
+static int output_forms(Output *o)
+{
+    if (o->every != NULL || o->forms != NULL)
+        return 0;
+    if (output_every(o, 0) < 0)
+        return -1;
+    if (o->every != NULL)
+        return 0;
+    PyObject *forms = PyObject_CallMethodNoArgs(o->out, NAME[M_FORMS]);
+    if (forms == NULL)
+        return -1;
+    if (!PyTuple_CheckExact(forms) || !all_ready_str(forms)) {
+        Py_DECREF(forms);
+        PyErr_SetString(PyExc_TypeError, "OutputKeys._every_forms() must be a tuple of str");
+        return -1;
+    }
+    o->forms = forms;
+    return 0;
+}
+
+/* Whether `key` or `plain` is one of the stopword-keeping keys (a form, or a form with a
+ * hyphen without its hyphens): 1, 0 or -1. */
+static int forms_contain(Output *o, PyObject *key, PyObject *plain)
+{
+    if (o->every != NULL)
+        return either_in(o->every, key, plain);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o->forms); i++) {
+        PyObject *form = PyTuple_GET_ITEM(o->forms, i);
+        if (str_equal(form, key) || str_equal(form, plain))
+            return 1;
+        if (PyUnicode_FindChar(form, '-', 0, PyUnicode_GET_LENGTH(form), 1) >= 0 &&
+            (joined_equal(form, key) || joined_equal(form, plain)))
+            return 1;
+    }
+    return 0;
+}
+
 /* Rule 3 over the output's keys and its stopword-keeping keys: 1, 0 or -1. */
 static int output_prefix(Output *o, PyObject *key)
 {
+    if (o->every == NULL) { /* the forms, and those with a hyphen without them */
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o->forms); i++) {
+            PyObject *form = PyTuple_GET_ITEM(o->forms, i);
+            if (prefix_close(key, form, PREFIX_MIN, PREFIX_SHARE) ||
+                (PyUnicode_FindChar(form, '-', 0, PyUnicode_GET_LENGTH(form), 1) >= 0 &&
+                 prefix_close_as(key, form, PREFIX_MIN, PREFIX_SHARE, 1)))
+                return 1;
+        }
+    }
     PyObject *dicts[2] = {o->keys, o->every};
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < 2 && dicts[d] != NULL; d++) {
         Py_ssize_t pos = 0;
         PyObject *other, *value;
         while (PyDict_Next(dicts[d], &pos, &other, &value)) { /* no Python code runs */
@@ -621,9 +710,9 @@ static int output_find(Output *o, PyObject *key, PyObject *plain)
     Py_ssize_t n = PyUnicode_GET_LENGTH(key);
     if (n >= SUBSTRING_MIN && (found = output_inside(o, key)) != 0)
         return found; /* glued words and citation marks: "Massachusetts1", "byJohann" */
-    if (output_every(o, 1) < 0)
+    if (output_forms(o) < 0)
         return -1;
-    if ((found = either_in(o->every, key, plain)) != 0)
+    if ((found = forms_contain(o, key, plain)) != 0)
         return found; /* stopwords kept: "four", "no" */
     if (n < PREFIX_MIN || has_digit(key))
         return 0;
