@@ -608,6 +608,15 @@ static int output_inside(Output *o, PyObject *key)
     return 0;
 }
 
+/* Whether an exact, ready str has a hyphen. */
+static int has_dash(PyObject *s)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    if (PyUnicode_IS_ASCII(s))
+        return n > 0 && memchr(PyUnicode_1BYTE_DATA(s), '-', (size_t)n) != NULL;
+    return PyUnicode_FindChar(s, '-', 0, n, 1) >= 0;
+}
+
 /* Whether `s` (an exact str) is `form` (an exact str with a hyphen) without its hyphens. */
 static int joined_equal(PyObject *form, PyObject *s)
 {
@@ -658,8 +667,7 @@ static int forms_contain(Output *o, PyObject *key, PyObject *plain)
         PyObject *form = PyTuple_GET_ITEM(o->forms, i);
         if (str_equal(form, key) || str_equal(form, plain))
             return 1;
-        if (PyUnicode_FindChar(form, '-', 0, PyUnicode_GET_LENGTH(form), 1) >= 0 &&
-            (joined_equal(form, key) || joined_equal(form, plain)))
+        if (has_dash(form) && (joined_equal(form, key) || joined_equal(form, plain)))
             return 1;
     }
     return 0;
@@ -672,8 +680,7 @@ static int output_prefix(Output *o, PyObject *key)
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o->forms); i++) {
             PyObject *form = PyTuple_GET_ITEM(o->forms, i);
             if (prefix_close(key, form, PREFIX_MIN, PREFIX_SHARE) ||
-                (PyUnicode_FindChar(form, '-', 0, PyUnicode_GET_LENGTH(form), 1) >= 0 &&
-                 prefix_close_as(key, form, PREFIX_MIN, PREFIX_SHARE, 1)))
+                (has_dash(form) && prefix_close_as(key, form, PREFIX_MIN, PREFIX_SHARE, 1)))
                 return 1;
         }
     }
