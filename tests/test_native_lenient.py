@@ -134,8 +134,8 @@ def test_canonical_keys_check_their_arguments_and_propagate_errors() -> None:
         native.canonical_keys(["a"], [], tables, 0)  # type: ignore[call-overload]
     with pytest.raises(TypeError):
         native.canonical_keys(["a"], memo, ([], {}, 10), 0)  # type: ignore[call-overload]
-    with pytest.raises(ValueError, match="0, 1 or 2"):
-        native.canonical_keys(["a"], memo, tables, 3)  # type: ignore[call-overload]
+    with pytest.raises(ValueError, match="0, 1, 2 or 3"):
+        native.canonical_keys(["a"], memo, tables, 4)  # type: ignore[call-overload]
 
     class Failing(dict[str, str]):
         def __missing__(self, key: str) -> str:
@@ -180,6 +180,26 @@ def test_number_words_merge_as_the_reference(keys: list[str], as_tuple: bool) ->
         return
     got = lenient.merge_number_words(given_keys, True)
     assert same(list(got), list(want)) and (got is given_keys) == (want is given_keys)  # type: ignore[arg-type]
+
+
+@needs_native
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([*NUMBER_KEYS, "Four", "TWENTY", "4", "feet"]), max_size=9))
+def test_canonical_forms_equal_the_reference(keys: list[str]) -> None:
+    """The canonical forms of keys with number words merged, in C: the Python code's (or
+    its error: int() of a digit that is not ASCII)."""
+    want: object
+    with pure_python():
+        try:
+            want = lenient.canonical_keys(lenient.merge_number_words(tuple(keys), True), True)
+        except ValueError as error:
+            want = error
+    if isinstance(want, ValueError):
+        with pytest.raises(ValueError):
+            lenient.canonical_forms(tuple(keys), True)
+    else:
+        assert same(lenient.canonical_forms(tuple(keys), True), want)
+    assert same(lenient.canonical_forms(tuple(keys), False), lenient.canonical_keys(keys, False))
 
 
 @needs_native

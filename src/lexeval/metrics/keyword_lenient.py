@@ -52,6 +52,7 @@ from lexeval.native import load
 from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, processor_language
 from lexeval.text.lenient import (
     NUMBER_WORDS_EN,
+    canonical_forms,
     canonical_key_set,
     canonical_keys,
     fold_accents,
@@ -308,8 +309,7 @@ class OutputKeys:
         the compiled rules scan instead of building that dict."""
         forms = self._forms
         if forms is None:
-            words = merge_number_words(self._all_keys, self._english)
-            forms = self._forms = canonical_keys(words, self._english)
+            forms = self._forms = canonical_forms(self._all_keys, self._english)
         return forms
 
     def _prefix_match(self, key: str) -> bool:

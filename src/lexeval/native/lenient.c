@@ -14,7 +14,9 @@
  *       as_dict   0: a tuple of the canonical key of each key (tuple(map(memo.__getitem__,
  *                 keys))); 1: the distinct ones, as the keys of a dict of None
  *                 (dict.fromkeys(...)); 2: that dict, then each of its keys with a hyphen
- *                 without them
+ *                 without them; 3: the tuple of the keys (a tuple) with English number
+ *                 words merged first (merge_number_words), or None when the Python code
+ *                 must merge them
  *   The memo is read here. A missing ASCII key without a digit, a dot or a space, or of digits
  *   only, is computed here as the reference computes it (plain_canonical) and stored as
  *   __missing__ stores it (the memo emptied first when it holds `size` keys); any other
@@ -248,7 +250,9 @@ static int add_joined(PyObject *d)
 }
 
 static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tables,
-                                   PyObject *as_dict);
+                                   long mode);
+static PyObject *py_merge_number_words(PyObject *module, PyObject *const *args,
+                                       Py_ssize_t nargs);
 
 static PyObject *py_canonical_keys(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -258,16 +262,33 @@ static PyObject *py_canonical_keys(PyObject *module, PyObject *const *args, Py_s
                         "canonical_keys(keys, memo, tables, as_dict) takes 4 arguments");
         return NULL;
     }
-    for (int i = 0; i < 4; i++) /* Python code may run: the arguments are held */
+    long mode = PyLong_Check(args[3]) ? PyLong_AsLong(args[3]) : -1;
+    if (mode < 0 || mode > 3) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "canonical_keys: as_dict must be 0, 1, 2 or 3");
+        return NULL;
+    }
+    for (int i = 0; i < 3; i++) /* Python code may run: the arguments are held */
         Py_INCREF(args[i]);
-    PyObject *result = canonical_keys_of(args[0], args[1], args[2], args[3]);
-    for (int i = 0; i < 4; i++)
+    PyObject *result = canonical_keys_of(args[0], args[1], args[2], mode);
+    for (int i = 0; i < 3; i++)
         Py_DECREF(args[i]);
     return result;
 }
 
+/* Whether a key whose canonical form is `canonical` may be a number word: the form begins
+ * with an ASCII digit and the key does not (a number word's form is its digits). */
+static int may_be_number_word(PyObject *key, PyObject *canonical)
+{
+    if (!PyUnicode_Check(key) || PyUnicode_GET_LENGTH(canonical) == 0 ||
+        PyUnicode_GET_LENGTH(key) == 0)
+        return 0;
+    Py_UCS4 c = PyUnicode_READ_CHAR(canonical, 0), k = PyUnicode_READ_CHAR(key, 0);
+    return c >= '0' && c <= '9' && !(k >= '0' && k <= '9');
+}
+
 static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tables,
-                                   PyObject *as_dict)
+                                   long mode)
 {
     if (!(PyList_CheckExact(keys) || PyTuple_CheckExact(keys)) || !PyDict_Check(memo) ||
         !PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 4) {
@@ -287,12 +308,9 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
     Py_ssize_t size = PyLong_AsSsize_t(PyTuple_GET_ITEM(tables, 2));
     if (size == -1 && PyErr_Occurred())
         return NULL;
-    int want_dict = PyLong_Check(as_dict) ? PyLong_AsLong(as_dict) : -1;
-    if (want_dict < 0 || want_dict > 2) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "canonical_keys: as_dict must be 0, 1 or 2");
-        return NULL;
-    }
+    if (mode == 3 && !PyTuple_CheckExact(keys))
+        Py_RETURN_NONE;
+    long want_dict = mode == 3 ? 0 : mode;
     Refs found;
     refs_init(&found);
     PyObject *result = NULL;
@@ -308,6 +326,32 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
         if (canonical == NULL || refs_push(&found, canonical) < 0)
             goto done;
     }
+    if (mode == 3 && t.values != Py_None && found.n >= 2) {
+        /* number words: merged first (merge_number_words), then the merged keys' forms */
+        int merge = 0;
+        for (Py_ssize_t i = 0; !merge && i + 1 < found.n; i++) {
+            PyObject *key = PyTuple_GET_ITEM(keys, i);
+            if (may_be_number_word(key, found.item[i]) &&
+                (merge = PyUnicode_CheckExact(key) ? PyDict_Contains(t.values, key) : 1) < 0)
+                goto done;
+        }
+        if (merge) {
+            PyObject *call[2] = {keys, t.values};
+            PyObject *merged = py_merge_number_words(NULL, call, 2);
+            if (merged == NULL)
+                goto done;
+            if (merged == Py_None) /* the Python code decides */
+                result = merged;
+            else {
+                result = merged == keys ? NULL : canonical_keys_of(merged, memo, tables, 0);
+                Py_DECREF(merged);
+                if (result == NULL && !PyErr_Occurred())
+                    goto forms; /* nothing merged */
+            }
+            goto done;
+        }
+    }
+forms:
     if (want_dict) {
         result = PyDict_New();
         for (Py_ssize_t i = 0; result != NULL && i < found.n; i++)

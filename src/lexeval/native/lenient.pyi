@@ -18,6 +18,14 @@ def canonical_keys(
     as_dict: Literal[1, 2],
     /,
 ) -> dict[str, None]: ...
+@overload
+def canonical_keys(
+    keys: tuple[str, ...],
+    memo: dict[str, str],
+    tables: tuple[dict[str, str] | None, dict[str, str] | None, int, dict[str, int] | None],
+    as_dict: Literal[3],
+    /,
+) -> tuple[str, ...] | None: ...
 def score(
     types: tuple[type[Any], type[Any], type[Any]],
     ref: Any,

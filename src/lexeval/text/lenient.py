@@ -26,6 +26,7 @@ __all__ = [
     "NATIVE_LENIENT",
     "NUMBER_WORDS_EN",
     "UNITS_EN",
+    "canonical_forms",
     "canonical_key",
     "canonical_key_set",
     "canonical_keys",
@@ -314,6 +315,22 @@ def canonical_key_set(keys: Iterable[str], english: bool, joined: bool = False) 
     if joined and "-" in "".join(extra):
         extra.update(dict.fromkeys([k.replace("-", "") for k in extra if "-" in k]))
     return extra
+
+
+def canonical_forms(keys: Sequence[str], english: bool) -> tuple[str, ...]:
+    """:func:`canonical_keys` of ``keys`` with English number words merged first
+    (:func:`merge_number_words`).
+
+    >>> canonical_forms(("born", "twenty", "four", "Feet"), english=True)
+    ('born', '24', 'foot')
+    """
+    if NATIVE_LENIENT and _NATIVE is not None and type(keys) is tuple:
+        found: tuple[str, ...] | None = _NATIVE.canonical_keys(
+            keys, _CANONICAL[english], _TABLES[english], 3
+        )
+        if found is not None:
+            return found
+    return canonical_keys(merge_number_words(keys, english), english)
 
 
 def clear_caches() -> None:
