@@ -112,6 +112,10 @@ def lenient_tasks(pairs: list[tuple[str, str]]) -> dict[str, Callable[[int], obj
         "canonical_key_set (new words)": lambda i: lenient.canonical_key_set(
             [f"Word{i}x", f"{i:07d}", f"w{i}-x"], True, joined=True
         ),
+        "canonical_forms (number words merged)": lambda i: lenient.canonical_forms(
+            ("born", "twenty", "four", f"w{i % 300}", "two", "thousand", "x"), True
+        ),
+        "texts (folded output)": lambda i: native.texts(pairs[i % len(pairs)][1]),
         "lenient error paths": bad_calls,
     }
 
