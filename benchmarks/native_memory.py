@@ -116,6 +116,9 @@ def lenient_tasks(pairs: list[tuple[str, str]]) -> dict[str, Callable[[int], obj
             ("born", "twenty", "four", f"w{i % 300}", "two", "thousand", "x"), True
         ),
         "texts (folded output)": lambda i: native.texts(pairs[i % len(pairs)][1]),
+        "canonical_index (output keys)": lambda i: lenient.canonical_index(
+            (*keys[i % len(keys)], "10-12", "six-year"), True
+        ),
         "lenient error paths": bad_calls,
     }
 

@@ -53,6 +53,7 @@ from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, 
 from lexeval.text.lenient import (
     NUMBER_WORDS_EN,
     canonical_forms,
+    canonical_index,
     canonical_key_set,
     canonical_keys,
     fold_accents,
@@ -222,14 +223,12 @@ class OutputKeys:
         keywords = self.keywords = tuple(analysis.keywords)
         self._all_keys = tuple(analysis.keys)
         self._english = english
-        canonical = self.canonical = canonical_keys(keywords, english)
-        # sets as dicts of None: a dict of strings is not tracked by the garbage collector
-        keys = dict.fromkeys(canonical)
+        # sets as dicts of None: a dict of strings is not tracked by the garbage collector;
+        # "10-12" is also "1012"; "25th-largest" has the parts "25" and "largest"
+        canonical, keys, compounds = canonical_index(keywords, english)
+        self.canonical = canonical
         parts: Container[str] = _NO_PARTS
-        if "-" in "".join(canonical):
-            # "10-12" is also "1012"; "25th-largest" has the parts "25" and "largest"
-            compounds = [k for k in keys if "-" in k]
-            keys.update(dict.fromkeys([k.replace("-", "") for k in compounds]))
+        if compounds:
             parts = canonical_key_set([p for k in compounds for p in k.split("-") if p], english)
         self._keys = keys
         self._parts = parts

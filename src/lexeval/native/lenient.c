@@ -16,7 +16,8 @@
  *                 (dict.fromkeys(...)); 2: that dict, then each of its keys with a hyphen
  *                 without them; 3: the tuple of the keys (a tuple) with English number
  *                 words merged first (merge_number_words), or None when the Python code
- *                 must merge them
+ *                 must merge them; 4: (the tuple, the dict of mode 2, the tuple of that
+ *                 dict's keys with a hyphen)
  *   The memo is read here. A missing ASCII key without a digit, a dot or a space, or of digits
  *   only, is computed here as the reference computes it (plain_canonical) and stored as
  *   __missing__ stores it (the memo emptied first when it holds `size` keys); any other
@@ -231,7 +232,15 @@ static PyObject *DASH, *EMPTY; /* "-" and "" */
 
 /* Adds to a dict of str each of its keys that has a hyphen without them, after all the others
  * (dict.update(dict.fromkeys([k.replace("-", "") for k in d if "-" in k]))). 0 or -1. */
+static int add_joined_as(PyObject *d, PyObject **found);
+
 static int add_joined(PyObject *d)
+{
+    return add_joined_as(d, NULL);
+}
+
+/* add_joined, and when `found` is given, the keys with a hyphen as a new tuple there. */
+static int add_joined_as(PyObject *d, PyObject **found)
 {
     PyObject *compounds = PyList_New(0), *key, *value;
     Py_ssize_t pos = 0;
@@ -245,6 +254,8 @@ static int add_joined(PyObject *d)
         failed = joined == NULL || PyDict_SetItem(d, joined, Py_None) < 0;
         Py_XDECREF(joined);
     }
+    if (!failed && found != NULL)
+        failed = (*found = PyList_AsTuple(compounds)) == NULL;
     Py_XDECREF(compounds);
     return failed ? -1 : 0;
 }
@@ -263,9 +274,9 @@ static PyObject *py_canonical_keys(PyObject *module, PyObject *const *args, Py_s
         return NULL;
     }
     long mode = PyLong_Check(args[3]) ? PyLong_AsLong(args[3]) : -1;
-    if (mode < 0 || mode > 3) {
+    if (mode < 0 || mode > 4) {
         if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "canonical_keys: as_dict must be 0, 1, 2 or 3");
+            PyErr_SetString(PyExc_ValueError, "canonical_keys: as_dict must be 0 to 4");
         return NULL;
     }
     for (int i = 0; i < 3; i++) /* Python code may run: the arguments are held */
@@ -352,7 +363,20 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
         }
     }
 forms:
-    if (want_dict) {
+    if (mode == 4) { /* (canonical keys, their index with hyphen-less forms, compounds) */
+        PyObject *canonical = PyTuple_New(found.n), *index = PyDict_New(), *compounds = NULL;
+        for (Py_ssize_t i = 0; canonical != NULL && index != NULL && i < found.n; i++) {
+            if (PyDict_SetItem(index, found.item[i], Py_None) < 0)
+                Py_CLEAR(index);
+            PyTuple_SET_ITEM(canonical, i, Py_NewRef(found.item[i]));
+        }
+        if (canonical != NULL && index != NULL && add_joined_as(index, &compounds) == 0)
+            result = PyTuple_Pack(3, canonical, index, compounds);
+        Py_XDECREF(canonical);
+        Py_XDECREF(index);
+        Py_XDECREF(compounds);
+    }
+    else if (want_dict) {
         result = PyDict_New();
         for (Py_ssize_t i = 0; result != NULL && i < found.n; i++)
             if (PyDict_SetItem(result, found.item[i], Py_None) < 0)

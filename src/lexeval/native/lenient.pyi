@@ -26,6 +26,14 @@ def canonical_keys(
     as_dict: Literal[3],
     /,
 ) -> tuple[str, ...] | None: ...
+@overload
+def canonical_keys(
+    keys: list[str] | tuple[str, ...],
+    memo: dict[str, str],
+    tables: tuple[dict[str, str] | None, dict[str, str] | None, int, dict[str, int] | None],
+    as_dict: Literal[4],
+    /,
+) -> tuple[tuple[str, ...], dict[str, None], tuple[str, ...]]: ...
 def score(
     types: tuple[type[Any], type[Any], type[Any]],
     ref: Any,

@@ -27,6 +27,7 @@ __all__ = [
     "NUMBER_WORDS_EN",
     "UNITS_EN",
     "canonical_forms",
+    "canonical_index",
     "canonical_key",
     "canonical_key_set",
     "canonical_keys",
@@ -315,6 +316,29 @@ def canonical_key_set(keys: Iterable[str], english: bool, joined: bool = False) 
     if joined and "-" in "".join(extra):
         extra.update(dict.fromkeys([k.replace("-", "") for k in extra if "-" in k]))
     return extra
+
+
+def canonical_index(
+    keys: Sequence[str], english: bool
+) -> tuple[tuple[str, ...], dict[str, None], tuple[str, ...]]:
+    """:func:`canonical_keys` of ``keys``; the distinct ones, then the form without hyphens of
+    each with a hyphen, as the keys of a dict; the distinct ones with a hyphen.
+
+    >>> canonical_index(["10–12", "Four", "4"], english=True)
+    (('10-12', '4', '4'), {'10-12': None, '4': None, '1012': None}, ('10-12',))
+    """
+    if NATIVE_LENIENT and _NATIVE is not None and type(keys) in (list, tuple):
+        found: tuple[tuple[str, ...], dict[str, None], tuple[str, ...]] = _NATIVE.canonical_keys(
+            keys, _CANONICAL[english], _TABLES[english], 4
+        )
+        return found
+    canonical = canonical_keys(keys, english)
+    index = dict.fromkeys(canonical)
+    compounds: tuple[str, ...] = ()
+    if "-" in "".join(canonical):
+        compounds = tuple([k for k in index if "-" in k])
+        index.update(dict.fromkeys([k.replace("-", "") for k in compounds]))
+    return canonical, index, compounds
 
 
 def canonical_forms(keys: Sequence[str], english: bool) -> tuple[str, ...]:
