@@ -36,6 +36,7 @@ needs_native = pytest.mark.skipif(
 )
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 NORMALIZER = Normalizer()
+NORMALIZERS = {"en": NORMALIZER, "de": Normalizer(language="de")}  # English or not
 WEIGHTS = {"frequency": KeywordWeights("en"), "uniform": KeywordWeights("en", frequency=False)}
 
 
@@ -258,19 +259,25 @@ def _scores(
     st.sampled_from(list(PROFILES)),
     st.sampled_from(list(WEIGHTS)),
     st.one_of(st.none(), TEXT),
+    st.sampled_from(list(NORMALIZERS)),
 )
 def test_scores_equal_the_reference(
-    references: list[str], output: str, task: str, weighting: str, question: str | None
+    references: list[str],
+    output: str,
+    task: str,
+    weighting: str,
+    question: str | None,
+    language: str,
 ) -> None:
     """Random references and outputs (numbers, months, compounds, accents, number words,
-    glued words), every profile, both weightings, with and without a question: the same
-    score and info, bit for bit and in order, each path with its own prepared texts."""
+    glued words), every profile, both weightings, with and without a question, English or
+    not: the same score and info, bit for bit and in order, each path with its own prepared
+    texts."""
     profile, weights = PROFILES[task], WEIGHTS[weighting]
+    matchers = [kl.LenientMatcher(NORMALIZERS[language]) for _ in range(2)]
     with pure_python():
-        want = _scores(
-            kl.LenientMatcher(NORMALIZER), references, output, profile, weights, question
-        )
-    got = _scores(kl.LenientMatcher(NORMALIZER), references, output, profile, weights, question)
+        want = _scores(matchers[0], references, output, profile, weights, question)
+    got = _scores(matchers[1], references, output, profile, weights, question)
     assert same(got, want), (got, want)
 
 
