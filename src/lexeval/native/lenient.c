@@ -291,8 +291,15 @@ static PyObject *py_canonical_keys(PyObject *module, PyObject *const *args, Py_s
  * with an ASCII digit and the key does not (a number word's form is its digits). */
 static int may_be_number_word(PyObject *key, PyObject *canonical)
 {
-    if (!PyUnicode_Check(key) || PyUnicode_GET_LENGTH(canonical) == 0 ||
-        PyUnicode_GET_LENGTH(key) == 0)
+    if (!PyUnicode_Check(key) || !PyUnicode_Check(canonical))
+        return 0;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(key) < 0 || PyUnicode_READY(canonical) < 0) {
+        PyErr_Clear();
+        return 1; /* the dict decides */
+    }
+#endif
+    if (PyUnicode_GET_LENGTH(canonical) == 0 || PyUnicode_GET_LENGTH(key) == 0)
         return 0;
     Py_UCS4 c = PyUnicode_READ_CHAR(canonical, 0), k = PyUnicode_READ_CHAR(key, 0);
     return c >= '0' && c <= '9' && !(k >= '0' && k <= '9');
@@ -930,6 +937,10 @@ static PyObject *py_merge_number_words(PyObject *module, PyObject *const *args,
             result = Py_NewRef(Py_None);
             goto done;
         }
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(item[i]) < 0)
+            goto done;
+#endif
         if (first_word < 0 && i + 1 < n) {
             int in = PyDict_Contains(values, item[i]);
             if (in < 0)
@@ -1050,15 +1061,6 @@ static int knob(PyObject *profile, int name, double *value)
         other = 1;
     Py_DECREF(v);
     return other;
-}
-
-/* Whether every item of a tuple is an exact str. */
-static int all_str(PyObject *tuple)
-{
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tuple); i++)
-        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(tuple, i)))
-            return 0;
-    return 1;
 }
 
 /* The equality of two exact str (what == on them finds). */
@@ -1215,7 +1217,7 @@ static PyObject *score_of(PyObject *const *args)
         Py_RETURN_NONE;
     Py_ssize_t n = PyTuple_GET_SIZE(keys);
     if (n == 0 || !TUPLE_OF(canonical, n) || !TUPLE_OF(pieces, n) || !TUPLE_OF(kinds, n) ||
-        !TUPLE_OF(part_weights, n) || !TUPLE_OF(weights, n) || !all_str(keys) ||
+        !TUPLE_OF(part_weights, n) || !TUPLE_OF(weights, n) || !all_ready_str(keys) ||
         !all_ready_str(canonical))
         Py_RETURN_NONE;
     for (Py_ssize_t i = 0; i < n; i++)
@@ -1241,7 +1243,7 @@ static PyObject *score_of(PyObject *const *args)
         (s.out_keywords = PyObject_GetAttr(out, NAME[A_KEYWORDS])) == NULL)
         goto done;
     if (!PyTuple_CheckExact(s.out_canonical) ||
-        !all_str(s.out_canonical) || !PyTuple_CheckExact(s.out_keywords)) {
+        !all_ready_str(s.out_canonical) || !PyTuple_CheckExact(s.out_keywords)) {
         result = Py_NewRef(Py_None);
         goto done;
     }
