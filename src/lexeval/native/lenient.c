@@ -58,6 +58,15 @@
 /* Whether `tuple` is an exact tuple of n items. */
 #define TUPLE_OF(tuple, n) (PyTuple_CheckExact(tuple) && PyTuple_GET_SIZE(tuple) == (n))
 
+/* Whether an exact, ready str has a hyphen. */
+static int has_dash(PyObject *s)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    if (PyUnicode_IS_ASCII(s))
+        return n > 0 && memchr(PyUnicode_1BYTE_DATA(s), '-', (size_t)n) != NULL;
+    return PyUnicode_FindChar(s, '-', 0, n, 1) >= 0;
+}
+
 /* ---- canonical keys ------------------------------------------------------------------------ */
 
 /* A growable array of owned references (on the stack while few). */
@@ -372,12 +381,20 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
 forms:
     if (mode == 4) { /* (canonical keys, their index with hyphen-less forms, compounds) */
         PyObject *canonical = PyTuple_New(found.n), *index = PyDict_New(), *compounds = NULL;
+        int dashes = 0;
         for (Py_ssize_t i = 0; canonical != NULL && index != NULL && i < found.n; i++) {
             if (PyDict_SetItem(index, found.item[i], Py_None) < 0)
                 Py_CLEAR(index);
+            else if (!dashes && PyUnicode_Check(found.item[i]))
+                dashes = has_dash(found.item[i]);
             PyTuple_SET_ITEM(canonical, i, Py_NewRef(found.item[i]));
         }
-        if (canonical != NULL && index != NULL && add_joined_as(index, &compounds) == 0)
+        int failed = canonical == NULL || index == NULL;
+        if (!failed && dashes) /* the hyphen-less forms, and the keys with a hyphen */
+            failed = add_joined_as(index, &compounds) < 0;
+        else if (!failed)
+            failed = (compounds = PyTuple_New(0)) == NULL;
+        if (!failed)
             result = PyTuple_Pack(3, canonical, index, compounds);
         Py_XDECREF(canonical);
         Py_XDECREF(index);
@@ -681,15 +698,6 @@ static int output_inside(Output *o, PyObject *key)
             return in;
     }
     return 0;
-}
-
-/* Whether an exact, ready str has a hyphen. */
-static int has_dash(PyObject *s)
-{
-    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
-    if (PyUnicode_IS_ASCII(s))
-        return n > 0 && memchr(PyUnicode_1BYTE_DATA(s), '-', (size_t)n) != NULL;
-    return PyUnicode_FindChar(s, '-', 0, n, 1) >= 0;
 }
 
 /* Whether `s` (an exact str) is `form` (an exact str with a hyphen) without its hyphens. */
