@@ -48,9 +48,12 @@ from rapidfuzz.process import extractOne
 
 from lexeval.metrics.keyword_info import coverage_info
 from lexeval.metrics.substring import LONG_TEXT, SubstringIndex, find_all
+from lexeval.native import load
 from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, processor_language
 from lexeval.text.lenient import (
     NUMBER_WORDS_EN,
+    canonical_forms,
+    canonical_index,
     canonical_key_set,
     canonical_keys,
     fold_accents,
@@ -65,6 +68,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MONTHS_EN",
+    "NATIVE_SCORE",
     "NEAR_MAX_OUTPUT_KEYWORDS",
     "NEAR_MIN",
     "LenientMatcher",
@@ -74,6 +78,10 @@ __all__ = [
     "conflict_kind",
     "lenient_score",
 ]
+
+_NATIVE = load("lenient")
+#: Whether :func:`lenient_score`'s loop and evidence are compiled (``lexeval.native.lenient``).
+NATIVE_SCORE = _NATIVE is not None
 
 _PARTS = re.compile(r"[-‐-―/ ]+")
 _THOUSANDS_IN_TEXT = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?!\d)")
@@ -195,6 +203,7 @@ class OutputKeys:
         "_all_keys",
         "_english",
         "_every",
+        "_forms",
         "_found",
         "_indexes",
         "_keys",
@@ -214,18 +223,17 @@ class OutputKeys:
         keywords = self.keywords = tuple(analysis.keywords)
         self._all_keys = tuple(analysis.keys)
         self._english = english
-        canonical = self.canonical = canonical_keys(keywords, english)
-        # sets as dicts of None: a dict of strings is not tracked by the garbage collector
-        keys = dict.fromkeys(canonical)
+        # sets as dicts of None: a dict of strings is not tracked by the garbage collector;
+        # "10-12" is also "1012"; "25th-largest" has the parts "25" and "largest"
+        canonical, keys, compounds = canonical_index(keywords, english)
+        self.canonical = canonical
         parts: Container[str] = _NO_PARTS
-        if "-" in "".join(canonical):
-            # "10-12" is also "1012"; "25th-largest" has the parts "25" and "largest"
-            compounds = [k for k in keys if "-" in k]
-            keys.update(dict.fromkeys([k.replace("-", "") for k in compounds]))
+        if compounds:
             parts = canonical_key_set([p for k in compounds for p in k.split("-") if p], english)
         self._keys = keys
         self._parts = parts
         self._every: dict[str, None] | None = None  # the stopword-keeping keys
+        self._forms: tuple[str, ...] | None = None  # _every_forms()
         self._found: dict[str, bool] | None = None  # answers of has_word(), per reference key
         self._near: dict[str, tuple[str, float] | None] | None = None  # answers of near()
         self._plain_keys: tuple[str, ...] | None = None
@@ -238,6 +246,8 @@ class OutputKeys:
         """The folded text (accents off, dashes as hyphens, numbers without thousands
         separators) and its letters and digits alone (built once, for the substring rule)."""
         texts = self._text
+        if texts is None and NATIVE_SCORE and _NATIVE is not None:
+            texts = self._text = _NATIVE.texts(self.output)  # ASCII, no thousands: in C
         if texts is None:
             folded = hyphenate_dashes(fold_accents(self.output))
             numbers = folded
@@ -265,12 +275,20 @@ class OutputKeys:
         if kinds is None:
             found: dict[str, list[str]] = {}
             english = self._english
-            for key in dict.fromkeys(self.canonical):
-                # conflict_kind is None but for keys with a digit and (English) month names
-                if (english and key in MONTHS_EN) or (not key.isalpha() and _has_digit(key)):
-                    k = conflict_kind(key, english)
-                    if k is not None:
-                        found.setdefault(k, []).append(key)
+            # conflict_kind is None but for keys with a digit and (English) month names
+            candidates = None
+            if NATIVE_SCORE and _NATIVE is not None:
+                candidates = _NATIVE.kind_candidates(self.canonical, MONTHS_EN if english else None)
+            if candidates is None:
+                candidates = [
+                    key
+                    for key in dict.fromkeys(self.canonical)
+                    if (english and key in MONTHS_EN) or (not key.isalpha() and _has_digit(key))
+                ]
+            for key in candidates:
+                k = conflict_kind(key, english)
+                if k is not None:
+                    found.setdefault(k, []).append(key)
             kinds = self._kinds = {k: tuple(v) for k, v in found.items()}
         return kinds.get(kind, ())
 
@@ -281,16 +299,28 @@ class OutputKeys:
         if keys is None:
             english = self._english
             words = merge_number_words(self._all_keys, english)
-            extra = canonical_key_set(words, english)
-            if "-" in "".join(extra):
-                extra.update(dict.fromkeys([k.replace("-", "") for k in extra if "-" in k]))
-            keys = self._every = extra
+            keys = self._every = canonical_key_set(words, english, joined=True)
         return keys
+
+    def _every_forms(self) -> tuple[str, ...]:
+        """The canonical forms of every key, stopwords kept and number words merged, in order
+        (built once): the keys of :meth:`_extend`'s dict before their hyphen-less forms, which
+        the compiled rules scan instead of building that dict."""
+        forms = self._forms
+        if forms is None:
+            forms = self._forms = canonical_forms(self._all_keys, self._english)
+        return forms
 
     def _prefix_match(self, key: str) -> bool:
         """Rule 3: an output key without digits shares with ``key`` a prefix of at least
         ``_PREFIX_MIN`` characters and ``_PREFIX_SHARE`` of the longer word (all keys sorted
         once for these queries)."""
+        if NATIVE_SCORE and _NATIVE is not None:  # a scan in C, no sorted keys
+            found = _NATIVE.prefix_match(
+                key, self._keys, self._extend(), _PREFIX_MIN, _PREFIX_SHARE
+            )
+            if found is not None:
+                return bool(found)
         ordered = self._sorted
         if ordered is None:
             ordered = self._sorted = tuple(sorted([*self._keys, *self._extend()]))
@@ -352,9 +382,12 @@ class OutputKeys:
             if len(canonical) > NEAR_MAX_OUTPUT_KEYWORDS:
                 plain = self._plain_keys = ()
             else:
-                plain = self._plain_keys = tuple(
-                    [k for k in canonical if k.isalpha() or not _has_digit(k)]
-                )
+                found = None
+                if NATIVE_SCORE and _NATIVE is not None:
+                    found = _NATIVE.without_digits(canonical)
+                if found is None:
+                    found = tuple([k for k in canonical if k.isalpha() or not _has_digit(k)])
+                plain = self._plain_keys = found
         best = extractOne(key, plain, scorer=Indel.normalized_similarity, score_cutoff=NEAR_MIN)
         found = None if best is None else (self.keywords[self.canonical.index(best[0])], best[1])
         answers[key] = found
@@ -553,7 +586,9 @@ def lenient_score(
 ) -> tuple[float, dict[str, Any]]:
     """The score of one output against one reference with ``profile``'s knobs (reference
     keys in ``echoed``, a question's keys, weigh ``profile.question_weight`` of their weight),
-    and its evidence."""
+    and its evidence. The loop over the reference keys and rules 1 to 3 are compiled when
+    :data:`NATIVE_SCORE`; parts, conflicts and near matches stay in :class:`_Missed`, which
+    both loops call."""
     keys, canonical = ref.keys, ref.canonical
     if not keys:
         return _empty_reference(out)
@@ -566,58 +601,55 @@ def lenient_score(
         total = sum(weights)
     else:
         echoed = _NOTHING_ECHOED
+    if NATIVE_SCORE and _NATIVE is not None:
+        found: tuple[float, dict[str, Any]] | None = _NATIVE.score(
+            _SCORE_TYPES, ref, weighted, weights, total, out, profile, echoed
+        )
+        if found is not None:
+            return found
+    return _score(ref, weighted.part_weights, weights, total, out, profile, echoed)
+
+
+def _score(
+    ref: ReferenceKeys,
+    part_weights: tuple[tuple[float, ...], ...],
+    weights: tuple[float, ...],
+    total: float,
+    out: OutputKeys,
+    profile: TaskProfile,
+    echoed: frozenset[str],
+) -> tuple[float, dict[str, Any]]:
+    """:func:`lenient_score`'s loop and evidence in Python (the reference of the compiled
+    one, ``lexeval.native.lenient.score``)."""
+    keys, canonical = ref.keys, ref.canonical
     hit: list[str] = []
     hit_keys: list[str] = []
-    partial: dict[str, float] = {}
-    near: dict[str, dict[str, str | float]] = {}
-    conflicts: dict[str, list[str]] = {}
     credit = 0.0
-    against = 0.0
-    near_credit = profile.near_credit
-    conflict_penalty = profile.conflict_penalty
-    rivals: dict[str, list[str]] | None = None  # per kind, the output's keys not in the reference
+    missed: _Missed | None = None  # made at the first key that is not one of the output's
     out_keys = out._keys
     # the six tuples have one item per reference key (ReferenceKeys and Weighted build them so)
-    for k, ck, weight, parts, part_weights, kind in zip(  # noqa: B905  (strict= costs a tenth)
-        keys, canonical, weights, ref.pieces, weighted.part_weights, ref.kinds
+    for k, ck, weight, parts, part_ws, kind in zip(  # noqa: B905  (strict= costs a tenth)
+        keys, canonical, weights, ref.pieces, part_weights, ref.kinds
     ):
-        if ck in out_keys or out.has(ck):
-            hit.append(k)
-            hit_keys.append(ck)
-            credit += weight
+        if ck not in out_keys and not out.has(ck):
+            if missed is None:
+                missed = _Missed(out, canonical, profile)
+            found = missed(k, ck, weight, parts, part_ws, kind)
+            if found is not None:
+                credit += found
             continue
-        if parts:
-            found = sum(
-                w
-                for p, w in zip(parts, part_weights, strict=True)
-                if (out.has_word(p) if _has_digit(p) else out.has(p))
-            )  # a number part is not found in another compound ("85" of "astatine-85")
-            if found:
-                share = found / sum(part_weights)
-                partial[k] = share
-                credit += share * weight
-                continue
-        if conflict_penalty and kind is not None:
-            if rivals is None:
-                rivals = {}
-            others = rivals.get(kind)
-            if others is None:  # once per kind: linear in the output's numbers
-                others = rivals[kind] = [o for o in out.of_kind(kind) if o not in canonical]
-            if others:  # "September 14, 2004" for "September 12, 2004"
-                conflicts[k] = list(others)
-                against += weight
-                continue
-        if (
-            near_credit
-            and not parts
-            and len(ck) >= _SUBSTRING_MIN
-            and (ck.isalpha() or not _has_digit(ck))
-        ):
-            close = out.near(ck)
-            if close is not None:
-                near[k] = {"keyword": close[0], "similarity": close[1]}
-                credit += near_credit * (close[1] - NEAR_MIN) / (1.0 - NEAR_MIN) * weight
-    coverage = max(0.0, credit - conflict_penalty * against) / total
+        hit.append(k)
+        hit_keys.append(ck)
+        credit += weight
+    if missed is None:
+        partial: dict[str, float] = {}
+        near: dict[str, dict[str, str | float]] = {}
+        conflicts: dict[str, list[str]] = {}
+        against = 0.0
+    else:
+        partial, near, conflicts = missed.partial, missed.near, missed.conflicts
+        against = missed.against
+    coverage = max(0.0, credit - profile.conflict_penalty * against) / total
     # the output's keywords that match: those whose canonical form a found reference key has
     if not hit_keys:
         used = 0
@@ -638,6 +670,89 @@ def lenient_score(
     info["coverage"] = coverage
     info["extra"] = extra
     return coverage * (1.0 - profile.extra_penalty * extra), info
+
+
+class _Missed:
+    """The rules for the reference keys of one scoring call that are not among the output's
+    keys (rules 1 to 3 by :meth:`OutputKeys.has`, parts, conflicts, near matches), with their
+    evidence and the weight the conflicts take off."""
+
+    __slots__ = (
+        "against",
+        "canonical",
+        "conflict_penalty",
+        "conflicts",
+        "near",
+        "near_credit",
+        "out",
+        "partial",
+        "rivals",
+    )
+
+    def __init__(self, out: OutputKeys, canonical: tuple[str, ...], profile: TaskProfile) -> None:
+        self.out = out
+        self.canonical = canonical  # the reference's canonical keys
+        self.near_credit = profile.near_credit
+        self.conflict_penalty = profile.conflict_penalty
+        self.partial: dict[str, float] = {}
+        self.near: dict[str, dict[str, str | float]] = {}
+        self.conflicts: dict[str, list[str]] = {}
+        self.against = 0.0
+        # per kind, the output's keys that are not in the reference
+        self.rivals: dict[str, list[str]] | None = None
+
+    def __call__(
+        self,
+        k: str,
+        ck: str,
+        weight: float,
+        parts: tuple[str, ...],
+        part_weights: tuple[float, ...],
+        kind: str | None,
+    ) -> float | None:
+        """The credit that the reference keyword ``k`` (canonical ``ck``), which the output
+        does not have (:meth:`OutputKeys.has`), earns (a share of its parts, a near match), or
+        None (none, or a conflict: its weight is added to ``against``)."""
+        out = self.out
+        if parts:
+            found = sum(
+                w
+                for p, w in zip(parts, part_weights, strict=True)
+                if (out.has_word(p) if _has_digit(p) else out.has(p))
+            )  # a number part is not found in another compound ("85" of "astatine-85")
+            if found:
+                share = found / sum(part_weights)
+                self.partial[k] = share
+                return share * weight
+        if self.conflict_penalty and kind is not None:
+            rivals = self.rivals
+            if rivals is None:
+                rivals = self.rivals = {}
+            others = rivals.get(kind)
+            if others is None:  # once per kind: linear in the output's numbers
+                canonical = self.canonical
+                others = rivals[kind] = [o for o in out.of_kind(kind) if o not in canonical]
+            if others:  # "September 14, 2004" for "September 12, 2004"
+                self.conflicts[k] = list(others)
+                self.against += weight
+                return None
+        near_credit = self.near_credit
+        if (
+            near_credit
+            and not parts
+            and len(ck) >= _SUBSTRING_MIN
+            and (ck.isalpha() or not _has_digit(ck))
+        ):
+            close = out.near(ck)
+            if close is not None:
+                self.near[k] = {"keyword": close[0], "similarity": close[1]}
+                return near_credit * (close[1] - NEAR_MIN) / (1.0 - NEAR_MIN) * weight
+        return None
+
+
+#: What the compiled loop checks and makes: the exact types of a prepared reference and its
+#: weights, the rules of missed keys, and the length of texts searched through an index.
+_SCORE_TYPES = (ReferenceKeys, Weighted, _Missed, LONG_TEXT)
 
 
 def _empty_reference(out: OutputKeys) -> tuple[float, dict[str, Any]]:

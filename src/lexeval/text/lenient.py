@@ -19,10 +19,15 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from itertools import compress
 
+from lexeval.native import load
+
 __all__ = [
     "DASHES",
+    "NATIVE_LENIENT",
     "NUMBER_WORDS_EN",
     "UNITS_EN",
+    "canonical_forms",
+    "canonical_index",
     "canonical_key",
     "canonical_key_set",
     "canonical_keys",
@@ -33,6 +38,12 @@ __all__ = [
     "number_phrase",
     "repair_mojibake",
 ]
+
+_NATIVE = load("lenient")
+#: Whether the compiled paths of ``lexeval.native.lenient`` are in use: :func:`canonical_keys`
+#: and :func:`canonical_key_set` read the memo in C (which also computes a new plain ASCII
+#: word's or number's key), :func:`merge_number_words` scans the keys in C.
+NATIVE_LENIENT = _NATIVE is not None
 
 #: English number words and their digits (lenient matching: "four" == "4"). Ordinals are
 #: their number, as spaCy's lemma table has them ("sixth" == "6th" == "6").
@@ -202,7 +213,13 @@ def merge_number_words(keys: Sequence[str], english: bool) -> Sequence[str]:
     >>> merge_number_words(["born", "twenty", "four", "may"], english=True)
     ['born', 'twenty four', 'may']
     """
-    if not english or len(keys) < 2 or _NUMBER_VALUES.keys().isdisjoint(keys[:-1]):
+    if not english or len(keys) < 2:
+        return keys
+    if NATIVE_LENIENT and _NATIVE is not None and type(keys) in (list, tuple):
+        merged: Sequence[str] | None = _NATIVE.merge_number_words(keys, _NUMBER_VALUES)
+        if merged is not None:
+            return merged
+    if _NUMBER_VALUES.keys().isdisjoint(keys[:-1]):
         return keys
     out: list[str] = []
     start = 0  # the first key not yet in out
@@ -241,6 +258,13 @@ class _CanonicalMemo(dict[str, str]):
 
 _CANONICAL = (_CanonicalMemo(False), _CanonicalMemo(True))  # [english]
 
+#: The tables of the compiled path, per ``english``: number words, units, the memo's size, the
+#: number words' values.
+_TABLES = (
+    (None, None, _CANONICAL_CACHE_SIZE, None),
+    (NUMBER_WORDS_EN, _WORD_UNITS, _CANONICAL_CACHE_SIZE, _NUMBER_VALUES),
+)
+
 
 def canonical_key(key: str, english: bool) -> str:
     """The lenient matching form of a key: accents folded, English number words (when
@@ -265,17 +289,72 @@ def canonical_keys(keys: Iterable[str], english: bool) -> tuple[str, ...]:
     >>> canonical_keys(["Four", "cats", "1,000"], english=True)
     ('4', 'cats', '1000')
     """
+    if NATIVE_LENIENT and _NATIVE is not None and type(keys) in (list, tuple):
+        found: tuple[str, ...] = _NATIVE.canonical_keys(
+            keys, _CANONICAL[english], _TABLES[english], 0
+        )
+        return found
     return tuple(map(_CANONICAL[english].__getitem__, keys))
 
 
-def canonical_key_set(keys: Iterable[str], english: bool) -> dict[str, None]:
+def canonical_key_set(keys: Iterable[str], english: bool, joined: bool = False) -> dict[str, None]:
     """The distinct :func:`canonical_key` of ``keys`` in their order, as the keys of a dict (a
-    dict of strings is not tracked by the garbage collector; a set is).
+    dict of strings is not tracked by the garbage collector; a set is); with ``joined``, then
+    each of them that has a hyphen without its hyphens ("10-12" is also "1012").
 
     >>> list(canonical_key_set(["Four", "4", "cats"], english=True))
     ['4', 'cats']
+    >>> list(canonical_key_set(["10–12", "six-year"], english=True, joined=True))
+    ['10-12', 'six-year', '1012', 'sixyear']
     """
-    return dict.fromkeys(map(_CANONICAL[english].__getitem__, keys))
+    if NATIVE_LENIENT and _NATIVE is not None and type(keys) in (list, tuple):
+        found: dict[str, None] = _NATIVE.canonical_keys(
+            keys, _CANONICAL[english], _TABLES[english], 2 if joined else 1
+        )
+        return found
+    extra = dict.fromkeys(map(_CANONICAL[english].__getitem__, keys))
+    if joined and "-" in "".join(extra):
+        extra.update(dict.fromkeys([k.replace("-", "") for k in extra if "-" in k]))
+    return extra
+
+
+def canonical_index(
+    keys: Sequence[str], english: bool
+) -> tuple[tuple[str, ...], dict[str, None], tuple[str, ...]]:
+    """:func:`canonical_keys` of ``keys``; the distinct ones, then the form without hyphens of
+    each with a hyphen, as the keys of a dict; the distinct ones with a hyphen.
+
+    >>> canonical_index(["10–12", "Four", "4"], english=True)
+    (('10-12', '4', '4'), {'10-12': None, '4': None, '1012': None}, ('10-12',))
+    """
+    if NATIVE_LENIENT and _NATIVE is not None and type(keys) in (list, tuple):
+        found: tuple[tuple[str, ...], dict[str, None], tuple[str, ...]] = _NATIVE.canonical_keys(
+            keys, _CANONICAL[english], _TABLES[english], 4
+        )
+        return found
+    canonical = canonical_keys(keys, english)
+    index = dict.fromkeys(canonical)
+    compounds: tuple[str, ...] = ()
+    if "-" in "".join(canonical):
+        compounds = tuple([k for k in index if "-" in k])
+        index.update(dict.fromkeys([k.replace("-", "") for k in compounds]))
+    return canonical, index, compounds
+
+
+def canonical_forms(keys: Sequence[str], english: bool) -> tuple[str, ...]:
+    """:func:`canonical_keys` of ``keys`` with English number words merged first
+    (:func:`merge_number_words`).
+
+    >>> canonical_forms(("born", "twenty", "four", "Feet"), english=True)
+    ('born', '24', 'foot')
+    """
+    if NATIVE_LENIENT and _NATIVE is not None and type(keys) is tuple:
+        found: tuple[str, ...] | None = _NATIVE.canonical_keys(
+            keys, _CANONICAL[english], _TABLES[english], 3
+        )
+        if found is not None:
+            return found
+    return canonical_keys(merge_number_words(keys, english), english)
 
 
 def clear_caches() -> None:

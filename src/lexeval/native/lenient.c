@@ -1,0 +1,1417 @@
+/* lexeval.native.lenient: the compiled fast paths of lenient keyword matching.
+ *
+ * The pure-Python code stays the reference (lexeval.text.lenient.canonical_keys and
+ * lexeval.metrics.keyword_lenient.lenient_score); these functions compute the same values and
+ * the property tests compare the two:
+ *
+ *   canonical_keys(keys, memo, tables, as_dict)
+ *       keys      a list or tuple of keys
+ *       memo      the canonical keys known so far, a dict (subclass) whose __missing__
+ *                 computes one (lexeval.text.lenient._CanonicalMemo)
+ *       tables    (number_words, units, size, values): the English number words and units
+ *                 as dicts of str, the memo's size limit, the number words' values as a dict
+ *                 of int (number_words, units and values None when not English)
+ *       as_dict   0: a tuple of the canonical key of each key (tuple(map(memo.__getitem__,
+ *                 keys))); 1: the distinct ones, as the keys of a dict of None
+ *                 (dict.fromkeys(...)); 2: that dict, then each of its keys with a hyphen
+ *                 without them; 3: the tuple of the keys (a tuple) with English number
+ *                 words merged first (merge_number_words), or None when the Python code
+ *                 must merge them; 4: (the tuple, the dict of mode 2, the tuple of that
+ *                 dict's keys with a hyphen)
+ *   The memo is read here. A missing ASCII key without a digit, a dot or a space, or of digits
+ *   only, is computed here as the reference computes it (plain_canonical) and stored as
+ *   __missing__ stores it (the memo emptied first when it holds `size` keys); any other
+ *   missing key goes through memo[key], i.e. the Python code.
+ *
+ *   score(types, ref, weighted, weights, total, out, profile, echoed)
+ *       types     (ReferenceKeys, Weighted, _Missed): the exact types of ref and weighted,
+ *                 and the class of the rules of missed keys
+ *       ref, weighted  the prepared reference and its weights (a named tuple of each)
+ *       weights, total  the keys' weights and their sum (the question's echoed keys weighed)
+ *       out       the prepared output (its _keys, canonical and keywords are read)
+ *       profile   the task profile (its conflict_penalty and extra_penalty are read)
+ *       echoed    a frozenset: the reference keys the question names (empty: none)
+ *   returns (score, info) as lenient_score makes them, or None when an argument is not of the
+ *   types the reference builds (the caller then runs the Python loop). A reference key that is
+ *   one of the output's keys is found here; any other goes to _Missed(out, canonical,
+ *   profile) (made once, at the first), called with (k, ck, weight, parts, part_weights,
+ *   kind): True (found), a float (credit earned) or None; its partial, near, conflicts and
+ *   against make the evidence. The floats are computed with the reference's operations in its
+ *   order (no contraction into fused multiply-adds).
+ *
+ * Both hold the GIL from start to end. Python code may run (__missing__, _Missed, a
+ * __eq__ of a key that is not a str): the arguments are held for the call, the items read are
+ * held by a reference of their own, and errors propagate. Nothing of the host process is
+ * touched.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <string.h>
+
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+/* Whether `tuple` is an exact tuple of n items. */
+#define TUPLE_OF(tuple, n) (PyTuple_CheckExact(tuple) && PyTuple_GET_SIZE(tuple) == (n))
+
+/* Whether an exact, ready str has a hyphen. */
+static int has_dash(PyObject *s)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    if (PyUnicode_IS_ASCII(s))
+        return n > 0 && memchr(PyUnicode_1BYTE_DATA(s), '-', (size_t)n) != NULL;
+    return PyUnicode_FindChar(s, '-', 0, n, 1) >= 0;
+}
+
+/* ---- canonical keys ------------------------------------------------------------------------ */
+
+/* A growable array of owned references (on the stack while few). */
+#define STACK 64
+typedef struct {
+    PyObject **item;
+    Py_ssize_t n, capacity;
+    PyObject *stack[STACK];
+} Refs;
+
+static void refs_init(Refs *r)
+{
+    r->item = r->stack;
+    r->n = 0;
+    r->capacity = STACK;
+}
+
+/* Appends a new reference (stolen); -1 on error (the reference is released). */
+static int refs_push(Refs *r, PyObject *item)
+{
+    if (r->n == r->capacity) {
+        Py_ssize_t capacity = 2 * r->capacity;
+        PyObject **grown = r->item == r->stack ? PyMem_New(PyObject *, capacity)
+                                               : PyMem_Resize(r->item, PyObject *, capacity);
+        if (grown == NULL) {
+            Py_DECREF(item);
+            PyErr_NoMemory();
+            return -1;
+        }
+        if (r->item == r->stack)
+            memcpy(grown, r->stack, sizeof(r->stack));
+        r->item = grown;
+        r->capacity = capacity;
+    }
+    r->item[r->n++] = item;
+    return 0;
+}
+
+static void refs_free(Refs *r)
+{
+    for (Py_ssize_t i = 0; i < r->n; i++)
+        Py_DECREF(r->item[i]);
+    if (r->item != r->stack)
+        PyMem_Free(r->item);
+}
+
+static int phrase(PyObject *values, PyObject *a, PyObject *b, long *value);
+
+/* The tables of English (all None otherwise): number words and units as dicts of str, the
+ * number words' values as a dict of int. */
+typedef struct {
+    PyObject *number_words, *units, *values;
+} Tables;
+
+/* The canonical key of an ASCII key `key` (an exact, ready str) without a digit, a dot or a
+ * space, or of digits only, as lexeval.text.lenient._canonical computes it: a new reference,
+ * or NULL without an error when the key is another one (or a table holds something else),
+ * NULL with one on error. Such a key is in lower case; then a number when all digits (without
+ * its leading zeros), an English number word's digits or a unit's one spelling when all
+ * letters, the value of two English number words when two runs of letters joined by one
+ * hyphen ("twenty-four"), else itself. */
+static PyObject *plain_canonical(PyObject *key, Tables *t)
+{
+    if (!PyUnicode_IS_ASCII(key))
+        return NULL;
+    const unsigned char *s = PyUnicode_1BYTE_DATA(key);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key), upper = 0, letters = 0, hyphens = 0, i;
+    if (n == 0)
+        return NULL;
+    if (s[0] >= '0' && s[0] <= '9') { /* all digits: without leading zeros ("007" -> "7") */
+        for (i = 0; i < n; i++)
+            if (s[i] < '0' || s[i] > '9')
+                return NULL;
+        Py_ssize_t zeros = 0;
+        while (zeros < n - 1 && s[zeros] == '0')
+            zeros++;
+        return zeros ? PyUnicode_Substring(key, zeros, n) : Py_NewRef(key);
+    }
+    for (i = 0; i < n; i++) {
+        unsigned char c = s[i];
+        if (c >= 'A' && c <= 'Z')
+            upper++;
+        else if (c >= 'a' && c <= 'z')
+            letters++;
+        else if (c == '-')
+            hyphens++;
+        else if ((c >= '0' && c <= '9') || c == '.' || c == ' ' || c < 32 || c == 127)
+            return NULL; /* numbers, acronyms, phrases: the Python code */
+    }
+    letters += upper;
+    PyObject *k; /* casefolded: ASCII letters in lower case */
+    if (upper == 0)
+        k = Py_NewRef(key);
+    else {
+        k = PyUnicode_New(n, 127);
+        if (k == NULL)
+            return NULL;
+        Py_UCS1 *d = PyUnicode_1BYTE_DATA(k);
+        for (i = 0; i < n; i++)
+            d[i] = (s[i] >= 'A' && s[i] <= 'Z') ? (Py_UCS1)(s[i] + 32) : s[i];
+    }
+    if (t->number_words == Py_None) /* not English: the key in lower case */
+        return k;
+    if (letters + hyphens < n) /* other punctuation: nothing changes it */
+        return k;
+    if (hyphens == 1 && s[0] != '-' && s[n - 1] != '-') {
+        /* two runs of letters: a number phrase ("twenty-four") or the key */
+        Py_ssize_t dash = PyUnicode_FindChar(k, '-', 0, n, 1);
+        PyObject *a = PyUnicode_Substring(k, 0, dash), *b = PyUnicode_Substring(k, dash + 1, n);
+        long value = 0;
+        int number = a && b ? phrase(t->values, a, b, &value) : -1;
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        if (number != 0) {
+            Py_DECREF(k);
+            return number == 1 ? PyUnicode_FromFormat("%ld", value) : NULL;
+        }
+        return k;
+    }
+    if (hyphens) /* several hyphens, or at an end: no number phrase */
+        return k;
+    /* letters: NUMBER_WORDS_EN.get(k) or _WORD_UNITS.get(k, k) */
+    PyObject *tables[2] = {t->number_words, t->units};
+    for (int j = 0; j < 2; j++) {
+        PyObject *found = PyDict_GetItemWithError(tables[j], k);
+        if (found != NULL) {
+            if (!PyUnicode_CheckExact(found) || PyUnicode_GET_LENGTH(found) == 0) {
+                Py_DECREF(k); /* not what the tables hold: the Python code decides */
+                return NULL;
+            }
+            Py_DECREF(k);
+            return Py_NewRef(found);
+        }
+        if (PyErr_Occurred()) {
+            Py_DECREF(k);
+            return NULL;
+        }
+    }
+    return k;
+}
+
+/* memo[key], computed here for a plain word: a new reference, or NULL on error. */
+static PyObject *canonical_of(PyObject *key, PyObject *memo, Tables *t, Py_ssize_t size)
+{
+    if (PyUnicode_CheckExact(key)) {
+        PyObject *found = PyDict_GetItemWithError(memo, key);
+        if (found != NULL)
+            return Py_NewRef(found);
+        if (PyErr_Occurred())
+            return NULL;
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(key) < 0)
+            return NULL;
+#endif
+        found = plain_canonical(key, t);
+        if (found != NULL) { /* as __missing__ stores it */
+            if (PyDict_GET_SIZE(memo) >= size)
+                PyDict_Clear(memo);
+            if (PyDict_SetItem(memo, key, found) < 0) {
+                Py_DECREF(found);
+                return NULL;
+            }
+            return found;
+        }
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    return PyObject_GetItem(memo, key); /* the reference: __missing__ */
+}
+
+static PyObject *DASH, *EMPTY; /* "-" and "" */
+
+/* Adds to a dict of str each of its keys that has a hyphen without them, after all the others
+ * (dict.update(dict.fromkeys([k.replace("-", "") for k in d if "-" in k]))). 0 or -1. */
+static int add_joined_as(PyObject *d, PyObject **found);
+
+static int add_joined(PyObject *d)
+{
+    return add_joined_as(d, NULL);
+}
+
+/* add_joined, and when `found` is given, the keys with a hyphen as a new tuple there. */
+static int add_joined_as(PyObject *d, PyObject **found)
+{
+    PyObject *compounds = PyList_New(0), *key, *value;
+    Py_ssize_t pos = 0;
+    int failed = compounds == NULL;
+    while (!failed && PyDict_Next(d, &pos, &key, &value))
+        if (PyUnicode_Check(key) &&
+            PyUnicode_FindChar(key, '-', 0, PyUnicode_GET_LENGTH(key), 1) >= 0)
+            failed = PyList_Append(compounds, key) < 0;
+    for (Py_ssize_t i = 0; !failed && i < PyList_GET_SIZE(compounds); i++) {
+        PyObject *joined = PyUnicode_Replace(PyList_GET_ITEM(compounds, i), DASH, EMPTY, -1);
+        failed = joined == NULL || PyDict_SetItem(d, joined, Py_None) < 0;
+        Py_XDECREF(joined);
+    }
+    if (!failed && found != NULL)
+        failed = (*found = PyList_AsTuple(compounds)) == NULL;
+    Py_XDECREF(compounds);
+    return failed ? -1 : 0;
+}
+
+static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tables,
+                                   long mode);
+static PyObject *py_merge_number_words(PyObject *module, PyObject *const *args,
+                                       Py_ssize_t nargs);
+
+static PyObject *py_canonical_keys(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError,
+                        "canonical_keys(keys, memo, tables, as_dict) takes 4 arguments");
+        return NULL;
+    }
+    long mode = PyLong_Check(args[3]) ? PyLong_AsLong(args[3]) : -1;
+    if (mode < 0 || mode > 4) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "canonical_keys: as_dict must be 0 to 4");
+        return NULL;
+    }
+    for (int i = 0; i < 3; i++) /* Python code may run: the arguments are held */
+        Py_INCREF(args[i]);
+    PyObject *result = canonical_keys_of(args[0], args[1], args[2], mode);
+    for (int i = 0; i < 3; i++)
+        Py_DECREF(args[i]);
+    return result;
+}
+
+/* Whether a key whose canonical form is `canonical` may be a number word: the form begins
+ * with an ASCII digit and the key does not (a number word's form is its digits). */
+static int may_be_number_word(PyObject *key, PyObject *canonical)
+{
+    if (!PyUnicode_Check(key) || !PyUnicode_Check(canonical))
+        return 0;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(key) < 0 || PyUnicode_READY(canonical) < 0) {
+        PyErr_Clear();
+        return 1; /* the dict decides */
+    }
+#endif
+    if (PyUnicode_GET_LENGTH(canonical) == 0 || PyUnicode_GET_LENGTH(key) == 0)
+        return 0;
+    Py_UCS4 c = PyUnicode_READ_CHAR(canonical, 0), k = PyUnicode_READ_CHAR(key, 0);
+    return c >= '0' && c <= '9' && !(k >= '0' && k <= '9');
+}
+
+static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tables,
+                                   long mode)
+{
+    if (!(PyList_CheckExact(keys) || PyTuple_CheckExact(keys)) || !PyDict_Check(memo) ||
+        !PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 4) {
+        PyErr_SetString(PyExc_TypeError, "canonical_keys(keys: list | tuple, memo: dict, "
+                                         "tables: tuple of 4, as_dict)");
+        return NULL;
+    }
+    Tables t = {PyTuple_GET_ITEM(tables, 0), PyTuple_GET_ITEM(tables, 1),
+                PyTuple_GET_ITEM(tables, 3)};
+    if ((t.number_words != Py_None || t.units != Py_None || t.values != Py_None) &&
+        (!PyDict_CheckExact(t.number_words) || !PyDict_CheckExact(t.units) ||
+         !PyDict_CheckExact(t.values))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "the number words, units and values must be dicts or all None");
+        return NULL;
+    }
+    Py_ssize_t size = PyLong_AsSsize_t(PyTuple_GET_ITEM(tables, 2));
+    if (size == -1 && PyErr_Occurred())
+        return NULL;
+    if (mode == 3 && !PyTuple_CheckExact(keys))
+        Py_RETURN_NONE;
+    long want_dict = mode == 3 ? 0 : mode;
+    Refs found;
+    refs_init(&found);
+    PyObject *result = NULL;
+    /* as a list iterator reads a list: by index, its size checked at each step */
+    for (Py_ssize_t i = 0; i < (PyList_CheckExact(keys) ? PyList_GET_SIZE(keys)
+                                                        : PyTuple_GET_SIZE(keys));
+         i++) {
+        PyObject *key = PyList_CheckExact(keys) ? PyList_GET_ITEM(keys, i)
+                                                : PyTuple_GET_ITEM(keys, i);
+        Py_INCREF(key);
+        PyObject *canonical = canonical_of(key, memo, &t, size);
+        Py_DECREF(key);
+        if (canonical == NULL || refs_push(&found, canonical) < 0)
+            goto done;
+    }
+    if (mode == 3 && t.values != Py_None && found.n >= 2) {
+        /* number words: merged first (merge_number_words), then the merged keys' forms */
+        int merge = 0;
+        for (Py_ssize_t i = 0; !merge && i + 1 < found.n; i++) {
+            PyObject *key = PyTuple_GET_ITEM(keys, i);
+            if (may_be_number_word(key, found.item[i]) &&
+                (merge = PyUnicode_CheckExact(key) ? PyDict_Contains(t.values, key) : 1) < 0)
+                goto done;
+        }
+        if (merge) {
+            PyObject *call[2] = {keys, t.values};
+            PyObject *merged = py_merge_number_words(NULL, call, 2);
+            if (merged == NULL)
+                goto done;
+            if (merged == Py_None) /* the Python code decides */
+                result = merged;
+            else {
+                result = merged == keys ? NULL : canonical_keys_of(merged, memo, tables, 0);
+                Py_DECREF(merged);
+                if (result == NULL && !PyErr_Occurred())
+                    goto forms; /* nothing merged */
+            }
+            goto done;
+        }
+    }
+forms:
+    if (mode == 4) { /* (canonical keys, their index with hyphen-less forms, compounds) */
+        PyObject *canonical = PyTuple_New(found.n), *index = PyDict_New(), *compounds = NULL;
+        int dashes = 0;
+        for (Py_ssize_t i = 0; canonical != NULL && index != NULL && i < found.n; i++) {
+            if (PyDict_SetItem(index, found.item[i], Py_None) < 0)
+                Py_CLEAR(index);
+            else if (!dashes && PyUnicode_Check(found.item[i]))
+                dashes = has_dash(found.item[i]);
+            PyTuple_SET_ITEM(canonical, i, Py_NewRef(found.item[i]));
+        }
+        int failed = canonical == NULL || index == NULL;
+        if (!failed && dashes) /* the hyphen-less forms, and the keys with a hyphen */
+            failed = add_joined_as(index, &compounds) < 0;
+        else if (!failed)
+            failed = (compounds = PyTuple_New(0)) == NULL;
+        if (!failed)
+            result = PyTuple_Pack(3, canonical, index, compounds);
+        Py_XDECREF(canonical);
+        Py_XDECREF(index);
+        Py_XDECREF(compounds);
+    }
+    else if (want_dict) {
+        result = PyDict_New();
+        for (Py_ssize_t i = 0; result != NULL && i < found.n; i++)
+            if (PyDict_SetItem(result, found.item[i], Py_None) < 0)
+                Py_CLEAR(result);
+        if (result != NULL && want_dict == 2 && add_joined(result) < 0)
+            Py_CLEAR(result);
+    }
+    else {
+        result = PyTuple_New(found.n);
+        for (Py_ssize_t i = 0; result != NULL && i < found.n; i++) {
+            PyTuple_SET_ITEM(result, i, found.item[i]);
+            found.item[i] = NULL;
+        }
+    }
+done:
+    for (Py_ssize_t i = 0; i < found.n; i++)
+        Py_XDECREF(found.item[i]);
+    found.n = 0;
+    refs_free(&found);
+    return result;
+}
+
+/* Interned names: the info dict's keys and the attributes read. */
+enum {
+    K_MATCHED_KEYWORDS, K_TOTAL_KEYWORDS, K_MATCHED, K_MISSING, K_INPUT_KEYWORDS,
+    K_OUTPUT_KEYWORDS, K_PRECISION, K_RECALL, K_FMEASURE, K_COUNTS, K_PARTIAL, K_NEAR,
+    K_CONFLICTS, K_MATCHED_WEIGHT, K_TOTAL_WEIGHT, K_WEIGHTS, K_ECHOED, K_COVERAGE, K_EXTRA,
+    K_OVERLAP, K_REFERENCE, K_OUTPUT, A_KEYS, A_CANONICAL, A_KEYWORDS, A_CONFLICT_PENALTY,
+    A_EXTRA_PENALTY, A_AGAINST, A_PARTS, A_EVERY, A_TEXT, M_TEXTS, M_EXTEND, M_INSIDE, M_FORMS, N_NAMES
+};
+static const char *const NAME_TEXT[N_NAMES] = {
+    "matched_keywords", "total_keywords", "matched", "missing", "input_keywords",
+    "output_keywords", "precision", "recall", "fmeasure", "counts", "partial", "near",
+    "conflicts", "matched_weight", "total_weight", "weights", "echoed", "coverage", "extra",
+    "overlap", "reference", "output", "_keys", "canonical", "keywords", "conflict_penalty",
+    "extra_penalty", "against", "_parts", "_every", "_text", "_texts", "_extend", "_inside",
+    "_every_forms",
+};
+static PyObject *NAME[N_NAMES];
+
+/* The rules' sizes (lexeval.metrics.keyword_lenient's _SUBSTRING_MIN, _PREFIX_MIN and
+ * _PREFIX_SHARE; the tests compare both paths). */
+#define SUBSTRING_MIN 4
+#define PREFIX_MIN 5
+#define PREFIX_SHARE 0.8
+
+/* ---- the rules of missed keys ---------------------------------------------------------------- */
+
+/* Whether an exact, ready str has a decimal digit (re's \d: Unicode category Nd). */
+static int has_digit(PyObject *s)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    if (PyUnicode_IS_ASCII(s)) {
+        const Py_UCS1 *c = PyUnicode_1BYTE_DATA(s);
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (c[i] >= '0' && c[i] <= '9')
+                return 1;
+        return 0;
+    }
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (Py_UNICODE_ISDECIMAL(PyUnicode_READ(kind, data, i)))
+            return 1;
+    return 0;
+}
+
+static int str_equal(PyObject *a, PyObject *b);
+
+/* Whether every item of a tuple is an exact, ready str. */
+static int all_ready_str(PyObject *tuple)
+{
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(tuple); i++) {
+        PyObject *item = PyTuple_GET_ITEM(tuple, i);
+        if (!PyUnicode_CheckExact(item))
+            return 0;
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(item) < 0) {
+            PyErr_Clear();
+            return 0;
+        }
+#endif
+    }
+    return 1;
+}
+
+/* without_digits(keys): the keys (a tuple of str) that have no decimal digit, in order; None
+ * when keys is not a tuple of exact str. */
+static PyObject *py_without_digits(PyObject *module, PyObject *keys)
+{
+    (void)module;
+    if (!PyTuple_CheckExact(keys) || !all_ready_str(keys))
+        Py_RETURN_NONE;
+    Py_ssize_t n = PyTuple_GET_SIZE(keys), kept = 0;
+    PyObject *result = PyTuple_New(n);
+    if (result == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *key = PyTuple_GET_ITEM(keys, i);
+        if (!has_digit(key))
+            PyTuple_SET_ITEM(result, kept++, Py_NewRef(key));
+    }
+    if (kept < n && _PyTuple_Resize(&result, kept) < 0)
+        return NULL;
+    return result;
+}
+
+/* kind_candidates(keys, months): the distinct keys (a tuple of str, in order) that have a
+ * decimal digit or are in `months` (a frozenset, or None); None when keys is not a tuple of
+ * exact str. */
+static PyObject *py_kind_candidates(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "kind_candidates(keys, months) takes 2 arguments");
+        return NULL;
+    }
+    PyObject *keys = args[0], *months = args[1];
+    if (months != Py_None && !PyFrozenSet_CheckExact(months)) {
+        PyErr_SetString(PyExc_TypeError, "months must be a frozenset or None");
+        return NULL;
+    }
+    if (!PyTuple_CheckExact(keys) || !all_ready_str(keys))
+        Py_RETURN_NONE;
+    PyObject *result = PyList_New(0);
+    for (Py_ssize_t i = 0; result != NULL && i < PyTuple_GET_SIZE(keys); i++) {
+        PyObject *key = PyTuple_GET_ITEM(keys, i);
+        int wanted = has_digit(key);
+        if (!wanted && months != Py_None)
+            wanted = PySet_Contains(months, key); /* exact str: no Python code runs */
+        if (wanted > 0) {
+            int seen = PySequence_Contains(result, key); /* few: a scan */
+            if (seen < 0 || (!seen && PyList_Append(result, key) < 0))
+                Py_CLEAR(result);
+        }
+        else if (wanted < 0)
+            Py_CLEAR(result);
+    }
+    return result;
+}
+
+/* Whether `other` (an exact, ready str) shares with `key` a prefix of at least `least`
+ * characters (and begins with key's first min(least, len(key))), has at least `least`
+ * characters and no digit, and shares `share` of the longer of the two (rule 3). */
+static int prefix_close_as(PyObject *key, PyObject *other, Py_ssize_t least, double share,
+                           int joined);
+
+static int prefix_close(PyObject *key, PyObject *other, Py_ssize_t least, double share)
+{
+    return prefix_close_as(key, other, least, share, 0);
+}
+
+/* prefix_close of `other` without its hyphens when `joined` ("six-year" as "sixyear"). */
+static int prefix_close_as(PyObject *key, PyObject *other, Py_ssize_t least, double share,
+                           int joined)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key), m = PyUnicode_GET_LENGTH(other), length = m;
+    int kk = PyUnicode_KIND(key), ko = PyUnicode_KIND(other);
+    const void *dk = PyUnicode_DATA(key), *dother = PyUnicode_DATA(other);
+    if (joined)
+        for (Py_ssize_t j = 0; j < m; j++)
+            length -= PyUnicode_READ(ko, dother, j) == '-';
+    Py_ssize_t head = n < least ? n : least;
+    if (length < head)
+        return 0;
+    Py_ssize_t common = 0, j = 0;
+    while (common < n && j < m) {
+        Py_UCS4 c = PyUnicode_READ(ko, dother, j++);
+        if (joined && c == '-')
+            continue;
+        if (c != PyUnicode_READ(kk, dk, common))
+            break;
+        common++;
+    }
+    if (common < head || length < least || has_digit(other))
+        return 0;
+    return (double)common >= share * (double)(n > length ? n : length);
+}
+
+/* prefix_match(key, keys, every, least, share): whether a key of the dicts `keys` or `every`
+ * is prefix_close to `key` (OutputKeys._prefix_match's answer, by a scan); None when a key
+ * is not an exact str. */
+static PyObject *py_prefix_match(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5 || !PyUnicode_CheckExact(args[0]) || !PyDict_CheckExact(args[1]) ||
+        !PyDict_CheckExact(args[2])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "prefix_match(key: str, keys: dict, every: dict, least, share)");
+        return NULL;
+    }
+    Py_ssize_t least = PyLong_AsSsize_t(args[3]);
+    if (least == -1 && PyErr_Occurred())
+        return NULL;
+    double share = PyFloat_AsDouble(args[4]);
+    if (share == -1.0 && PyErr_Occurred())
+        return NULL;
+    PyObject *key = args[0];
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(key) < 0)
+        return NULL;
+#endif
+    for (int d = 1; d <= 2; d++) {
+        Py_ssize_t pos = 0;
+        PyObject *other, *value;
+        /* no Python code runs during the scan: the dicts cannot change */
+        while (PyDict_Next(args[d], &pos, &other, &value)) {
+            if (!PyUnicode_CheckExact(other))
+                Py_RETURN_NONE;
+#if PY_VERSION_HEX < 0x030C0000
+            if (PyUnicode_READY(other) < 0)
+                return NULL;
+#endif
+            if (prefix_close(key, other, least, share))
+                Py_RETURN_TRUE;
+        }
+    }
+    Py_RETURN_FALSE;
+}
+
+/* What the rules read of one prepared output (new references, released by output_free). */
+typedef struct {
+    PyObject *out, *keys, *parts, *every, *texts;
+    PyObject *forms;      /* out._every_forms(), when every is not built */
+    Py_ssize_t long_text; /* texts at least this long are searched by out._inside */
+} Output;
+
+static void output_free(Output *o)
+{
+    Py_XDECREF(o->forms);
+    Py_XDECREF(o->keys);
+    Py_XDECREF(o->parts);
+    Py_XDECREF(o->every);
+    Py_XDECREF(o->texts);
+}
+
+/* Whether `key` or `plain` (exact str) is a key of the dict d: 1, 0 or -1. */
+static int either_in(PyObject *d, PyObject *key, PyObject *plain)
+{
+    int in = PyDict_Contains(d, key);
+    if (in == 0 && plain != key)
+        in = PyDict_Contains(d, plain);
+    return in;
+}
+
+/* out._every once out._extend() has built it: a new reference into o->every. 0 or -1. */
+static int output_every(Output *o, int build)
+{
+    if (o->every != NULL)
+        return 0;
+    PyObject *every = build ? PyObject_CallMethodNoArgs(o->out, NAME[M_EXTEND])
+                            : PyObject_GetAttr(o->out, NAME[A_EVERY]);
+    if (every == NULL)
+        return -1;
+    if (every == Py_None && !build) {
+        Py_DECREF(every);
+        return 0;
+    }
+    if (!PyDict_CheckExact(every)) {
+        Py_DECREF(every);
+        PyErr_SetString(PyExc_TypeError, "OutputKeys' stopword-keeping keys must be a dict");
+        return -1;
+    }
+    o->every = every;
+    return 0;
+}
+
+/* The substring rule (OutputKeys._inside) for a key of 4+ characters: 1, 0 or -1. */
+static int output_inside(Output *o, PyObject *key)
+{
+    if (!has_digit(key) && o->texts == NULL) {
+        PyObject *texts = PyObject_CallMethodNoArgs(o->out, NAME[M_TEXTS]);
+        if (texts == NULL)
+            return -1;
+        if (!TUPLE_OF(texts, 2) || !PyUnicode_CheckExact(PyTuple_GET_ITEM(texts, 0)) ||
+            !PyUnicode_CheckExact(PyTuple_GET_ITEM(texts, 1))) {
+            Py_DECREF(texts);
+            PyErr_SetString(PyExc_TypeError, "OutputKeys._texts() must be two str");
+            return -1;
+        }
+        o->texts = texts;
+    }
+    if (has_digit(key) || PyUnicode_GET_LENGTH(PyTuple_GET_ITEM(o->texts, 0)) >= o->long_text) {
+        /* whole numbers, or a long text's index: the Python code */
+        PyObject *found = PyObject_CallMethodOneArg(o->out, NAME[M_INSIDE], key);
+        if (found == NULL)
+            return -1;
+        int in = PyObject_IsTrue(found);
+        Py_DECREF(found);
+        return in;
+    }
+    for (int t = 0; t < 2; t++) {
+        int in = PyUnicode_Contains(PyTuple_GET_ITEM(o->texts, t), key);
+        if (in != 0)
+            return in;
+    }
+    return 0;
+}
+
+/* Whether `s` (an exact str) is `form` (an exact str with a hyphen) without its hyphens. */
+static int joined_equal(PyObject *form, PyObject *s)
+{
+    Py_ssize_t m = PyUnicode_GET_LENGTH(form), n = PyUnicode_GET_LENGTH(s), i = 0;
+    int kf = PyUnicode_KIND(form), ks = PyUnicode_KIND(s);
+    const void *df = PyUnicode_DATA(form), *ds = PyUnicode_DATA(s);
+    for (Py_ssize_t j = 0; j < m; j++) {
+        Py_UCS4 c = PyUnicode_READ(kf, df, j);
+        if (c == '-')
+            continue;
+        if (i == n || c != PyUnicode_READ(ks, ds, i))
+            return 0;
+        i++;
+    }
+    return i == n;
+}
+
+/* The stopword-keeping keys as out._every_forms() gives them (an exact tuple of exact, ready
+ * str: the canonical forms in order, before their hyphen-less forms), unless out._extend()
+ * has built their dict: 0 (o->forms or o->every set) or -1. */
+static int output_forms(Output *o)
+{
+    if (o->every != NULL || o->forms != NULL)
+        return 0;
+    if (output_every(o, 0) < 0)
+        return -1;
+    if (o->every != NULL)
+        return 0;
+    PyObject *forms = PyObject_CallMethodNoArgs(o->out, NAME[M_FORMS]);
+    if (forms == NULL)
+        return -1;
+    if (!PyTuple_CheckExact(forms) || !all_ready_str(forms)) {
+        Py_DECREF(forms);
+        PyErr_SetString(PyExc_TypeError, "OutputKeys._every_forms() must be a tuple of str");
+        return -1;
+    }
+    o->forms = forms;
+    return 0;
+}
+
+/* Whether `key` or `plain` is one of the stopword-keeping keys (a form, or a form with a
+ * hyphen without its hyphens): 1, 0 or -1. */
+static int forms_contain(Output *o, PyObject *key, PyObject *plain)
+{
+    if (o->every != NULL)
+        return either_in(o->every, key, plain);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o->forms); i++) {
+        PyObject *form = PyTuple_GET_ITEM(o->forms, i);
+        if (str_equal(form, key) || str_equal(form, plain))
+            return 1;
+        if (has_dash(form) && (joined_equal(form, key) || joined_equal(form, plain)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Rule 3 over the output's keys and its stopword-keeping keys: 1, 0 or -1. */
+static int output_prefix(Output *o, PyObject *key)
+{
+    if (o->every == NULL) { /* the forms, and those with a hyphen without them */
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o->forms); i++) {
+            PyObject *form = PyTuple_GET_ITEM(o->forms, i);
+            if (prefix_close(key, form, PREFIX_MIN, PREFIX_SHARE) ||
+                (has_dash(form) && prefix_close_as(key, form, PREFIX_MIN, PREFIX_SHARE, 1)))
+                return 1;
+        }
+    }
+    PyObject *dicts[2] = {o->keys, o->every};
+    for (int d = 0; d < 2 && dicts[d] != NULL; d++) {
+        Py_ssize_t pos = 0;
+        PyObject *other, *value;
+        while (PyDict_Next(dicts[d], &pos, &other, &value)) { /* no Python code runs */
+            if (!PyUnicode_CheckExact(other)) {
+                PyErr_SetString(PyExc_TypeError, "OutputKeys' keys must be str");
+                return -1;
+            }
+#if PY_VERSION_HEX < 0x030C0000
+            if (PyUnicode_READY(other) < 0)
+                return -1;
+#endif
+            if (prefix_close(key, other, PREFIX_MIN, PREFIX_SHARE))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Rules 1 to 3 (OutputKeys._find) for an exact, ready str and its form without hyphens. */
+static int output_find(Output *o, PyObject *key, PyObject *plain)
+{
+    int found = either_in(o->keys, key, plain);
+    if (found != 0)
+        return found;
+    if (output_every(o, 0) < 0)
+        return -1;
+    if (o->every != NULL && (found = either_in(o->every, key, plain)) != 0)
+        return found; /* the stopword-keeping keys, once built */
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key);
+    if (n >= SUBSTRING_MIN && (found = output_inside(o, key)) != 0)
+        return found; /* glued words and citation marks: "Massachusetts1", "byJohann" */
+    if (output_forms(o) < 0)
+        return -1;
+    if ((found = forms_contain(o, key, plain)) != 0)
+        return found; /* stopwords kept: "four", "no" */
+    if (n < PREFIX_MIN || has_digit(key))
+        return 0;
+    return output_prefix(o, key);
+}
+
+/* OutputKeys.has(key) for an exact, ready str: rules 1 to 3, or a part of a hyphenated output
+ * key ("25" in "25th-largest"). 1, 0 or -1. */
+static int output_has(Output *o, PyObject *key)
+{
+    PyObject *plain = key;
+    if (PyUnicode_FindChar(key, '-', 0, PyUnicode_GET_LENGTH(key), 1) >= 0 &&
+        (plain = PyUnicode_Replace(key, DASH, EMPTY, -1)) == NULL)
+        return -1;
+    int found = output_find(o, key, plain);
+    if (plain != key)
+        Py_DECREF(plain);
+    if (found == 0)
+        found = PySequence_Contains(o->parts, key);
+    return found;
+}
+
+/* Reads out's keys and parts into o: 0, 1 when they are not of the types OutputKeys builds,
+ * or -1. */
+static int output_init(Output *o, PyObject *out, Py_ssize_t long_text)
+{
+    memset(o, 0, sizeof(*o));
+    o->out = out;
+    o->long_text = long_text;
+    if ((o->keys = PyObject_GetAttr(out, NAME[A_KEYS])) == NULL ||
+        (o->parts = PyObject_GetAttr(out, NAME[A_PARTS])) == NULL)
+        return -1;
+    if (!PyDict_CheckExact(o->keys) ||
+        !(PyDict_CheckExact(o->parts) || PyFrozenSet_CheckExact(o->parts)))
+        return 1;
+    return 0;
+}
+
+/* has(out, key, long_text): OutputKeys.has(key) by the compiled rules (for the tests), or None
+ * when out's keys are not of the types OutputKeys builds or key is not an exact str. */
+static PyObject *py_has(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "has(out, key, long_text) takes 3 arguments");
+        return NULL;
+    }
+    Py_ssize_t long_text = PyLong_AsSsize_t(args[2]);
+    if (long_text == -1 && PyErr_Occurred())
+        return NULL;
+    if (!PyUnicode_CheckExact(args[1]))
+        Py_RETURN_NONE;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(args[1]) < 0)
+        return NULL;
+#endif
+    PyObject *out = Py_NewRef(args[0]), *key = Py_NewRef(args[1]);
+    Output o;
+    int ready = output_init(&o, out, long_text);
+    int found = ready == 0 ? output_has(&o, key) : ready;
+    output_free(&o);
+    Py_DECREF(out);
+    Py_DECREF(key);
+    if (ready == 1)
+        Py_RETURN_NONE;
+    return found < 0 ? NULL : PyBool_FromLong(found);
+}
+
+/* ---- number words and folded texts -------------------------------------------------------- */
+
+/* The value of two keys as number_phrase computes it (lexeval.text.lenient): 1 and *value set,
+ * 0 when they are not a number, 2 when the Python code must decide (a value that is not an
+ * int, a second key that is one non-ASCII digit), -1 on error. */
+static int phrase(PyObject *values, PyObject *a, PyObject *b, long *value)
+{
+    PyObject *v = PyDict_GetItemWithError(values, a);
+    if (v == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    if (!PyLong_CheckExact(v))
+        return 2;
+    long first = PyLong_AsLong(v), second;
+    if (first == -1 && PyErr_Occurred())
+        return -1;
+    PyObject *w = PyDict_GetItemWithError(values, b);
+    if (w == NULL) {
+        if (PyErr_Occurred())
+            return -1;
+        if (PyUnicode_GET_LENGTH(b) != 1)
+            return 0;
+        Py_UCS4 c = PyUnicode_READ_CHAR(b, 0);
+        if (c >= '0' && c <= '9')
+            second = (long)(c - '0');
+        else if (c < 128 || !Py_UNICODE_ISDIGIT(c))
+            return 0;
+        else
+            return 2; /* int() of a digit that is not ASCII: the Python code */
+    }
+    else {
+        if (!PyLong_CheckExact(w))
+            return 2;
+        second = PyLong_AsLong(w);
+        if (second == -1 && PyErr_Occurred())
+            return -1;
+    }
+    if (20 <= first && first <= 90 && first % 10 == 0 && 0 < second && second < 10) {
+        *value = first + second;
+        return 1;
+    }
+    if (0 < first && first < 100 &&
+        (second == 100 || second == 1000 || second == 1000000 || second == 1000000000)) {
+        *value = first * second;
+        return 1;
+    }
+    return 0;
+}
+
+/* merge_number_words(keys, values): lexeval.text.lenient.merge_number_words(keys, True), keys
+ * a list or tuple of exact str and values its number words' values: keys itself when no key
+ * but the last is a number word, else a new list; None when the Python code must decide. */
+static PyObject *py_merge_number_words(PyObject *module, PyObject *const *args,
+                                       Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2 || !PyDict_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "merge_number_words(keys, values: dict)");
+        return NULL;
+    }
+    PyObject *keys = args[0], *values = args[1];
+    if (!(PyList_CheckExact(keys) || PyTuple_CheckExact(keys)))
+        Py_RETURN_NONE;
+    PyObject *items = PySequence_Fast(keys, ""); /* the list or tuple itself, held */
+    if (items == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+    PyObject **item = PySequence_Fast_ITEMS(items);
+    PyObject *result = NULL;
+    Py_ssize_t first_word = -1;
+    for (Py_ssize_t i = 0; i < n; i++) { /* nothing here runs Python code */
+        if (!PyUnicode_CheckExact(item[i])) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(item[i]) < 0)
+            goto done;
+#endif
+        if (first_word < 0 && i + 1 < n) {
+            int in = PyDict_Contains(values, item[i]);
+            if (in < 0)
+                goto done;
+            if (in)
+                first_word = i;
+        }
+    }
+    if (first_word < 0) {
+        result = Py_NewRef(keys);
+        goto done;
+    }
+    result = PyList_New(0);
+    Py_ssize_t start = 0;
+    for (Py_ssize_t i = first_word; result != NULL && i + 1 < n; i++) {
+        long value;
+        int number = i >= start ? phrase(values, item[i], item[i + 1], &value) : 0;
+        if (number == 2) {
+            Py_SETREF(result, Py_NewRef(Py_None));
+            goto done;
+        }
+        if (number < 0) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        if (number == 0)
+            continue;
+        for (Py_ssize_t j = start; j < i; j++)
+            if (PyList_Append(result, item[j]) < 0) {
+                Py_CLEAR(result);
+                goto done;
+            }
+        PyObject *merged = PyUnicode_FromFormat("%U %U", item[i], item[i + 1]);
+        if (merged == NULL || PyList_Append(result, merged) < 0) {
+            Py_XDECREF(merged);
+            Py_CLEAR(result);
+            goto done;
+        }
+        Py_DECREF(merged);
+        start = i + 2;
+    }
+    for (Py_ssize_t j = start; result != NULL && j < n; j++)
+        if (PyList_Append(result, item[j]) < 0)
+            Py_CLEAR(result);
+done:
+    Py_DECREF(items);
+    return result;
+}
+
+/* Which ASCII characters are word characters (letters, digits, "_"). */
+static int is_word(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* texts(output): OutputKeys._texts() of an ASCII output (lower case; then its word characters
+ * alone), as a new tuple; None for any other output, or one where a thousands separator may
+ * be (",ddd": the Python code removes them). */
+static PyObject *py_texts(PyObject *module, PyObject *output)
+{
+    (void)module;
+    if (!PyUnicode_CheckExact(output))
+        Py_RETURN_NONE;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(output) < 0)
+        return NULL;
+#endif
+    if (!PyUnicode_IS_ASCII(output))
+        Py_RETURN_NONE;
+    const Py_UCS1 *s = PyUnicode_1BYTE_DATA(output);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(output), words = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (s[i] == ',' && i + 3 < n && s[i + 1] >= '0' && s[i + 1] <= '9' && s[i + 2] >= '0' &&
+            s[i + 2] <= '9' && s[i + 3] >= '0' && s[i + 3] <= '9')
+            Py_RETURN_NONE;
+        words += is_word(s[i]);
+    }
+    PyObject *folded = PyUnicode_New(n, 127), *joined = PyUnicode_New(words, 127);
+    if (folded == NULL || joined == NULL) {
+        Py_XDECREF(folded);
+        Py_XDECREF(joined);
+        return NULL;
+    }
+    Py_UCS1 *f = PyUnicode_1BYTE_DATA(folded), *j = PyUnicode_1BYTE_DATA(joined);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS1 c = s[i] >= 'A' && s[i] <= 'Z' ? (Py_UCS1)(s[i] + 32) : s[i];
+        f[i] = c;
+        if (is_word(c))
+            *j++ = c;
+    }
+    PyObject *result = PyTuple_Pack(2, folded, joined);
+    Py_DECREF(folded);
+    Py_DECREF(joined);
+    return result;
+}
+
+/* ---- scoring ------------------------------------------------------------------------------- */
+
+
+/* A profile's knob as a double (a float, or an int as float arithmetic converts it): 0, or 1
+ * when it is of another type (the Python loop runs then), -1 on error. */
+static int knob(PyObject *profile, int name, double *value)
+{
+    PyObject *v = PyObject_GetAttr(profile, NAME[name]);
+    if (v == NULL)
+        return -1;
+    int other = 0;
+    if (PyFloat_CheckExact(v))
+        *value = PyFloat_AS_DOUBLE(v);
+    else if (PyLong_CheckExact(v)) {
+        *value = PyLong_AsDouble(v);
+        if (*value == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear(); /* too large: the Python loop raises its own error */
+            other = 1;
+        }
+    }
+    else
+        other = 1;
+    Py_DECREF(v);
+    return other;
+}
+
+/* The equality of two exact str (what == on them finds). */
+static int str_equal(PyObject *a, PyObject *b)
+{
+    if (a == b)
+        return 1;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(a);
+    if (n != PyUnicode_GET_LENGTH(b) || PyUnicode_KIND(a) != PyUnicode_KIND(b))
+        return 0;
+    return memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * PyUnicode_KIND(a)) == 0;
+}
+
+/* Whether `key` (an exact str) equals one of the n `items` (exact str); a frozenset of them
+ * answers when given. 1, 0 or -1. */
+static int among(PyObject *key, PyObject **items, Py_ssize_t n, PyObject *set)
+{
+    if (set != NULL)
+        return PySet_Contains(set, key);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (str_equal(key, items[i]))
+            return 1;
+    return 0;
+}
+
+/* Up to this many found keys, membership scans them (as coverage_info's _SCAN_MAX). */
+#define SCAN_MAX 8
+
+/* The state of one call, released by score_free. */
+typedef struct {
+    Output o;                                           /* the output's keys for the rules */
+    PyObject *out_keys, *out_canonical, *out_keywords; /* read from out */
+    PyObject *missed;                                 /* the _Missed object, once made */
+    PyObject **hit, **hit_keys;                        /* borrowed from the reference's tuples */
+    PyObject *hit_set, *key_set;                       /* frozensets of them, when many */
+    PyObject *stack[2 * STACK];
+} Score;
+
+static void score_free(Score *s)
+{
+    output_free(&s->o);
+    Py_XDECREF(s->out_keys);
+    Py_XDECREF(s->out_canonical);
+    Py_XDECREF(s->out_keywords);
+    Py_XDECREF(s->missed);
+    Py_XDECREF(s->hit_set);
+    Py_XDECREF(s->key_set);
+    if (s->hit != NULL && s->hit != s->stack)
+        PyMem_Free(s->hit);
+}
+
+/* A new list of the `n` borrowed references. */
+static PyObject *list_of(PyObject **items, Py_ssize_t n)
+{
+    PyObject *list = PyList_New(n);
+    if (list != NULL)
+        for (Py_ssize_t i = 0; i < n; i++)
+            PyList_SET_ITEM(list, i, Py_NewRef(items[i]));
+    return list;
+}
+
+/* Sets info[NAME[name]] to a new reference `value` (stolen); -1 on error. */
+static int put(PyObject *info, int name, PyObject *value)
+{
+    if (value == NULL)
+        return -1;
+    int failed = PyDict_SetItem(info, NAME[name], value);
+    Py_DECREF(value);
+    return failed;
+}
+
+/* A new dict {NAME[a]: x, NAME[b]: y, NAME[c]: z} of ints. */
+static PyObject *counts_dict(Py_ssize_t x, Py_ssize_t y, Py_ssize_t z)
+{
+    PyObject *counts = PyDict_New();
+    if (counts == NULL)
+        return NULL;
+    if (put(counts, K_OVERLAP, PyLong_FromSsize_t(x)) < 0 ||
+        put(counts, K_REFERENCE, PyLong_FromSsize_t(y)) < 0 ||
+        put(counts, K_OUTPUT, PyLong_FromSsize_t(z)) < 0) {
+        Py_DECREF(counts);
+        return NULL;
+    }
+    return counts;
+}
+
+/* The evidence dict `name` of the _Missed object (a new reference), or a new empty dict. */
+static PyObject *evidence(Score *s, int name)
+{
+    if (s->missed == NULL)
+        return PyDict_New();
+    PyObject *found = PyObject_GetAttr(s->missed, NAME[name]);
+    if (found != NULL && !PyDict_CheckExact(found)) {
+        Py_DECREF(found);
+        PyErr_SetString(PyExc_TypeError, "_Missed's evidence must be dicts");
+        return NULL;
+    }
+    return found;
+}
+
+/* A new list of the keys that are not among the n_hit found ones. */
+static PyObject *missing_list(PyObject *keys, Score *s, Py_ssize_t n_hit)
+{
+    PyObject *missing = PyList_New(0);
+    for (Py_ssize_t i = 0; missing != NULL && i < PyTuple_GET_SIZE(keys); i++) {
+        PyObject *k = PyTuple_GET_ITEM(keys, i);
+        int in = among(k, s->hit, n_hit, s->hit_set);
+        if (in < 0 || (!in && PyList_Append(missing, k) < 0))
+            Py_CLEAR(missing);
+    }
+    return missing;
+}
+
+static PyObject *score_of(PyObject *const *args);
+
+static PyObject *py_score(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "score(types, ref, weighted, weights, total, out, "
+                                         "profile, echoed) takes 8 arguments");
+        return NULL;
+    }
+    for (int i = 0; i < 8; i++) /* Python code runs (_Missed): the arguments are held */
+        Py_INCREF(args[i]);
+    PyObject *result = score_of(args);
+    for (int i = 0; i < 8; i++)
+        Py_DECREF(args[i]);
+    return result;
+}
+
+
+static PyObject *score_of(PyObject *const *args)
+{
+    PyObject *types = args[0], *ref = args[1], *weighted = args[2], *weights = args[3];
+    PyObject *total = args[4], *out = args[5], *profile = args[6], *echoed = args[7];
+    if (!TUPLE_OF(types, 4)) {
+        PyErr_SetString(PyExc_TypeError, "score's types must be a tuple of 4");
+        return NULL;
+    }
+    Py_ssize_t long_text = PyLong_AsSsize_t(PyTuple_GET_ITEM(types, 3));
+    if (long_text == -1 && PyErr_Occurred())
+        return NULL;
+    /* the exact types the reference builds, or the Python loop decides */
+    if ((PyObject *)Py_TYPE(ref) != PyTuple_GET_ITEM(types, 0) || PyTuple_GET_SIZE(ref) != 5 ||
+        (PyObject *)Py_TYPE(weighted) != PyTuple_GET_ITEM(types, 1) ||
+        PyTuple_GET_SIZE(weighted) != 3 || !PyFloat_CheckExact(total) ||
+        PyFloat_AS_DOUBLE(total) == 0.0 || !PyFrozenSet_CheckExact(echoed))
+        Py_RETURN_NONE;
+    PyObject *keys = PyTuple_GET_ITEM(ref, 0), *canonical = PyTuple_GET_ITEM(ref, 1);
+    PyObject *pieces = PyTuple_GET_ITEM(ref, 3), *kinds = PyTuple_GET_ITEM(ref, 4);
+    PyObject *part_weights = PyTuple_GET_ITEM(weighted, 2);
+    if (!PyTuple_CheckExact(keys))
+        Py_RETURN_NONE;
+    Py_ssize_t n = PyTuple_GET_SIZE(keys);
+    if (n == 0 || !TUPLE_OF(canonical, n) || !TUPLE_OF(pieces, n) || !TUPLE_OF(kinds, n) ||
+        !TUPLE_OF(part_weights, n) || !TUPLE_OF(weights, n) || !all_ready_str(keys) ||
+        !all_ready_str(canonical))
+        Py_RETURN_NONE;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!PyFloat_CheckExact(PyTuple_GET_ITEM(weights, i)))
+            Py_RETURN_NONE;
+    double conflict_penalty, extra_penalty;
+    int other = knob(profile, A_CONFLICT_PENALTY, &conflict_penalty);
+    if (other == 0)
+        other = knob(profile, A_EXTRA_PENALTY, &extra_penalty);
+    if (other != 0)
+        return other < 0 ? NULL : Py_NewRef(Py_None);
+
+    Score s;
+    memset(&s, 0, offsetof(Score, stack));
+    PyObject *result = NULL, *info = NULL;
+    int ready = output_init(&s.o, out, long_text);
+    if (ready != 0) {
+        result = ready < 0 ? NULL : Py_NewRef(Py_None);
+        goto done;
+    }
+    s.out_keys = Py_NewRef(s.o.keys);
+    if ((s.out_canonical = PyObject_GetAttr(out, NAME[A_CANONICAL])) == NULL ||
+        (s.out_keywords = PyObject_GetAttr(out, NAME[A_KEYWORDS])) == NULL)
+        goto done;
+    if (!PyTuple_CheckExact(s.out_canonical) ||
+        !all_ready_str(s.out_canonical) || !PyTuple_CheckExact(s.out_keywords)) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    s.hit = n <= STACK ? s.stack : PyMem_New(PyObject *, 2 * n);
+    if (s.hit == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    s.hit_keys = s.hit + n;
+
+    /* the loop: a key among the output's keys is found; the rules decide the others */
+    Py_ssize_t n_hit = 0;
+    double credit = 0.0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *ck = PyTuple_GET_ITEM(canonical, i);
+        int found = PyDict_Contains(s.out_keys, ck);
+        if (found == 0)
+            found = output_has(&s.o, ck);
+        if (found < 0)
+            goto done;
+        if (!found) {
+            if (s.missed == NULL &&
+                (s.missed = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(types, 2), out,
+                                                         canonical, profile, NULL)) == NULL)
+                goto done;
+            PyObject *call[6] = {
+                PyTuple_GET_ITEM(keys, i),   ck,
+                PyTuple_GET_ITEM(weights, i), PyTuple_GET_ITEM(pieces, i),
+                PyTuple_GET_ITEM(part_weights, i), PyTuple_GET_ITEM(kinds, i),
+            };
+            PyObject *r = PyObject_Vectorcall(s.missed, call, 6, NULL);
+            if (r == NULL)
+                goto done;
+            if (PyFloat_CheckExact(r))
+                credit += PyFloat_AS_DOUBLE(r);
+            else if (r != Py_None) {
+                Py_DECREF(r);
+                PyErr_SetString(PyExc_TypeError, "_Missed must return a float or None");
+                goto done;
+            }
+            Py_DECREF(r);
+            continue;
+        }
+        s.hit[n_hit] = PyTuple_GET_ITEM(keys, i);
+        s.hit_keys[n_hit++] = ck;
+        credit += PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(weights, i));
+    }
+
+    /* the evidence, as coverage_info and lenient_score make it, in their order */
+    double against = 0.0;
+    if (s.missed != NULL) {
+        PyObject *a = PyObject_GetAttr(s.missed, NAME[A_AGAINST]);
+        if (a == NULL)
+            goto done;
+        if (!PyFloat_CheckExact(a)) {
+            Py_DECREF(a);
+            PyErr_SetString(PyExc_TypeError, "_Missed.against must be a float");
+            goto done;
+        }
+        against = PyFloat_AS_DOUBLE(a);
+        Py_DECREF(a);
+    }
+    double net = credit - conflict_penalty * against;
+    double coverage = (net > 0.0 ? net : 0.0) / PyFloat_AS_DOUBLE(total);
+    Py_ssize_t n_out = PyTuple_GET_SIZE(s.out_keywords), used = 0;
+    if (n_hit > SCAN_MAX && ((s.hit_set = PyFrozenSet_New(NULL)) == NULL ||
+                             (s.key_set = PyFrozenSet_New(NULL)) == NULL))
+        goto done;
+    for (Py_ssize_t i = 0; s.hit_set != NULL && i < n_hit; i++)
+        if (PySet_Add(s.hit_set, s.hit[i]) < 0 || PySet_Add(s.key_set, s.hit_keys[i]) < 0)
+            goto done;
+    for (Py_ssize_t i = 0; n_hit && i < PyTuple_GET_SIZE(s.out_canonical); i++) {
+        int in = among(PyTuple_GET_ITEM(s.out_canonical, i), s.hit_keys, n_hit, s.key_set);
+        if (in < 0)
+            goto done;
+        used += in;
+    }
+    double precision = n_out ? (double)used / (double)n_out : 0.0;
+    double fmeasure = precision + coverage > 0 ? 2.0 * precision * coverage /
+                                                     (precision + coverage)
+                                               : 0.0;
+    double extra = n_out ? 1.0 - precision : 0.0;
+
+    info = PyDict_New();
+    if (info == NULL || put(info, K_MATCHED_KEYWORDS, PyLong_FromSsize_t(n_hit)) < 0 ||
+        put(info, K_TOTAL_KEYWORDS, PyLong_FromSsize_t(n)) < 0 ||
+        put(info, K_MATCHED, list_of(s.hit, n_hit)) < 0 || put(info, K_MISSING, missing_list(keys, &s, n_hit)) < 0 ||
+        put(info, K_INPUT_KEYWORDS, PySequence_List(keys)) < 0 ||
+        put(info, K_OUTPUT_KEYWORDS, PySequence_List(s.out_keywords)) < 0 ||
+        put(info, K_PRECISION, PyFloat_FromDouble(precision)) < 0 ||
+        put(info, K_RECALL, PyFloat_FromDouble(coverage)) < 0 ||
+        put(info, K_FMEASURE, PyFloat_FromDouble(fmeasure)) < 0 ||
+        put(info, K_COUNTS, counts_dict(n_hit, n, n_out)) < 0 ||
+        put(info, K_PARTIAL, evidence(&s, K_PARTIAL)) < 0 ||
+        put(info, K_NEAR, evidence(&s, K_NEAR)) < 0 ||
+        put(info, K_CONFLICTS, evidence(&s, K_CONFLICTS)) < 0 ||
+        put(info, K_MATCHED_WEIGHT, PyFloat_FromDouble(credit)) < 0 ||
+        put(info, K_TOTAL_WEIGHT, Py_NewRef(total)) < 0)
+        goto done;
+    PyObject *by_key = PyDict_New(); /* info holds it (put takes the reference) */
+    if (put(info, K_WEIGHTS, by_key) < 0)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyDict_SetItem(by_key, PyTuple_GET_ITEM(keys, i), PyTuple_GET_ITEM(weights, i)) < 0)
+            goto done;
+    if (PySet_GET_SIZE(echoed)) {
+        PyObject *named = PyList_New(0); /* info holds it */
+        if (put(info, K_ECHOED, named) < 0)
+            goto done;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int in = PySet_Contains(echoed, PyTuple_GET_ITEM(canonical, i));
+            if (in < 0 || (in && PyList_Append(named, PyTuple_GET_ITEM(keys, i)) < 0))
+                goto done;
+        }
+    }
+    if (put(info, K_COVERAGE, PyFloat_FromDouble(coverage)) < 0 ||
+        put(info, K_EXTRA, PyFloat_FromDouble(extra)) < 0)
+        goto done;
+    PyObject *value = PyFloat_FromDouble(coverage * (1.0 - extra_penalty * extra));
+    if (value != NULL)
+        result = PyTuple_Pack(2, value, info);
+    Py_XDECREF(value);
+done:
+    Py_XDECREF(info);
+    score_free(&s);
+    return result;
+}
+
+static PyMethodDef METHODS[] = {
+    {"canonical_keys", (PyCFunction)(void (*)(void))py_canonical_keys, METH_FASTCALL,
+     "canonical_keys(keys, memo, tables, as_dict) -> tuple or dict of the canonical keys."},
+    {"without_digits", (PyCFunction)py_without_digits, METH_O,
+     "without_digits(keys) -> the keys without a decimal digit, or None."},
+    {"kind_candidates", (PyCFunction)(void (*)(void))py_kind_candidates, METH_FASTCALL,
+     "kind_candidates(keys, months) -> the distinct keys with a digit or a month, or None."},
+    {"prefix_match", (PyCFunction)(void (*)(void))py_prefix_match, METH_FASTCALL,
+     "prefix_match(key, keys, every, least, share) -> bool, or None."},
+    {"merge_number_words", (PyCFunction)(void (*)(void))py_merge_number_words, METH_FASTCALL,
+     "merge_number_words(keys, values) -> keys, a new list, or None."},
+    {"texts", (PyCFunction)py_texts, METH_O, "texts(output) -> (folded, joined), or None."},
+    {"has", (PyCFunction)(void (*)(void))py_has, METH_FASTCALL,
+     "has(out, key, long_text) -> OutputKeys.has(key), or None."},
+    {"score", (PyCFunction)(void (*)(void))py_score, METH_FASTCALL,
+     "score(types, ref, weighted, weights, total, out, profile, echoed) -> (score, info), or "
+     "None."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef MODULE = {
+    PyModuleDef_HEAD_INIT, "lexeval.native.lenient",
+    "The compiled fast paths of lenient keyword matching (see lexeval.native).", -1, METHODS,
+};
+
+PyMODINIT_FUNC PyInit_lenient(void)
+{
+    for (int i = 0; i < N_NAMES; i++)
+        if (NAME[i] == NULL && (NAME[i] = PyUnicode_InternFromString(NAME_TEXT[i])) == NULL)
+            return NULL;
+    if ((DASH == NULL && (DASH = PyUnicode_InternFromString("-")) == NULL) ||
+        (EMPTY == NULL && (EMPTY = PyUnicode_New(0, 0)) == NULL))
+        return NULL;
+    return PyModule_Create(&MODULE);
+}
