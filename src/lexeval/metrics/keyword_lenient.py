@@ -422,8 +422,10 @@ class LenientMatcher:
     def __init__(self, normalizer: TextProcessor) -> None:
         self.normalizer = normalizer
         self.english = processor_language(normalizer) == "en"
-        self._references: dict[str, ReferenceKeys] = {}
-        self._weighted: dict[str, dict[tuple[str, ...], Weighted]] = {}  # by weights
+        # the caches hold the fields as plain tuples: the garbage collector stops tracking a
+        # tuple of strings, numbers and such tuples (never a named tuple: a subclass instance)
+        self._references: dict[str, tuple[Any, ...]] = {}
+        self._weighted: dict[str, dict[tuple[str, ...], tuple[Any, ...]]] = {}  # by weights
         self._outputs: dict[str, OutputKeys] = {}
         self._questions: dict[str, frozenset[str]] = {}
         self._out_chars = 0  # characters of the outputs in _outputs
@@ -465,7 +467,7 @@ class LenientMatcher:
         """The reference's keywords prepared for matching (cached per reference)."""
         cached = self._references.get(reference)
         if cached is not None:
-            return cached
+            return _new_tuple(ReferenceKeys, cached)  # ReferenceKeys(*cached), without its frame
         english = self.english
         keys = tuple(self.reference_keywords(reference))
         canonical = canonical_keys(keys, english)
@@ -486,11 +488,10 @@ class LenientMatcher:
                 tuple([_pieces(ck, english) for ck in canonical]),
                 tuple([conflict_kind(ck, english) for ck in canonical]),
             )
-        prepared = _new_tuple(ReferenceKeys, fields)  # ReferenceKeys(*fields), without its frame
         if len(self._references) >= _REFERENCE_CACHE_SIZE:
             self._references.clear()
-        self._references[reference] = prepared
-        return prepared
+        self._references[reference] = fields
+        return _new_tuple(ReferenceKeys, fields)
 
     def weighted(self, reference: ReferenceKeys, weights: KeywordWeights) -> Weighted:
         """The weights of a prepared reference's keywords and of their parts (cached)."""
@@ -500,7 +501,7 @@ class LenientMatcher:
             cache = self._weighted.setdefault(signature, {})
         cached = cache.get(reference.keys)
         if cached is not None:
-            return cached
+            return _new_tuple(Weighted, cached)  # Weighted(*cached)
         values = weights.weights(reference.keys, numeric=reference.numeric)
         pieces = reference.pieces
         if any(pieces):
@@ -512,11 +513,11 @@ class LenientMatcher:
             )
         else:  # no compound key: no part weights
             parts = _repeated(_NO_PIECES, len(pieces))
-        found = _new_tuple(Weighted, (tuple(values), sum(values), parts))  # Weighted(...)
+        found = (tuple(values), sum(values), parts)
         if len(cache) >= _REFERENCE_CACHE_SIZE:
             cache.clear()
         cache[reference.keys] = found
-        return found
+        return _new_tuple(Weighted, found)
 
     def output(self, output: str) -> OutputKeys:
         """The output prepared for matching (cached, bounded in count and characters)."""
