@@ -201,7 +201,7 @@ class KeywordWeights:
     unless given).
     """
 
-    __slots__ = ("_signature", "_uniform", "frequency", "language", "negations")
+    __slots__ = ("_memo", "_signature", "_uniform", "frequency", "language", "negations")
 
     def __init__(
         self,
@@ -219,6 +219,7 @@ class KeywordWeights:
         self.negations = frozenset(negations)
         self._uniform: bool | None = None
         self._signature: str | None = None
+        self._memo = _weight_memo(language)
 
     def __repr__(self) -> str:
         return f"KeywordWeights({self.language!r})"
@@ -236,6 +237,7 @@ class KeywordWeights:
         self.frequency = state["frequency"]
         self._uniform = None
         self._signature = None
+        self._memo = _weight_memo(self.language)
 
     @property
     def uniform(self) -> bool:
@@ -297,10 +299,13 @@ class KeywordWeights:
             numeric = [_DIGIT.search(k) is not None for k in keys]
         elif len(numeric) != len(keys):
             raise ValueError(f"numeric has {len(numeric)} items but keys has {len(keys)}")
-        if self.uniform:
+        uniform = self._uniform
+        if uniform is None:
+            uniform = self.uniform
+        if uniform:
             out = [1.0] * len(keys)
         else:
-            out = list(map(_weight_memo(self.language).__getitem__, keys))
+            out = list(map(self._memo.__getitem__, keys))
             if any(numeric):
                 out = [w * NUMBER_FACTOR if n else w for w, n in zip(out, numeric, strict=True)]
         if self.negations and not self.negations.isdisjoint(keys):
