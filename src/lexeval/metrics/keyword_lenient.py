@@ -40,7 +40,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Container
+from collections.abc import Callable, Container
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rapidfuzz.distance import Indel, Prefix
@@ -435,6 +436,10 @@ class LenientMatcher:
     def __init__(self, normalizer: TextProcessor) -> None:
         self.normalizer = normalizer
         self.english = processor_language(normalizer) == "en"
+        # a text's analysis: the processor's own method when it has one (keyword_analysis)
+        self._analyze: Callable[[str], KeywordAnalysis] = getattr(
+            normalizer, "keyword_analysis", None
+        ) or partial(keyword_analysis, normalizer)
         # the caches hold the fields as plain tuples: the garbage collector stops tracking a
         # tuple of strings, numbers and such tuples (never a named tuple: a subclass instance)
         self._references: dict[str, tuple[Any, ...]] = {}
@@ -453,7 +458,7 @@ class LenientMatcher:
     def reference_keywords(self, reference: str) -> list[str]:
         """Reference keywords, with English number words kept and a stopword-only fallback."""
         text = repair_mojibake(reference)
-        analysis = keyword_analysis(self.normalizer, text)
+        analysis = self._analyze(text)
         ref_kw = analysis.keywords
         english = self.english
         if ref_kw and not (english and _names_number(text)):
@@ -542,7 +547,7 @@ class LenientMatcher:
         if cached is not None:
             return cached
         text = repair_mojibake(output)
-        prepared = OutputKeys(text, keyword_analysis(self.normalizer, text), self.english)
+        prepared = OutputKeys(text, self._analyze(text), self.english)
         cache = self._outputs
         if len(cache) >= _OUTPUT_CACHE_SIZE or self._out_chars > _OUTPUT_CACHE_CHARS:
             cache.clear()
