@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
 from typing import Any
@@ -188,15 +188,28 @@ def _english_tokens(key: str) -> list[str] | None:
     return tokens
 
 
+@functools.cache
+def _number_rules() -> tuple[
+    Callable[[str], float],
+    Callable[[str], float],
+    Callable[[str], str],
+    Callable[[str], float],
+    float,
+]:
+    """wordfreq's number rules (``benford_freq``, ``digit_freq``, ``smash_numbers``,
+    ``year_freq``) and its least frequency (``zipf_to_freq(0.0)``), imported once."""
+    from wordfreq import zipf_to_freq
+    from wordfreq.numbers import benford_freq, digit_freq, smash_numbers, year_freq
+
+    return benford_freq, digit_freq, smash_numbers, year_freq, zipf_to_freq(0.0)
+
+
 def _tokens_zipf(tokens: list[str], language: str) -> float:
     """``wordfreq.zipf_frequency`` of a key that wordfreq's tokenizer splits into ``tokens``
     (unchanged): its computation, step by step (the same floating-point operations;
     ``tests/test_metrics_keyword.py`` compares them)."""
-    from wordfreq import zipf_to_freq
-    from wordfreq.numbers import benford_freq, digit_freq, smash_numbers, year_freq
-
+    benford_freq, digit_freq, smash_numbers, year_freq, minimum = _number_rules()
     freqs = _frequency_dict(language)
-    minimum = zipf_to_freq(0.0)
     one_over_result = 0.0
     for token in tokens:
         number = token.isdecimal()  # ASCII digits: wordfreq's number rules without patterns
