@@ -34,6 +34,7 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 # ---- the oracle --------------------------------------------------------------------------------
 _NON_WORD = re.compile(r"\W+")
+_DIGIT = re.compile(r"\d")  # (a Unicode decimal digit; "²" is not one)
 _PARTS = re.compile(r"[-‐-―/ ]+")
 _MONTHS = {
     "january",
@@ -86,7 +87,7 @@ def oracle_reference(matcher: LenientMatcher, reference: str) -> tuple[Any, ...]
     return (
         keys,
         canonical,
-        tuple(any(c.isdigit() for c in ck) for ck in canonical),
+        tuple(_DIGIT.search(ck) is not None for ck in canonical),
         tuple(oracle_pieces(ck, english) for ck in canonical),
         tuple(conflict_kind(ck, english) for ck in canonical),
     )
@@ -142,6 +143,8 @@ WORDS = [
     "1/2",
     "’s",
     "—",
+    "x²",
+    "٣",
 ]
 REFERENCES = [
     "",
