@@ -122,23 +122,586 @@ static int split_text(PyObject *text, int controls, Py_ssize_t max_chunk, Refs *
     return 0;
 }
 
+/* ---------------------------------------------------------------- chunks not cached yet
+ *
+ * With the tables of StepProcessor._new_chunk_tables (config[6]), the chunks the cache lacks
+ * are analyzed here where the reference's steps are plain (what _analyze_missing, _chunk and
+ * _memo_token do, with SpacyTokenizer.split_chunks and Lemmatizer.key), and only the others
+ * go to analyze_missing:
+ *
+ *   tables  (memo, size, specials, split_edges, split_cjk, memo_token, keys)
+ *     memo         the token memo, {token: entry} (cleared when it holds size entries)
+ *     size         the caches' bound: the chunks are analyzed here only when the cache has
+ *                  room for every missing one (else analyze_missing clears it)
+ *     specials     the tokenizer's special cases (None: no letters fast path)
+ *     split_edges  the compiled edge split (lexeval.native.affixes, a partial): a list of
+ *                  tokens, or anything else when it does not decide (None: no such split)
+ *     split_cjk    whether Han and kana are one token a character (such chunks: Python)
+ *     memo_token   StepProcessor._memo_token: the entry of a token the rules below leave
+ *     keys         None (every new token goes to memo_token) or (drop_punct, casefold, fold,
+ *                  table, overrides, stem, stem_min_length, unstemmed, stops, aliases,
+ *                  nothing): the key rules of an ASCII token, Lemmatizer.key's and
+ *                  _memo_token's (nothing: the entry of a dropped token)
+ *
+ * A chunk is split here when it is letters not a special case (one token), or when
+ * split_edges decides it, and it holds no Han or kana to split; else it goes to
+ * analyze_missing. A new ASCII token's entry is built here, an other one's by memo_token; a
+ * value of the tables these rules do not expect (a lemma that is no str or list of str, a
+ * stem that is no str) sends the token to memo_token too. Entries are written whole into the
+ * memo and the cache (what racing threads compute is equal); the tuples built here hold
+ * strings and bools only, and are untracked by the garbage collector as its first pass would
+ * untrack them.
+ */
+typedef struct {
+    PyObject *memo, *specials, *split_edges;
+    Py_ssize_t size;
+    int split_cjk, keys;
+    int drop_punct, casefold;
+    PyObject *fold, *table, *overrides, *stem, *unstemmed, *stops, *aliases, *nothing;
+    Py_ssize_t stem_min;
+} Tables;
+
+/* The fields of the tables (borrowed from the configuration, which the call holds); 0, -1. */
+static int read_tables(PyObject *t, Tables *T)
+{
+    memset(T, 0, sizeof(*T));
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 6)
+        goto bad;
+    T->memo = PyTuple_GET_ITEM(t, 0);
+    T->size = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 1));
+    if (T->size == -1 && PyErr_Occurred())
+        return -1;
+    T->specials = PyTuple_GET_ITEM(t, 2);
+    T->split_edges = PyTuple_GET_ITEM(t, 3);
+    T->split_cjk = PyObject_IsTrue(PyTuple_GET_ITEM(t, 4));
+    PyObject *keys = PyTuple_GET_ITEM(t, 5);
+    if (T->split_cjk < 0)
+        return -1;
+    if (!PyDict_CheckExact(T->memo) ||
+        (T->specials != Py_None && !PyFrozenSet_CheckExact(T->specials)) ||
+        (T->split_edges != Py_None && !PyCallable_Check(T->split_edges)))
+        goto bad;
+    if (T->specials == Py_None)
+        T->specials = NULL;
+    if (T->split_edges == Py_None)
+        T->split_edges = NULL;
+    if (keys == Py_None)
+        return 0;
+    if (!PyTuple_Check(keys) || PyTuple_GET_SIZE(keys) != 11)
+        goto bad;
+    T->keys = 1;
+    T->drop_punct = PyObject_IsTrue(PyTuple_GET_ITEM(keys, 0));
+    T->casefold = PyObject_IsTrue(PyTuple_GET_ITEM(keys, 1));
+    if (T->drop_punct < 0 || T->casefold < 0)
+        return -1;
+    T->fold = PyTuple_GET_ITEM(keys, 2);
+    T->table = PyTuple_GET_ITEM(keys, 3);
+    T->overrides = PyTuple_GET_ITEM(keys, 4);
+    T->stem = PyTuple_GET_ITEM(keys, 5);
+    T->stem_min = PyLong_AsSsize_t(PyTuple_GET_ITEM(keys, 6));
+    if (T->stem_min == -1 && PyErr_Occurred())
+        return -1;
+    T->unstemmed = PyTuple_GET_ITEM(keys, 7);
+    T->stops = PyTuple_GET_ITEM(keys, 8);
+    T->aliases = PyTuple_GET_ITEM(keys, 9);
+    T->nothing = PyTuple_GET_ITEM(keys, 10);
+    if (!PyCallable_Check(T->fold) || (T->table != Py_None && !PyDict_CheckExact(T->table)) ||
+        !PyDict_CheckExact(T->overrides) || (T->stem != Py_None && !PyCallable_Check(T->stem)) ||
+        !PyFrozenSet_CheckExact(T->unstemmed) || !PyFrozenSet_CheckExact(T->stops) ||
+        !PyDict_CheckExact(T->aliases) || !PyTuple_CheckExact(T->nothing))
+        goto bad;
+    if (T->table == Py_None)
+        T->table = NULL;
+    if (T->stem == Py_None)
+        T->stem = NULL;
+    return 0;
+bad:
+    PyErr_SetString(PyExc_TypeError,
+                    "the new-chunk tables must be (memo: dict, size: int, specials: frozenset | "
+                    "None, split_edges, split_cjk, keys: tuple of 11 | None)");
+    return -1;
+}
+
+/* A new tuple of `n` items (references stolen; NULL items: an error, all released),
+ * untracked by the garbage collector when no item is tracked (what the collector's first
+ * pass over it does). */
+static PyObject *tuple_of(Py_ssize_t n, PyObject **items)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (items[i] == NULL) {
+            for (Py_ssize_t j = 0; j < n; j++)
+                Py_XDECREF(items[j]);
+            return NULL;
+        }
+    }
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL) {
+        for (Py_ssize_t j = 0; j < n; j++)
+            Py_DECREF(items[j]);
+        return NULL;
+    }
+    int tracked = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        tracked |= PyObject_IS_GC(items[i]) && PyObject_GC_IsTracked(items[i]);
+        PyTuple_SET_ITEM(tuple, i, items[i]);
+    }
+    if (!tracked && n > 0 && PyObject_GC_IsTracked(tuple))
+        PyObject_GC_UnTrack(tuple);
+    return tuple;
+}
+
+static int is_cjk(Py_UCS4 ch)
+{
+    return (ch >= 0x3040 && ch <= 0x30ff) || (ch >= 0x3400 && ch <= 0x4dbf) ||
+           (ch >= 0x4e00 && ch <= 0x9fff) || (ch >= 0xf900 && ch <= 0xfaff);
+}
+
+/* Whether a str holds a Han ideograph or kana (CJK_RE.search). */
+static int has_cjk(PyObject *s)
+{
+    if (PyUnicode_IS_ASCII(s))
+        return 0;
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(s); i < n; i++)
+        if (is_cjk(PyUnicode_READ(kind, data, i)))
+            return 1;
+    return 0;
+}
+
+/* str.isalpha */
+static int is_alpha(PyObject *s)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!Py_UNICODE_ISALPHA(PyUnicode_READ(kind, data, i)))
+            return 0;
+    return n > 0;
+}
+
+static int a_upper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
+static int a_lower(unsigned char c) { return c >= 'a' && c <= 'z'; }
+static int a_alpha(unsigned char c) { return a_upper(c) || a_lower(c); }
+static int a_alnum(unsigned char c) { return a_alpha(c) || (c >= '0' && c <= '9'); }
+
+/* An ASCII str in lower case (str.casefold of ASCII): the same object when it is already. */
+static PyObject *ascii_lower(PyObject *s)
+{
+    const unsigned char *c = PyUnicode_1BYTE_DATA(s);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s), i = 0;
+    while (i < n && !a_upper(c[i]))
+        i++;
+    if (i == n)
+        return Py_NewRef(s);
+    PyObject *out = PyUnicode_New(n, 127);
+    if (out == NULL)
+        return NULL;
+    unsigned char *o = PyUnicode_1BYTE_DATA(out);
+    for (i = 0; i < n; i++)
+        o[i] = a_upper(c[i]) ? (unsigned char)(c[i] + 32) : c[i];
+    return out;
+}
+
+/* is_technical of an ASCII token (with Lemmatizer.key's shortcut, which gives the same). */
+static int ascii_technical(const unsigned char *s, Py_ssize_t n)
+{
+    /* the letters of the token without its apostrophes ("plain"), their case */
+    Py_ssize_t letters = 0, upper_after_first = 0, upper = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (s[i] == '\'')
+            continue;
+        if (!a_alpha(s[i]))
+            return 1; /* plain is not all letters (digits, symbols) */
+        if (a_upper(s[i])) {
+            upper++;
+            if (letters > 0)
+                upper_after_first++;
+        }
+        letters++;
+    }
+    if (letters == 0)
+        return 1; /* "''": plain is empty, not alphabetic */
+    /* an upper-case letter after the first, and not all upper case */
+    return upper_after_first > 0 && upper != letters;
+}
+
+/* _ACRONYM_PLURAL_RE.fullmatch: [A-Z]{2,}s */
+static int acronym_plural(const unsigned char *s, Py_ssize_t n)
+{
+    if (n < 3 || s[n - 1] != 's')
+        return 0;
+    for (Py_ssize_t i = 0; i < n - 1; i++)
+        if (!a_upper(s[i]))
+            return 0;
+    return 1;
+}
+
+/* _HYPHENATED_WORD_RE.fullmatch on ASCII: letters in runs joined by single hyphens, two runs
+ * at least. */
+static int hyphenated_word(const unsigned char *s, Py_ssize_t n)
+{
+    int hyphens = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (s[i] == '-') {
+            if (i == 0 || i == n - 1 || s[i - 1] == '-')
+                return 0;
+            hyphens++;
+        }
+        else if (!a_alpha(s[i]))
+            return 0;
+    }
+    return hyphens > 0;
+}
+
+/* fold(found) of a lemma that is a non-empty exact str. */
+static PyObject *fold_lemma(Tables *T, PyObject *found)
+{
+    if (!T->casefold)
+        return Py_NewRef(found);
+    if (PyUnicode_IS_ASCII(found))
+        return ascii_lower(found);
+    return PyObject_CallOneArg(T->fold, found);
+}
+
+/* A table's value as the key rules read it: 1 with *lemma (borrowed) a non-empty str, 0 when
+ * the value is falsy (an empty str or list), 2 when the rules below do not decide. */
+static int table_value(PyObject *found, PyObject **lemma)
+{
+    if (PyList_CheckExact(found)) {
+        if (PyList_GET_SIZE(found) == 0)
+            return 0;
+        found = PyList_GET_ITEM(found, 0); /* fr and ca: the first lemma */
+        if (!PyUnicode_CheckExact(found))
+            return 2;
+        *lemma = PyUnicode_GET_LENGTH(found) > 0 ? found : NULL;
+        return 1;
+    }
+    if (!PyUnicode_CheckExact(found))
+        return 2;
+    if (PyUnicode_GET_LENGTH(found) == 0)
+        return 0;
+    *lemma = found;
+    return 1;
+}
+
+/* Lemmatizer.key(token, folded) of an ASCII exact str token (folded: its fold, ASCII): a new
+ * reference, NULL on error, or DEFER when the rules here do not decide. */
+static PyObject DEFER_OBJECT;
+#define DEFER (&DEFER_OBJECT)
+
+static PyObject *ascii_key(Tables *T, PyObject *token, PyObject *folded)
+{
+    const unsigned char *s = PyUnicode_1BYTE_DATA(token);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(token);
+    if (ascii_technical(s, n)) {
+        if (acronym_plural(s, n)) /* APIs -> api */
+            return PyUnicode_Substring(folded, 0, PyUnicode_GET_LENGTH(folded) - 1);
+        if (hyphenated_word(s, n)) { /* neural-networks -> neural-network */
+            Py_ssize_t dash = PyUnicode_FindChar(folded, '-', 0, PyUnicode_GET_LENGTH(folded), -1);
+            if (dash == -2)
+                return NULL;
+            if (dash > 0) {
+                PyObject *last =
+                    PyUnicode_Substring(folded, dash + 1, PyUnicode_GET_LENGTH(folded));
+                if (last == NULL)
+                    return NULL;
+                PyObject *last_key = ascii_key(T, last, last);
+                Py_DECREF(last);
+                if (last_key == NULL || last_key == DEFER)
+                    return last_key;
+                PyObject *head = PyUnicode_Substring(folded, 0, dash + 1); /* with its "-" */
+                PyObject *key = head == NULL ? NULL : PyUnicode_Concat(head, last_key);
+                Py_XDECREF(head);
+                Py_DECREF(last_key);
+                return key;
+            }
+        }
+        return Py_NewRef(folded);
+    }
+    PyObject *key = NULL;
+    PyObject *found = PyDict_GetItemWithError(T->overrides, folded);
+    if (found != NULL) {
+        if (!PyUnicode_CheckExact(found))
+            return DEFER;
+        key = Py_NewRef(found);
+    }
+    else if (PyErr_Occurred()) {
+        return NULL;
+    }
+    else if (T->table != NULL) {
+        /* table.get(folded) or table.get(token) */
+        PyObject *lemma = NULL;
+        int decided = 0;
+        found = PyDict_GetItemWithError(T->table, folded);
+        if (found != NULL)
+            decided = table_value(found, &lemma);
+        else if (PyErr_Occurred())
+            return NULL;
+        if (decided == 0 && token != folded) {
+            found = PyDict_GetItemWithError(T->table, token);
+            if (found != NULL)
+                decided = table_value(found, &lemma);
+            else if (PyErr_Occurred())
+                return NULL;
+        }
+        if (decided == 2)
+            return DEFER;
+        if (decided == 1 && lemma != NULL) {
+            key = fold_lemma(T, lemma);
+            if (key == NULL)
+                return NULL;
+            if (!PyUnicode_CheckExact(key)) {
+                Py_DECREF(key);
+                return DEFER;
+            }
+        }
+    }
+    if (key == NULL)
+        key = Py_NewRef(folded);
+    if (T->stem != NULL && PyUnicode_GET_LENGTH(key) >= T->stem_min) {
+        int unstemmed = PySet_Contains(T->unstemmed, folded);
+        if (unstemmed < 0) {
+            Py_DECREF(key);
+            return NULL;
+        }
+        if (!unstemmed) {
+            PyObject *stem = PyObject_CallOneArg(T->stem, key);
+            Py_DECREF(key);
+            if (stem == NULL || PyUnicode_CheckExact(stem))
+                return stem;
+            Py_DECREF(stem);
+            return DEFER;
+        }
+    }
+    return key;
+}
+
+/* _memo_token's entry of a new ASCII exact str token: a new reference, NULL on error, or
+ * DEFER. */
+static PyObject *ascii_entry(Tables *T, PyObject *token)
+{
+    const unsigned char *s = PyUnicode_1BYTE_DATA(token);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(token);
+    if (T->drop_punct) {
+        Py_ssize_t i = 0;
+        while (i < n && !a_alnum(s[i]))
+            i++;
+        if (i == n) /* punctuation, dropped */
+            return Py_NewRef(T->nothing);
+    }
+    PyObject *folded = T->casefold ? ascii_lower(token) : Py_NewRef(token);
+    if (folded == NULL)
+        return NULL;
+    PyObject *key = ascii_key(T, token, folded);
+    if (key == NULL || key == DEFER) {
+        Py_DECREF(folded);
+        return key;
+    }
+    /* Stopwords.is_stop: the folded form or the key listed */
+    int stop = PySet_Contains(T->stops, folded);
+    if (stop == 0)
+        stop = PySet_Contains(T->stops, key);
+    Py_DECREF(folded);
+    PyObject *alias = stop < 0 ? NULL : PyDict_GetItemWithError(T->aliases, key);
+    if (stop < 0 || (alias == NULL && PyErr_Occurred())) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    Py_XINCREF(alias); /* held: building the tuples may run the collector */
+    PyObject *pair[2] = {Py_NewRef(key), Py_NewRef(stop ? Py_True : Py_False)};
+    PyObject *one = tuple_of(2, pair);
+    PyObject *pairs = tuple_of(1, &one);
+    PyObject *keys = tuple_of(1, &key);
+    PyObject *words;
+    if (alias != NULL)
+        words = tuple_of(1, &alias);
+    else if (stop)
+        words = PyTuple_New(0);
+    else
+        words = Py_XNewRef(keys);
+    PyObject *items[3] = {pairs, keys, words};
+    return tuple_of(3, items);
+}
+
+/* The entry of a token: the memo's, else built (ASCII) and written to the memo. A new
+ * reference, NULL on error, or DEFER (_memo_token decides). */
+static PyObject *token_entry(Tables *T, PyObject *token)
+{
+    PyObject *entry = PyDict_GetItemWithError(T->memo, token);
+    if (entry != NULL)
+        return Py_NewRef(entry);
+    if (PyErr_Occurred())
+        return NULL;
+    if (!T->keys || !PyUnicode_CheckExact(token) || !PyUnicode_IS_ASCII(token))
+        return DEFER;
+    entry = ascii_entry(T, token);
+    if (entry == NULL || entry == DEFER)
+        return entry;
+    /* as _memo_token: cleared when full, then the whole entry written */
+    if (PyDict_GET_SIZE(T->memo) >= T->size)
+        PyDict_Clear(T->memo);
+    if (PyDict_SetItem(T->memo, token, entry) < 0) {
+        Py_DECREF(entry);
+        return NULL;
+    }
+    return entry;
+}
+
+/* Whether an entry is a tuple (pairs, keys, words) of tuples. */
+static int entry_shape(PyObject *entry)
+{
+    return PyTuple_Check(entry) && PyTuple_GET_SIZE(entry) == 3 &&
+           PyTuple_Check(PyTuple_GET_ITEM(entry, 0)) &&
+           PyTuple_Check(PyTuple_GET_ITEM(entry, 1)) && PyTuple_Check(PyTuple_GET_ITEM(entry, 2));
+}
+
+/* _chunk: the entry of a chunk's tokens (a list of exact str), end to end; NULL on error or
+ * DEFER. */
+static PyObject *pieces_entry(Tables *T, PyObject *pieces)
+{
+    Py_ssize_t n = PyList_GET_SIZE(pieces);
+    if (n == 1)
+        return token_entry(T, PyList_GET_ITEM(pieces, 0));
+    Refs found;
+    if (refs_init(&found, n) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t total[3] = {0, 0, 0};
+    for (Py_ssize_t i = 0; i < n && i < PyList_GET_SIZE(pieces); i++) {
+        PyObject *token = Py_NewRef(PyList_GET_ITEM(pieces, i));
+        PyObject *entry = token_entry(T, token);
+        Py_DECREF(token);
+        if (entry == NULL || entry == DEFER) {
+            result = entry;
+            goto done;
+        }
+        if (!entry_shape(entry)) {
+            Py_DECREF(entry);
+            PyErr_SetString(PyExc_TypeError, "a token's entry must be a tuple (pairs, keys, words)");
+            goto done;
+        }
+        if (PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, 0)) == 0) { /* dropped */
+            Py_DECREF(entry);
+            continue;
+        }
+        for (int f = 0; f < 3; f++)
+            total[f] += PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, f));
+        found.item[found.n++] = entry;
+    }
+    if (found.n == 1) {
+        result = Py_NewRef(found.item[0]);
+        goto done;
+    }
+    PyObject *fields[3];
+    for (int f = 0; f < 3; f++) {
+        /* the items, untracked by tuple_of when none is tracked */
+        fields[f] = NULL;
+        PyObject **items = PyMem_New(PyObject *, total[f] > 0 ? total[f] : 1);
+        if (items == NULL) {
+            PyErr_NoMemory();
+        }
+        else {
+            Py_ssize_t k = 0;
+            for (Py_ssize_t i = 0; i < found.n; i++) {
+                PyObject *part = PyTuple_GET_ITEM(found.item[i], f);
+                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(part); j++)
+                    items[k++] = Py_NewRef(PyTuple_GET_ITEM(part, j));
+            }
+            fields[f] = tuple_of(total[f], items);
+            PyMem_Free(items);
+        }
+    }
+    result = tuple_of(3, fields);
+done:
+    refs_free(&found);
+    return result;
+}
+
+/* The entry of a chunk not cached: 1 with *entry (a new reference), 0 when the chunk goes to
+ * analyze_missing, -1 on error. SpacyTokenizer.split_chunks's first two ways. */
+static int chunk_entry(Tables *T, PyObject *chunk, PyObject **entry)
+{
+    int cjk = T->split_cjk && has_cjk(chunk);
+    if (T->specials != NULL && is_alpha(chunk)) {
+        int special = PySet_Contains(T->specials, chunk);
+        if (special < 0)
+            return -1;
+        if (!special) { /* letters alone: one token */
+            if (cjk)
+                return 0;
+            *entry = token_entry(T, chunk);
+            return *entry == NULL ? -1 : *entry == DEFER ? 0 : 1;
+        }
+    }
+    if (T->split_edges == NULL)
+        return 0;
+    PyObject *pieces = PyObject_CallOneArg(T->split_edges, chunk);
+    if (pieces == NULL)
+        return -1;
+    int plain = PyList_CheckExact(pieces) && !cjk;
+    for (Py_ssize_t i = 0; plain && i < PyList_GET_SIZE(pieces); i++)
+        plain = PyUnicode_CheckExact(PyList_GET_ITEM(pieces, i));
+    if (!plain) {
+        Py_DECREF(pieces);
+        return 0;
+    }
+    *entry = pieces_entry(T, pieces);
+    Py_DECREF(pieces);
+    return *entry == NULL ? -1 : *entry == DEFER ? 0 : 1;
+}
+
 /* The entry of every chunk (new references in `entries`, n of them): from the cache, then the
  * missing ones from one call of analyze_missing. 0 or -1. */
-static int read_entries(Refs *chunks, PyObject *cache, PyObject *analyze_missing, Refs *entries)
+static int read_entries(Refs *chunks, PyObject *cache, PyObject *analyze_missing, Tables *T,
+                        Refs *entries)
 {
-    Py_ssize_t n = chunks->n;
+    Py_ssize_t n = chunks->n, n_missing = 0;
     PyObject *missing = NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *entry = PyDict_GetItemWithError(cache, chunks->item[i]);
         if (entry == NULL) {
-            if (PyErr_Occurred() ||
-                (missing == NULL && (missing = PyList_New(0)) == NULL) ||
-                PyList_Append(missing, chunks->item[i]) < 0) {
+            if (PyErr_Occurred())
+                return -1;
+            n_missing++;
+        }
+        entries->item[entries->n++] = Py_XNewRef(entry);
+    }
+    if (n_missing == 0)
+        return 0;
+    /* the missing chunks analyzed here (written to the cache) when it has room for them all,
+     * the others (or all) by analyze_missing */
+    int here = T != NULL && PyDict_GET_SIZE(cache) + n_missing <= T->size;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (entries->item[i] != NULL)
+            continue;
+        PyObject *chunk = chunks->item[i];
+        int found = 0;
+        if (here && PyUnicode_CheckExact(chunk)) {
+            /* a chunk met earlier in the text is cached by now */
+            PyObject *entry = PyDict_GetItemWithError(cache, chunk);
+            if (entry != NULL) {
+                entries->item[i] = Py_NewRef(entry);
+                found = 1;
+            }
+            else if (PyErr_Occurred() || (found = chunk_entry(T, chunk, &entry)) < 0) {
                 Py_XDECREF(missing);
                 return -1;
             }
+            else if (found) {
+                entries->item[i] = entry;
+                if (PyDict_SetItem(cache, chunk, entry) < 0) {
+                    Py_XDECREF(missing);
+                    return -1;
+                }
+            }
         }
-        entries->item[entries->n++] = Py_XNewRef(entry);
+        if (!found && (((missing == NULL && (missing = PyList_New(0)) == NULL) ||
+                        PyList_Append(missing, chunk) < 0))) {
+            Py_XDECREF(missing);
+            return -1;
+        }
     }
     if (missing == NULL)
         return 0;
@@ -356,10 +919,17 @@ static PyObject *py_analysis(PyObject *module, PyObject *const *args, Py_ssize_t
 static PyObject *analysis_of(PyObject *text, PyObject *cache, PyObject *analyze_missing,
                              PyObject *config)
 {
-    if (!PyDict_Check(cache) || !PyTuple_Check(config) || PyTuple_GET_SIZE(config) != 6) {
+    if (!PyDict_Check(cache) || !PyTuple_Check(config) ||
+        (PyTuple_GET_SIZE(config) != 6 && PyTuple_GET_SIZE(config) != 7)) {
         PyErr_SetString(PyExc_TypeError, "analysis(text, cache: dict, analyze_missing, "
-                                         "config: tuple of 6)");
+                                         "config: tuple of 6 or 7)");
         return NULL;
+    }
+    Tables tables, *T = NULL;
+    if (PyTuple_GET_SIZE(config) == 7 && PyTuple_GET_ITEM(config, 6) != Py_None) {
+        if (read_tables(PyTuple_GET_ITEM(config, 6), &tables) < 0)
+            return NULL;
+        T = &tables;
     }
     PyObject *prepare = PyTuple_GET_ITEM(config, 0);
     PyObject *first_words = PyTuple_GET_ITEM(config, 1);
@@ -411,7 +981,7 @@ static PyObject *analysis_of(PyObject *text, PyObject *cache, PyObject *analyze_
     if (split == 1)
         result = Py_NewRef(Py_None); /* the reference reads a long chunk piece by piece */
     else if (split == 0 && refs_init(&entries, chunks.n) == 0 &&
-             read_entries(&chunks, cache, analyze_missing, &entries) == 0)
+             read_entries(&chunks, cache, analyze_missing, T, &entries) == 0)
         result = assemble(&entries, first_words, first_bigrams, (PyTypeObject *)result_type);
     refs_free(&entries);
     refs_free(&chunks);

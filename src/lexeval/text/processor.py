@@ -29,6 +29,7 @@ from lexeval.porter import NLTK_VERSION as PORTER_NLTK_VERSION
 from lexeval.text.base import KeywordAnalysis
 from lexeval.text.config import NormalizerConfig
 from lexeval.text.resources import (
+    LanguageResources,
     load_language,
     load_lock,
     load_pipeline,
@@ -259,11 +260,49 @@ class StepProcessor:
                     cfg.unicode_form is not None,
                     MAX_CHUNK,
                     KeywordAnalysis,
+                    self._new_chunk_tables(res, lemmas),
                 )
                 self._read = native_analysis
             steps = [self._unicode, tokenizer, words, fold, lemmas, compounds, stopwords]
             self._steps = tuple(step for step in steps if step is not None)
             return self._steps
+
+    def _new_chunk_tables(self, res: LanguageResources, lemmas: Lemmatizer) -> tuple[Any, ...]:
+        """What ``lexeval.native.keywords`` needs to analyze new chunks itself: split them as
+        :meth:`SpacyTokenizer.split_chunks` does when that is plain (letters alone, or the
+        compiled edge split), and give new ASCII tokens their entries as :meth:`_memo_token`
+        does (None: every new token goes to the Python code, with its chunk)."""
+        affixes = res.affixes
+        edges = affixes.edges if affixes is not None else None
+        split_edges = edges.compiled if edges is not None else None
+        keys = None
+        sets = (lemmas.unstemmed, self._stops)
+        if (
+            not self._split_words
+            and (lemmas.table is None or type(lemmas.table) is dict)
+            and all(type(found) is frozenset for found in sets)
+        ):
+            keys = (
+                self._drop_punct,
+                self.config.casefold,
+                self._fold,
+                lemmas.table,
+                lemmas.overrides,
+                lemmas.stem,
+                lemmas.stem_min_length,
+                lemmas.unstemmed,
+                self._stops,
+                self._aliases,
+                _NOTHING,
+            )
+        return (
+            self._token_memo,
+            self.cache_size,
+            res.specials,
+            split_edges,
+            self.config.split_cjk,
+            keys,
+        )
 
     def _compound_entries(self) -> list[str]:
         entries: list[str] = []
