@@ -282,9 +282,6 @@ static int is_alpha(PyObject *s)
 }
 
 static int a_upper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
-static int a_lower(unsigned char c) { return c >= 'a' && c <= 'z'; }
-static int a_alpha(unsigned char c) { return a_upper(c) || a_lower(c); }
-static int a_alnum(unsigned char c) { return a_alpha(c) || (c >= '0' && c <= '9'); }
 
 /* An ASCII str in lower case (str.casefold of ASCII): the same object when it is already. */
 static PyObject *ascii_lower(PyObject *s)
@@ -304,33 +301,62 @@ static PyObject *ascii_lower(PyObject *s)
     return out;
 }
 
-/* is_technical of an ASCII token (with Lemmatizer.key's shortcut, which gives the same). */
-static int ascii_technical(const unsigned char *s, Py_ssize_t n)
+/* What a function below returns when the rules here do not decide (never a reference). */
+static PyObject DEFER_OBJECT;
+#define DEFER (&DEFER_OBJECT)
+
+static int is_apostrophe(Py_UCS4 ch) { return ch == '\'' || ch == 0x2019 || ch == 0x2018; }
+
+/* str.isupper of a str's characters but its apostrophes (is_technical's `plain`), */
+static int plain_isupper(int kind, const void *data, Py_ssize_t n, Py_ssize_t letters)
 {
-    /* the letters of the token without its apostrophes ("plain"), their case */
-    Py_ssize_t letters = 0, upper_after_first = 0, upper = 0;
+    int cased = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (s[i] == '\'')
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (is_apostrophe(ch))
             continue;
-        if (!a_alpha(s[i]))
-            return 1; /* plain is not all letters (digits, symbols) */
-        if (a_upper(s[i])) {
-            upper++;
-            if (letters > 0)
-                upper_after_first++;
-        }
+        if (letters == 1) /* one character: its own upper-case test */
+            return Py_UNICODE_ISUPPER(ch) != 0;
+        if (Py_UNICODE_ISLOWER(ch) || Py_UNICODE_ISTITLE(ch))
+            return 0;
+        if (Py_UNICODE_ISUPPER(ch))
+            cased = 1;
+    }
+    return cased;
+}
+
+/* is_technical(token) (Lemmatizer.key's shortcut gives the same): the token without its
+ * apostrophes ("plain") is not all letters, or has an upper-case letter after its first
+ * character and is not all upper case. */
+static int technical(PyObject *token)
+{
+    int kind = PyUnicode_KIND(token);
+    const void *data = PyUnicode_DATA(token);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(token), letters = 0;
+    int upper_after_first = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (is_apostrophe(ch))
+            continue;
+        if (!Py_UNICODE_ISALPHA(ch))
+            return 1;
+        if (letters > 0 && Py_UNICODE_ISUPPER(ch))
+            upper_after_first = 1;
         letters++;
     }
     if (letters == 0)
-        return 1; /* "''": plain is empty, not alphabetic */
-    /* an upper-case letter after the first, and not all upper case */
-    return upper_after_first > 0 && upper != letters;
+        return 1; /* plain is empty: not alphabetic */
+    return upper_after_first && !plain_isupper(kind, data, n, letters);
 }
 
 /* _ACRONYM_PLURAL_RE.fullmatch: [A-Z]{2,}s */
-static int acronym_plural(const unsigned char *s, Py_ssize_t n)
+static int acronym_plural(PyObject *token)
 {
-    if (n < 3 || s[n - 1] != 's')
+    Py_ssize_t n = PyUnicode_GET_LENGTH(token);
+    if (!PyUnicode_IS_ASCII(token) || n < 3)
+        return 0;
+    const unsigned char *s = PyUnicode_1BYTE_DATA(token);
+    if (s[n - 1] != 's')
         return 0;
     for (Py_ssize_t i = 0; i < n - 1; i++)
         if (!a_upper(s[i]))
@@ -338,31 +364,40 @@ static int acronym_plural(const unsigned char *s, Py_ssize_t n)
     return 1;
 }
 
-/* _HYPHENATED_WORD_RE.fullmatch on ASCII: letters in runs joined by single hyphens, two runs
- * at least. */
-static int hyphenated_word(const unsigned char *s, Py_ssize_t n)
+/* _HYPHENATED_WORD_RE.fullmatch: runs of [^\W\d_] (a letter or a number but a decimal digit,
+ * as re reads \w and \d) joined by single hyphens, two runs at least. */
+static int hyphenated_word(PyObject *token)
 {
+    int kind = PyUnicode_KIND(token);
+    const void *data = PyUnicode_DATA(token);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(token);
     int hyphens = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (s[i] == '-') {
-            if (i == 0 || i == n - 1 || s[i - 1] == '-')
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (ch == '-') {
+            if (i == 0 || i == n - 1 || PyUnicode_READ(kind, data, i - 1) == '-')
                 return 0;
             hyphens++;
         }
-        else if (!a_alpha(s[i]))
+        else if (ch == '_' || !Py_UNICODE_ISALNUM(ch) || Py_UNICODE_ISDECIMAL(ch))
             return 0;
     }
     return hyphens > 0;
 }
 
-/* fold(found) of a lemma that is a non-empty exact str. */
-static PyObject *fold_lemma(Tables *T, PyObject *found)
+/* fold(s) of an exact str: ASCII folded here, other text by `fold` (str.casefold). */
+static PyObject *fold_str(Tables *T, PyObject *s)
 {
     if (!T->casefold)
-        return Py_NewRef(found);
-    if (PyUnicode_IS_ASCII(found))
-        return ascii_lower(found);
-    return PyObject_CallOneArg(T->fold, found);
+        return Py_NewRef(s);
+    if (PyUnicode_IS_ASCII(s))
+        return ascii_lower(s);
+    PyObject *folded = PyObject_CallOneArg(T->fold, s);
+    if (folded != NULL && !PyUnicode_CheckExact(folded)) {
+        Py_DECREF(folded);
+        return DEFER;
+    }
+    return folded;
 }
 
 /* A table's value as the key rules read it: 1 with *lemma (borrowed) a non-empty str, 0 when
@@ -386,19 +421,15 @@ static int table_value(PyObject *found, PyObject **lemma)
     return 1;
 }
 
-/* Lemmatizer.key(token, folded) of an ASCII exact str token (folded: its fold, ASCII): a new
- * reference, NULL on error, or DEFER when the rules here do not decide. */
-static PyObject DEFER_OBJECT;
-#define DEFER (&DEFER_OBJECT)
+/* Lemmatizer.key(token, folded) of an exact str token (folded: its fold, an exact str): a
+ * new reference, NULL on error, or DEFER when the rules here do not decide. */
 
-static PyObject *ascii_key(Tables *T, PyObject *token, PyObject *folded)
+static PyObject *token_key(Tables *T, PyObject *token, PyObject *folded)
 {
-    const unsigned char *s = PyUnicode_1BYTE_DATA(token);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(token);
-    if (ascii_technical(s, n)) {
-        if (acronym_plural(s, n)) /* APIs -> api */
+    if (technical(token)) {
+        if (acronym_plural(token)) /* APIs -> api */
             return PyUnicode_Substring(folded, 0, PyUnicode_GET_LENGTH(folded) - 1);
-        if (hyphenated_word(s, n)) { /* neural-networks -> neural-network */
+        if (hyphenated_word(token)) { /* neural-networks -> neural-network */
             Py_ssize_t dash = PyUnicode_FindChar(folded, '-', 0, PyUnicode_GET_LENGTH(folded), -1);
             if (dash == -2)
                 return NULL;
@@ -407,7 +438,7 @@ static PyObject *ascii_key(Tables *T, PyObject *token, PyObject *folded)
                     PyUnicode_Substring(folded, dash + 1, PyUnicode_GET_LENGTH(folded));
                 if (last == NULL)
                     return NULL;
-                PyObject *last_key = ascii_key(T, last, last);
+                PyObject *last_key = token_key(T, last, last);
                 Py_DECREF(last);
                 if (last_key == NULL || last_key == DEFER)
                     return last_key;
@@ -449,13 +480,9 @@ static PyObject *ascii_key(Tables *T, PyObject *token, PyObject *folded)
         if (decided == 2)
             return DEFER;
         if (decided == 1 && lemma != NULL) {
-            key = fold_lemma(T, lemma);
-            if (key == NULL)
-                return NULL;
-            if (!PyUnicode_CheckExact(key)) {
-                Py_DECREF(key);
-                return DEFER;
-            }
+            key = fold_str(T, lemma);
+            if (key == NULL || key == DEFER)
+                return key;
         }
     }
     if (key == NULL)
@@ -478,23 +505,26 @@ static PyObject *ascii_key(Tables *T, PyObject *token, PyObject *folded)
     return key;
 }
 
-/* _memo_token's entry of a new ASCII exact str token: a new reference, NULL on error, or
- * DEFER. */
-static PyObject *ascii_entry(Tables *T, PyObject *token)
+/* Whether a str has a letter or digit (has_alnum). */
+static int has_alnum(PyObject *s)
 {
-    const unsigned char *s = PyUnicode_1BYTE_DATA(token);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(token);
-    if (T->drop_punct) {
-        Py_ssize_t i = 0;
-        while (i < n && !a_alnum(s[i]))
-            i++;
-        if (i == n) /* punctuation, dropped */
-            return Py_NewRef(T->nothing);
-    }
-    PyObject *folded = T->casefold ? ascii_lower(token) : Py_NewRef(token);
-    if (folded == NULL)
-        return NULL;
-    PyObject *key = ascii_key(T, token, folded);
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(s); i < n; i++)
+        if (Py_UNICODE_ISALNUM(PyUnicode_READ(kind, data, i)))
+            return 1;
+    return 0;
+}
+
+/* _memo_token's entry of a new exact str token: a new reference, NULL on error, or DEFER. */
+static PyObject *new_entry(Tables *T, PyObject *token)
+{
+    if (T->drop_punct && !has_alnum(token)) /* punctuation, dropped */
+        return Py_NewRef(T->nothing);
+    PyObject *folded = fold_str(T, token);
+    if (folded == NULL || folded == DEFER)
+        return folded;
+    PyObject *key = token_key(T, token, folded);
     if (key == NULL || key == DEFER) {
         Py_DECREF(folded);
         return key;
@@ -534,9 +564,9 @@ static PyObject *token_entry(Tables *T, PyObject *token)
         return Py_NewRef(entry);
     if (PyErr_Occurred())
         return NULL;
-    if (!T->keys || !PyUnicode_CheckExact(token) || !PyUnicode_IS_ASCII(token))
+    if (!T->keys || !PyUnicode_CheckExact(token))
         return DEFER;
-    entry = ascii_entry(T, token);
+    entry = new_entry(T, token);
     if (entry == NULL || entry == DEFER)
         return entry;
     /* as _memo_token: cleared when full, then the whole entry written */
