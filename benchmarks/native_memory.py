@@ -1,12 +1,14 @@
 """The compiled paths leak nothing: resident memory over 100,000 calls of each entry point
 (ROUGE: ``RougeScorer.score``, ``score_many``, the module's ``tokens``, ``counts`` and ``stem``,
 and the error paths; keyword coverage's text layer: ``keyword_analysis`` through
-``lexeval.native.keywords`` with its chunks cached, and with caches of 256 entries, emptied
-whole when full, so that the callback for missing chunks runs; ``lexeval.native.affixes``'
-split), after a warm-up that fills every bounded cache. RSS should stay flat (a few
-hundred kB of allocator noise); a leak of one object per call would add megabytes. New words
-fill the table of stems (2**18 entries, then cleared whole): four rounds that fill it once
-each (65,536 calls of 4 new words), RSS after each, should not grow.
+``lexeval.native.keywords`` with its chunks cached, with caches of 256 entries, emptied
+whole when full, so that the callback for missing chunks runs, and on new chunks and tokens in
+every call (``keyword_analysis`` and ``tokens``: analyzed by the compiled code, caches of 4,096
+entries); ``lexeval.native.affixes``' split), after a warm-up that fills every bounded cache.
+RSS should stay flat (a few hundred kB of allocator noise); a leak of one object per call
+would add megabytes. New words fill the table of stems (2**18 entries, then cleared whole):
+four rounds that fill it once each (65,536 calls of 4 new words), RSS after each, should not
+grow.
 
 Run: PYTHONPATH=src nice .venv/bin/python benchmarks/native_memory.py [--calls 100000]
 """
@@ -49,10 +51,18 @@ def text_layer_tasks(texts: list[str]) -> dict[str, Callable[[int], object]]:
 
     # caches of 256 entries, emptied whole when full: the callback for missing chunks runs
     small = Normalizer(cache_size=256).processor
+    # new chunks and tokens in every call, analyzed by the compiled code (caches of 4,096
+    # entries, emptied whole when full)
+    new = Normalizer(cache_size=4096).processor
+
+    def new_words(i: int) -> str:
+        return f"The w{i}s (Q{i}s), x{i}-dogs APIs{i} café{i} Zoë{i}-networks"
 
     return {
         "keyword_analysis (cached)": lambda i: processor.keyword_analysis(texts[i % len(texts)]),
         "keyword_analysis (small caches)": lambda i: small.keyword_analysis(texts[i % 300]),
+        "keyword_analysis (new chunks)": lambda i: new.keyword_analysis(new_words(i)),
+        "tokens (new chunks)": lambda i: new.tokens(new_words(i + 10**7)),
         "affixes split": lambda i: compiled(chunks[i % len(chunks)]),
     }
 

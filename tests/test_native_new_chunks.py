@@ -160,6 +160,11 @@ def test_random_texts_give_the_reference_entries(texts: list[str], name: str) ->
             text, merge_compounds=False
         )
         assert fast.tokens(text) == slow.tokens(text)
+    # tokens first (its chunks through lexeval.native.keywords.entries), cold then warm
+    other = StepProcessor(config, language)
+    for text in texts + texts[::-1]:
+        assert other.tokens(text) == slow.tokens(text)
+    check_entries(other, slow)
 
 
 @settings(max_examples=300, deadline=None)
@@ -312,12 +317,38 @@ def test_the_tables_are_checked() -> None:
 
 def test_a_long_chunk_and_text_larger_than_the_cache_take_the_reference_path() -> None:
     slow = pure(PRESETS["default"], "en")
-    fast = StepProcessor(PRESETS["default"], cache_size=4)
-    text = "one two three four five six seven " + "y" * (MAX_CHUNK + 1)
-    assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
-    small = "one two three four five six seven"
-    assert fast.keyword_analysis(small) == slow.keyword_analysis(small)
-    assert len(fast._cache) <= 4
+    for read in ("keyword_analysis", "tokens"):
+        fast = StepProcessor(PRESETS["default"], cache_size=4)
+        text = "one two three four five six seven " + "y" * (MAX_CHUNK + 1)
+        assert getattr(fast, read)(text) == getattr(slow, read)(text)
+        small = "one two three four five six seven"
+        assert getattr(fast, read)(small) == getattr(slow, read)(small)
+        assert len(fast._cache) <= 4
+
+
+def test_entries_checks_its_arguments() -> None:
+    assert native is not None
+    fast = StepProcessor(PRESETS["default"])
+    fast.steps  # noqa: B018
+    config = fast._read_config
+
+    def none(missing: list[str]) -> dict[str, Any]:
+        return {}
+
+    assert native.entries(["the", "Dogs"], {}, none, config) == [
+        ((("the", True),), ("the",), ()),
+        ((("dog", False),), ("dog",), ("dog",)),
+    ]
+    assert native.entries(["x" * (MAX_CHUNK + 1)], {}, none, config) is None
+    assert native.entries([1], {}, none, config) is None  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        native.entries(("a",), {}, none, config)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        native.entries(["a"], {}, none, config[:6])
+    with pytest.raises(KeyError):  # the callback lost a chunk
+        native.entries(["There's"], {}, none, config)
+    with pytest.raises(TypeError, match="entry"):
+        native.entries(["a"], {"a": ("a",)}, none, config)
 
 
 def check_key_rules(words: list[str], name: str) -> None:

@@ -9,28 +9,36 @@
  *       analyze_missing  called with the list of the chunks the cache lacks (in order,
  *                        duplicates kept); returns a dict of their entries
  *       config           (prepare, first_words, first_bigrams, ascii_controls, max_chunk,
- *                        result_type): the Unicode step (called on a text that is not ASCII),
- *                        the first words and the first bigrams of the compound patterns (None:
- *                        no compound terms), whether the Unicode step makes ASCII control
- *                        characters spaces, the length of the longest chunk that may be cached,
- *                        and a subclass of tuple for the result
+ *                        result_type[, tables]): the Unicode step (called on a text that is
+ *                        not ASCII), the first words and the first bigrams of the compound
+ *                        patterns (None: no compound terms), whether the Unicode step makes
+ *                        ASCII control characters spaces, the length of the longest chunk that
+ *                        may be cached, a subclass of tuple for the result, and the tables
+ *                        with which chunks the cache lacks are analyzed here (below; None or
+ *                        absent: all of them go to analyze_missing)
  *   returns result_type((keywords, keys)) (as tuple.__new__ makes it), two new lists: the
  *       distinct words of the text's chunks in order of first appearance, and every key in
  *       order; or None when two keys side by side are
  *       the first two of a compound pattern (the reference merges them), a chunk is longer
  *       than max_chunk (the reference reads it piece by piece), or text is not an exact str.
  *
+ *   entries(chunks, cache, analyze_missing, config)
+ *       the entry of each of a list of chunks (StepProcessor._analyze_chunks, which
+ *       StepProcessor.tokens reads): a new list; None when a chunk is no exact str or is
+ *       longer than max_chunk; config as above, with its tables (or None)
+ *
  * The white-space chunks of an ASCII text are read here: the Unicode step changes an ASCII
  * text only by making its control characters spaces (with ascii_controls), so they separate
  * chunks as white space does. A text that is not ASCII goes through `prepare` first, then
  * str.split.
  *
- * The function holds the GIL from start to end. Python code runs in `prepare` and
- * `analyze_missing` (which write the caches, and may let other threads run): every entry read
- * from a dict is held by a reference of its own until the end, so a cache cleared meanwhile
- * changes nothing. Otherwise it calls nothing that can run Python code (the dicts and sets
- * are keyed by str and tuples of str). Nothing is written to the dicts here, and nothing of
- * the host process is touched.
+ * The functions hold the GIL from start to end. Python code runs in `prepare`,
+ * `analyze_missing`, and the tables' callables (split_edges, fold, stem), which may let other
+ * threads run and write or clear the caches: every entry read from a dict is held by a
+ * reference of its own until the end, so a cache cleared meanwhile changes nothing.
+ * Otherwise they call nothing that can run Python code (the dicts and sets are keyed by str
+ * and tuples of str). The new chunks' and tokens' entries are written to the cache and the
+ * memo whole (below); nothing else is written, and nothing of the host process is touched.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -124,33 +132,32 @@ static int split_text(PyObject *text, int controls, Py_ssize_t max_chunk, Refs *
 
 /* ---------------------------------------------------------------- chunks not cached yet
  *
- * With the tables of StepProcessor._new_chunk_tables (config[6]), the chunks the cache lacks
- * are analyzed here where the reference's steps are plain (what _analyze_missing, _chunk and
- * _memo_token do, with SpacyTokenizer.split_chunks and Lemmatizer.key), and only the others
- * go to analyze_missing:
+ * With the tables (StepProcessor._new_chunk_tables), the chunks the cache lacks are analyzed
+ * here where the reference's steps are plain, as _analyze_missing, _chunk and _memo_token do
+ * with SpacyTokenizer.split_chunks and Lemmatizer.key; the others go to analyze_missing:
  *
- *   tables  (memo, size, specials, split_edges, split_cjk, memo_token, keys)
+ *   tables  (memo, size, specials, split_edges, split_cjk, keys)
  *     memo         the token memo, {token: entry} (cleared when it holds size entries)
- *     size         the caches' bound: the chunks are analyzed here only when the cache has
- *                  room for every missing one (else analyze_missing clears it)
+ *     size         the caches' bound: the missing chunks are analyzed here only when the
+ *                  cache has room for all of them (else analyze_missing clears it)
  *     specials     the tokenizer's special cases (None: no letters fast path)
  *     split_edges  the compiled edge split (lexeval.native.affixes, a partial): a list of
  *                  tokens, or anything else when it does not decide (None: no such split)
  *     split_cjk    whether Han and kana are one token a character (such chunks: Python)
- *     memo_token   StepProcessor._memo_token: the entry of a token the rules below leave
- *     keys         None (every new token goes to memo_token) or (drop_punct, casefold, fold,
- *                  table, overrides, stem, stem_min_length, unstemmed, stops, aliases,
- *                  nothing): the key rules of an ASCII token, Lemmatizer.key's and
- *                  _memo_token's (nothing: the entry of a dropped token)
+ *     keys         None (a chunk with a new token goes to analyze_missing) or
+ *                  (drop_punct, casefold, fold, table, overrides, stem, stem_min_length,
+ *                  unstemmed, stops, aliases, nothing): the key rules of a token,
+ *                  Lemmatizer.key's and _memo_token's (fold: str.casefold, called on text
+ *                  that is not ASCII; nothing: the entry of a dropped token)
  *
- * A chunk is split here when it is letters not a special case (one token), or when
- * split_edges decides it, and it holds no Han or kana to split; else it goes to
- * analyze_missing. A new ASCII token's entry is built here, an other one's by memo_token; a
- * value of the tables these rules do not expect (a lemma that is no str or list of str, a
- * stem that is no str) sends the token to memo_token too. Entries are written whole into the
- * memo and the cache (what racing threads compute is equal); the tuples built here hold
- * strings and bools only, and are untracked by the garbage collector as its first pass would
- * untrack them.
+ * A chunk is split here when it is letters and no special case (one token), or when
+ * split_edges decides it, and it holds no Han or kana; a new token's entry is built here from
+ * the Unicode database's predicates (those str's methods and re's classes use). A value of
+ * the tables these rules do not expect (a lemma that is no str or list of str, a fold or stem
+ * that is no str) sends the token's chunk to analyze_missing too. Entries are written whole
+ * into the memo and the cache (what racing threads compute is equal); the tuples built here
+ * hold strings and bools only, and are untracked by the garbage collector as its first pass
+ * over them would untrack them.
  */
 typedef struct {
     PyObject *memo, *specials, *split_edges;
@@ -684,8 +691,8 @@ static int chunk_entry(Tables *T, PyObject *chunk, PyObject **entry)
 
 /* The entry of every chunk (new references in `entries`, n of them): from the cache, then the
  * missing ones from one call of analyze_missing. 0 or -1. */
-static int read_entries(Refs *chunks, PyObject *cache, PyObject *analyze_missing, Tables *T,
-                        Refs *entries)
+static int read_entries(Refs *chunks, PyObject *cache, PyObject *analyze_missing,
+                        PyObject *tables, Refs *entries)
 {
     Py_ssize_t n = chunks->n, n_missing = 0;
     PyObject *missing = NULL;
@@ -700,6 +707,12 @@ static int read_entries(Refs *chunks, PyObject *cache, PyObject *analyze_missing
     }
     if (n_missing == 0)
         return 0;
+    Tables read, *T = NULL;
+    if (tables != NULL) {
+        if (read_tables(tables, &read) < 0)
+            return -1;
+        T = &read;
+    }
     /* the missing chunks analyzed here (written to the cache) when it has room for them all,
      * the others (or all) by analyze_missing */
     int here = T != NULL && PyDict_GET_SIZE(cache) + n_missing <= T->size;
@@ -955,12 +968,9 @@ static PyObject *analysis_of(PyObject *text, PyObject *cache, PyObject *analyze_
                                          "config: tuple of 6 or 7)");
         return NULL;
     }
-    Tables tables, *T = NULL;
-    if (PyTuple_GET_SIZE(config) == 7 && PyTuple_GET_ITEM(config, 6) != Py_None) {
-        if (read_tables(PyTuple_GET_ITEM(config, 6), &tables) < 0)
-            return NULL;
-        T = &tables;
-    }
+    PyObject *tables = NULL; /* read when a chunk is missing */
+    if (PyTuple_GET_SIZE(config) == 7 && PyTuple_GET_ITEM(config, 6) != Py_None)
+        tables = PyTuple_GET_ITEM(config, 6);
     PyObject *prepare = PyTuple_GET_ITEM(config, 0);
     PyObject *first_words = PyTuple_GET_ITEM(config, 1);
     PyObject *first_bigrams = PyTuple_GET_ITEM(config, 2);
@@ -1011,10 +1021,75 @@ static PyObject *analysis_of(PyObject *text, PyObject *cache, PyObject *analyze_
     if (split == 1)
         result = Py_NewRef(Py_None); /* the reference reads a long chunk piece by piece */
     else if (split == 0 && refs_init(&entries, chunks.n) == 0 &&
-             read_entries(&chunks, cache, analyze_missing, T, &entries) == 0)
+             read_entries(&chunks, cache, analyze_missing, tables, &entries) == 0)
         result = assemble(&entries, first_words, first_bigrams, (PyTypeObject *)result_type);
     refs_free(&entries);
     refs_free(&chunks);
+    return result;
+}
+
+/* entries(chunks, cache, analyze_missing, config): the entry of each chunk (a list), as
+ * StepProcessor._analyze_chunks gives it; None when a chunk is longer than max_chunk or is no
+ * exact str (the reference reads it). */
+static PyObject *entries_of(PyObject *chunk_list, PyObject *cache, PyObject *analyze_missing,
+                            PyObject *config)
+{
+    if (!PyList_Check(chunk_list) || !PyDict_Check(cache) || !PyTuple_Check(config) ||
+        PyTuple_GET_SIZE(config) != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "entries(chunks: list, cache: dict, analyze_missing, config: tuple of 7)");
+        return NULL;
+    }
+    Py_ssize_t max_chunk = PyLong_AsSsize_t(PyTuple_GET_ITEM(config, 4));
+    if (max_chunk == -1 && PyErr_Occurred())
+        return NULL;
+    PyObject *tables = PyTuple_GET_ITEM(config, 6);
+    Refs chunks, entries;
+    chunks.n = entries.n = 0;
+    chunks.item = chunks.stack;
+    entries.item = entries.stack;
+    PyObject *result = NULL;
+    Py_ssize_t n = PyList_GET_SIZE(chunk_list);
+    if (refs_init(&chunks, n) < 0)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n && i < PyList_GET_SIZE(chunk_list); i++) {
+        PyObject *chunk = PyList_GET_ITEM(chunk_list, i);
+        if (!PyUnicode_CheckExact(chunk) || PyUnicode_GET_LENGTH(chunk) > max_chunk) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        chunks.item[chunks.n++] = Py_NewRef(chunk);
+    }
+    Py_ssize_t n_keys, n_words;
+    if (refs_init(&entries, chunks.n) < 0 ||
+        read_entries(&chunks, cache, analyze_missing, tables == Py_None ? NULL : tables,
+                     &entries) < 0 ||
+        check_entries(&entries, &n_keys, &n_words) < 0)
+        goto done;
+    result = PyList_New(entries.n);
+    if (result == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < entries.n; i++)
+        PyList_SET_ITEM(result, i, Py_NewRef(entries.item[i]));
+done:
+    refs_free(&entries);
+    refs_free(&chunks);
+    return result;
+}
+
+static PyObject *py_entries(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError,
+                        "entries(chunks, cache, analyze_missing, config) takes 4 arguments");
+        return NULL;
+    }
+    for (int i = 0; i < 4; i++) /* held: Python code runs during the call */
+        Py_INCREF(args[i]);
+    PyObject *result = entries_of(args[0], args[1], args[2], args[3]);
+    for (int i = 0; i < 4; i++)
+        Py_DECREF(args[i]);
     return result;
 }
 
@@ -1022,6 +1097,8 @@ static PyMethodDef METHODS[] = {
     {"analysis", (PyCFunction)(void (*)(void))py_analysis, METH_FASTCALL,
      "analysis(text, cache, analyze_missing, config) -> result_type((keywords, keys)), or "
      "None."},
+    {"entries", (PyCFunction)(void (*)(void))py_entries, METH_FASTCALL,
+     "entries(chunks, cache, analyze_missing, config) -> the entry of each chunk, or None."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -65,6 +65,7 @@ try:  # the compiled reading of cached chunks, unless LEXEVAL_PURE_PYTHON asks f
     if PURE_PYTHON:
         raise ImportError("LEXEVAL_PURE_PYTHON is set")
     from lexeval.native.keywords import analysis as native_analysis
+    from lexeval.native.keywords import entries as native_entries
 
     NATIVE_KEYWORDS = True
 except ImportError:
@@ -151,6 +152,7 @@ class StepProcessor:
         self._pipeline: PipelineTokenizer | None = None
         self._signature: Signature | None = None
         self._read: Callable[..., KeywordAnalysis | None] | None = None
+        self._entries: Callable[..., list[_Chunk] | None] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         """The configuration only: caches and spaCy objects are rebuilt in the new process."""
@@ -263,6 +265,7 @@ class StepProcessor:
                     self._new_chunk_tables(res, lemmas),
                 )
                 self._read = native_analysis
+                self._entries = native_entries
             steps = [self._unicode, tokenizer, words, fold, lemmas, compounds, stopwords]
             self._steps = tuple(step for step in steps if step is not None)
             return self._steps
@@ -484,7 +487,14 @@ class StepProcessor:
 
     def _analyze_chunks(self, chunks: list[str]) -> list[_Chunk]:
         """The analysis of each of ``chunks``, analyzing those not cached (thread-safe: the
-        cache is only read with ``get`` and written whole entries at a time)."""
+        cache is only read with ``get`` and written whole entries at a time); with
+        :data:`NATIVE_KEYWORDS`, ``lexeval.native.keywords`` reads them and analyzes the new
+        ones it can (the code below is the reference)."""
+        entries = self._entries
+        if entries is not None:
+            found_all = entries(chunks, self._cache, self._analyze_missing, self._read_config)
+            if found_all is not None:
+                return found_all
         cache = self._cache
         found: dict[str, _Chunk] = {}
         missing: list[str] = []
