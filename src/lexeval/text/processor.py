@@ -352,7 +352,9 @@ class StepProcessor:
 
         With :data:`NATIVE_KEYWORDS`, texts whose chunks are cached (after the missing ones
         are analyzed and cached) and hold no compound term's first two keys are read by
-        ``lexeval.native.keywords``; the Python code below is the reference it equals.
+        ``lexeval.native.keywords``, which also analyzes the missing chunks whose steps are
+        plain (:meth:`_new_chunk_tables`; the others go to :meth:`_analyze_missing`); the
+        Python code below is the reference it equals.
 
         >>> from lexeval.text.config import PRESETS
         >>> StepProcessor(PRESETS["default"]).keyword_analysis("The neural networks")
