@@ -276,6 +276,29 @@ static int has_cjk(PyObject *s)
     return 0;
 }
 
+/* The Unicode database's predicates (str's methods, re's classes), ASCII answered at once. */
+static int u_alpha(Py_UCS4 ch)
+{
+    return ch < 128 ? (ch | 0x20) >= 'a' && (ch | 0x20) <= 'z' : Py_UNICODE_ISALPHA(ch) != 0;
+}
+static int u_upper(Py_UCS4 ch)
+{
+    return ch < 128 ? ch >= 'A' && ch <= 'Z' : Py_UNICODE_ISUPPER(ch) != 0;
+}
+static int u_lower(Py_UCS4 ch)
+{
+    return ch < 128 ? ch >= 'a' && ch <= 'z' : Py_UNICODE_ISLOWER(ch) != 0;
+}
+static int u_title(Py_UCS4 ch) { return ch < 128 ? 0 : Py_UNICODE_ISTITLE(ch) != 0; }
+static int u_decimal(Py_UCS4 ch)
+{
+    return ch < 128 ? ch >= '0' && ch <= '9' : Py_UNICODE_ISDECIMAL(ch) != 0;
+}
+static int u_alnum(Py_UCS4 ch)
+{
+    return ch < 128 ? u_alpha(ch) || (ch >= '0' && ch <= '9') : Py_UNICODE_ISALNUM(ch) != 0;
+}
+
 /* str.isalpha */
 static int is_alpha(PyObject *s)
 {
@@ -283,7 +306,7 @@ static int is_alpha(PyObject *s)
     int kind = PyUnicode_KIND(s);
     const void *data = PyUnicode_DATA(s);
     for (Py_ssize_t i = 0; i < n; i++)
-        if (!Py_UNICODE_ISALPHA(PyUnicode_READ(kind, data, i)))
+        if (!u_alpha(PyUnicode_READ(kind, data, i)))
             return 0;
     return n > 0;
 }
@@ -323,10 +346,10 @@ static int plain_isupper(int kind, const void *data, Py_ssize_t n, Py_ssize_t le
         if (is_apostrophe(ch))
             continue;
         if (letters == 1) /* one character: its own upper-case test */
-            return Py_UNICODE_ISUPPER(ch) != 0;
-        if (Py_UNICODE_ISLOWER(ch) || Py_UNICODE_ISTITLE(ch))
+            return u_upper(ch);
+        if (u_lower(ch) || u_title(ch))
             return 0;
-        if (Py_UNICODE_ISUPPER(ch))
+        if (u_upper(ch))
             cased = 1;
     }
     return cased;
@@ -345,9 +368,9 @@ static int technical(PyObject *token)
         Py_UCS4 ch = PyUnicode_READ(kind, data, i);
         if (is_apostrophe(ch))
             continue;
-        if (!Py_UNICODE_ISALPHA(ch))
+        if (!u_alpha(ch))
             return 1;
-        if (letters > 0 && Py_UNICODE_ISUPPER(ch))
+        if (letters > 0 && u_upper(ch))
             upper_after_first = 1;
         letters++;
     }
@@ -386,7 +409,7 @@ static int hyphenated_word(PyObject *token)
                 return 0;
             hyphens++;
         }
-        else if (ch == '_' || !Py_UNICODE_ISALNUM(ch) || Py_UNICODE_ISDECIMAL(ch))
+        else if (ch == '_' || !u_alnum(ch) || u_decimal(ch))
             return 0;
     }
     return hyphens > 0;
@@ -518,7 +541,7 @@ static int has_alnum(PyObject *s)
     int kind = PyUnicode_KIND(s);
     const void *data = PyUnicode_DATA(s);
     for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(s); i < n; i++)
-        if (Py_UNICODE_ISALNUM(PyUnicode_READ(kind, data, i)))
+        if (u_alnum(PyUnicode_READ(kind, data, i)))
             return 1;
     return 0;
 }
@@ -616,7 +639,8 @@ static PyObject *pieces_entry(Tables *T, PyObject *pieces)
         }
         if (!entry_shape(entry)) {
             Py_DECREF(entry);
-            PyErr_SetString(PyExc_TypeError, "a token's entry must be a tuple (pairs, keys, words)");
+            PyErr_SetString(PyExc_TypeError,
+                            "a token's entry must be a tuple (pairs, keys, words)");
             goto done;
         }
         if (PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, 0)) == 0) { /* dropped */
@@ -1054,6 +1078,10 @@ static PyObject *entries_of(PyObject *chunk_list, PyObject *cache, PyObject *ana
         return NULL;
     for (Py_ssize_t i = 0; i < n && i < PyList_GET_SIZE(chunk_list); i++) {
         PyObject *chunk = PyList_GET_ITEM(chunk_list, i);
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_CheckExact(chunk) && PyUnicode_READY(chunk) < 0) /* legacy string */
+            goto done;
+#endif
         if (!PyUnicode_CheckExact(chunk) || PyUnicode_GET_LENGTH(chunk) > max_chunk) {
             result = Py_NewRef(Py_None);
             goto done;
