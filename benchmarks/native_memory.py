@@ -58,8 +58,32 @@ def text_layer_tasks(texts: list[str]) -> dict[str, Callable[[int], object]]:
     def new_words(i: int) -> str:
         return f"The w{i}s (Q{i}s), x{i}-dogs APIs{i} café{i} Zoë{i}-networks"
 
+    native = load("keywords")
+    assert native is not None
+    new.steps  # noqa: B018 - loaded: its compiled configuration is built
+    config = new._read_config
+    tables = config[6]
+    odd_keys = (*tables[5][:3], {"dogs": 7}, *tables[5][4:])  # a lemma that is no str
+    odd = (*config[:6], (*tables[:5], odd_keys))
+    bad = (*config[:6], (*tables[:5], (1, 2)))
+
+    def fail(chunks: list[str]) -> dict[str, object]:
+        raise ValueError(chunks)
+
+    def error_paths(i: int) -> None:
+        text = f"dogs w{i}s (Q{i}s), x{i}-dogs"
+        native.analysis(text, {}, new._analyze_missing, odd)  # dogs: to the callback
+        for call in (
+            lambda: native.analysis(text, {}, fail, odd),
+            lambda: native.analysis(text, {}, fail, bad),
+            lambda: native.entries(text.split(), {}, fail, odd),
+        ):
+            with contextlib.suppress(ValueError, TypeError):
+                call()
+
     return {
         "keyword_analysis (cached)": lambda i: processor.keyword_analysis(texts[i % len(texts)]),
+        "new chunks: deferred and error paths": error_paths,
         "keyword_analysis (small caches)": lambda i: small.keyword_analysis(texts[i % 300]),
         "keyword_analysis (new chunks)": lambda i: new.keyword_analysis(new_words(i)),
         "tokens (new chunks)": lambda i: new.tokens(new_words(i + 10**7)),
