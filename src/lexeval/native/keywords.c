@@ -482,7 +482,8 @@ static PyObject *token_key(Tables *T, PyObject *token, PyObject *folded)
         return Py_NewRef(folded);
     }
     PyObject *key = NULL;
-    PyObject *found = PyDict_GetItemWithError(T->overrides, folded);
+    PyObject *found =
+        PyDict_GET_SIZE(T->overrides) ? PyDict_GetItemWithError(T->overrides, folded) : NULL;
     if (found != NULL) {
         if (!PyUnicode_CheckExact(found))
             return DEFER;
@@ -560,11 +561,13 @@ static PyObject *new_entry(Tables *T, PyObject *token)
         return key;
     }
     /* Stopwords.is_stop: the folded form or the key listed */
-    int stop = PySet_Contains(T->stops, folded);
-    if (stop == 0)
+    int stop = PySet_GET_SIZE(T->stops) == 0 ? 0 : PySet_Contains(T->stops, folded);
+    if (stop == 0 && key != folded && PySet_GET_SIZE(T->stops) > 0)
         stop = PySet_Contains(T->stops, key);
     Py_DECREF(folded);
-    PyObject *alias = stop < 0 ? NULL : PyDict_GetItemWithError(T->aliases, key);
+    PyObject *alias = stop < 0 || PyDict_GET_SIZE(T->aliases) == 0
+                          ? NULL
+                          : PyDict_GetItemWithError(T->aliases, key);
     if (stop < 0 || (alias == NULL && PyErr_Occurred())) {
         Py_DECREF(key);
         return NULL;
