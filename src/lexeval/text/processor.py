@@ -273,8 +273,9 @@ class StepProcessor:
     def _new_chunk_tables(self, res: LanguageResources, lemmas: Lemmatizer) -> tuple[Any, ...]:
         """What ``lexeval.native.keywords`` needs to analyze new chunks itself: split them as
         :meth:`SpacyTokenizer.split_chunks` does when that is plain (letters alone, or the
-        compiled edge split), and give new ASCII tokens their entries as :meth:`_memo_token`
-        does (None: every new token goes to the Python code, with its chunk)."""
+        compiled edge split), and give new tokens their entries as :meth:`_memo_token` does
+        (``keys`` None: a chunk with a new token goes to the Python code; so do tables of other
+        types than the compiled code reads)."""
         affixes = res.affixes
         edges = affixes.edges if affixes is not None else None
         split_edges = edges.compiled if edges is not None else None
@@ -283,6 +284,8 @@ class StepProcessor:
         if (
             not self._split_words
             and (lemmas.table is None or type(lemmas.table) is dict)
+            and type(lemmas.overrides) is dict
+            and type(self._aliases) is dict
             and all(type(found) is frozenset for found in sets)
         ):
             keys = (
