@@ -163,7 +163,7 @@ typedef struct {
     PyObject *memo, *specials, *split_edges;
     Py_ssize_t size;
     int split_cjk, keys;
-    int drop_punct, casefold;
+    int drop_punct, casefold, split_words;
     PyObject *fold, *table, *overrides, *stem, *unstemmed, *stops, *aliases, *nothing;
     Py_ssize_t stem_min;
 } Tables;
@@ -194,7 +194,7 @@ static int read_tables(PyObject *t, Tables *T)
         T->split_edges = NULL;
     if (keys == Py_None)
         return 0;
-    if (!PyTuple_Check(keys) || PyTuple_GET_SIZE(keys) != 11)
+    if (!PyTuple_Check(keys) || PyTuple_GET_SIZE(keys) != 12)
         goto bad;
     T->keys = 1;
     T->drop_punct = PyObject_IsTrue(PyTuple_GET_ITEM(keys, 0));
@@ -212,6 +212,9 @@ static int read_tables(PyObject *t, Tables *T)
     T->stops = PyTuple_GET_ITEM(keys, 8);
     T->aliases = PyTuple_GET_ITEM(keys, 9);
     T->nothing = PyTuple_GET_ITEM(keys, 10);
+    T->split_words = PyObject_IsTrue(PyTuple_GET_ITEM(keys, 11));
+    if (T->split_words < 0)
+        return -1;
     if (!PyCallable_Check(T->fold) || (T->table != Py_None && !PyDict_CheckExact(T->table)) ||
         !PyDict_CheckExact(T->overrides) || (T->stem != Py_None && !PyCallable_Check(T->stem)) ||
         !PyFrozenSet_CheckExact(T->unstemmed) || !PyFrozenSet_CheckExact(T->stops) ||
@@ -225,7 +228,7 @@ static int read_tables(PyObject *t, Tables *T)
 bad:
     PyErr_SetString(PyExc_TypeError,
                     "the new-chunk tables must be (memo: dict, size: int, specials: frozenset | "
-                    "None, split_edges, split_cjk, keys: tuple of 11 | None)");
+                    "None, split_edges, split_cjk, keys: tuple of 12 | None)");
     return -1;
 }
 
@@ -547,28 +550,198 @@ static int has_alnum(PyObject *s)
     return 0;
 }
 
+/* A word's key and stopword flag (Lemmatizer.key, Stopwords.is_stop): 1 with *key (a new
+ * reference) and *stop, 0 for DEFER, -1 on error. */
+static int key_and_stop(Tables *T, PyObject *word, PyObject **key, int *stop)
+{
+    PyObject *folded = fold_str(T, word);
+    if (folded == NULL || folded == DEFER)
+        return folded == NULL ? -1 : 0;
+    *key = token_key(T, word, folded);
+    if (*key == NULL || *key == DEFER) {
+        Py_DECREF(folded);
+        return *key == NULL ? -1 : 0;
+    }
+    /* the folded form or the key listed */
+    *stop = PySet_GET_SIZE(T->stops) == 0 ? 0 : PySet_Contains(T->stops, folded);
+    if (*stop == 0 && *key != folded && PySet_GET_SIZE(T->stops) > 0)
+        *stop = PySet_Contains(T->stops, *key);
+    Py_DECREF(folded);
+    if (*stop < 0) {
+        Py_DECREF(*key);
+        return -1;
+    }
+    return 1;
+}
+
+/* _GROUPED_NUMBER_RE.fullmatch on ASCII: \d{1,3}(?:,\d{3})+(?:\.\d+)? or \d+\.\d+ */
+static int grouped_number(const unsigned char *s, Py_ssize_t n)
+{
+    Py_ssize_t i = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++;
+    if (i == 0 || i == n)
+        return 0;
+    if (s[i] == '.') { /* digits, a point, digits */
+        Py_ssize_t j = i + 1;
+        while (j < n && s[j] >= '0' && s[j] <= '9')
+            j++;
+        return j == n && j > i + 1;
+    }
+    if (s[i] != ',' || i > 3)
+        return 0;
+    while (i < n && s[i] == ',') { /* groups of three digits */
+        if (i + 4 > n)
+            return 0;
+        for (Py_ssize_t j = i + 1; j < i + 4; j++)
+            if (s[j] < '0' || s[j] > '9')
+                return 0;
+        i += 4;
+    }
+    if (i == n)
+        return 1;
+    if (s[i] != '.' || i + 1 == n)
+        return 0;
+    for (Py_ssize_t j = i + 1; j < n; j++)
+        if (s[j] < '0' || s[j] > '9')
+            return 0;
+    return 1;
+}
+
+/* _words's entry of a new ASCII token split into its words (word_pieces: runs of letters and
+ * digits; a grouped number whole, without its commas): a new reference, NULL, or DEFER. */
+static PyObject *words_entry(Tables *T, PyObject *token)
+{
+    if (!PyUnicode_IS_ASCII(token)) /* word_pieces reads categories (marks): Python */
+        return DEFER;
+    const unsigned char *s = PyUnicode_1BYTE_DATA(token);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(token);
+    Refs words;
+    if (refs_init(&words, n / 2 + 1) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t i = 0;
+    while (i < n && u_alnum(s[i]))
+        i++;
+    if (i == n && n > 0) {
+        words.item[words.n++] = Py_NewRef(token);
+    }
+    else if (grouped_number(s, n)) {
+        PyObject *word = PyUnicode_New(n, 127);
+        if (word == NULL)
+            goto done;
+        unsigned char *w = PyUnicode_1BYTE_DATA(word);
+        Py_ssize_t k = 0;
+        for (Py_ssize_t j = 0; j < n; j++)
+            if (s[j] != ',')
+                w[k++] = s[j];
+        PyObject *cut = PyUnicode_Substring(word, 0, k);
+        Py_DECREF(word);
+        if (cut == NULL)
+            goto done;
+        words.item[words.n++] = cut;
+    }
+    else {
+        for (i = 0; i < n;) {
+            while (i < n && !u_alnum(s[i]))
+                i++;
+            Py_ssize_t start = i;
+            while (i < n && u_alnum(s[i]))
+                i++;
+            if (i > start) {
+                PyObject *word = PyUnicode_Substring(token, start, i);
+                if (word == NULL)
+                    goto done;
+                words.item[words.n++] = word;
+            }
+        }
+    }
+    Py_ssize_t m = words.n;
+    PyObject *fields[3] = {PyTuple_New(m), PyTuple_New(m), NULL};
+    PyObject **kept = PyMem_New(PyObject *, m > 0 ? m : 1);
+    Py_ssize_t n_kept = 0;
+    int same = 1; /* the kept words equal the keys: the keys stand for them */
+    if (fields[0] == NULL || fields[1] == NULL || kept == NULL) {
+        if (kept == NULL)
+            PyErr_NoMemory();
+        goto failed;
+    }
+    for (Py_ssize_t j = 0; j < m; j++) {
+        PyObject *key;
+        int stop;
+        int found = key_and_stop(T, words.item[j], &key, &stop);
+        if (found <= 0) {
+            result = found == 0 ? DEFER : NULL;
+            goto failed;
+        }
+        PyObject *alias = PyDict_GET_SIZE(T->aliases) == 0
+                              ? NULL
+                              : PyDict_GetItemWithError(T->aliases, key);
+        if (alias == NULL && PyErr_Occurred()) {
+            Py_DECREF(key);
+            goto failed;
+        }
+        PyObject *pair[2] = {Py_NewRef(key), Py_NewRef(stop ? Py_True : Py_False)};
+        PyObject *one = tuple_of(2, pair);
+        if (one == NULL) {
+            Py_DECREF(key);
+            goto failed;
+        }
+        PyTuple_SET_ITEM(fields[0], j, one);
+        if (!stop || alias != NULL) { /* aliases.get(k, k) of the words not stopwords */
+            PyObject *word = alias != NULL ? alias : key;
+            if (same && (j != n_kept || (word != key && (!PyUnicode_CheckExact(word) ||
+                                                         PyUnicode_Compare(word, key) != 0))))
+                same = 0;
+            kept[n_kept++] = Py_NewRef(word);
+        }
+        else {
+            same = 0;
+        }
+        PyTuple_SET_ITEM(fields[1], j, key);
+    }
+    if (same && n_kept == m) {
+        fields[2] = Py_NewRef(fields[1]);
+        for (Py_ssize_t j = 0; j < n_kept; j++)
+            Py_DECREF(kept[j]);
+    }
+    else {
+        fields[2] = tuple_of(n_kept, kept);
+    }
+    n_kept = 0;
+    for (int f = 0; f < 2; f++) /* strings and bools, and tuples of them */
+        if (PyObject_GC_IsTracked(fields[f]))
+            PyObject_GC_UnTrack(fields[f]);
+    result = tuple_of(3, fields);
+    PyMem_Free(kept);
+    goto done;
+failed:
+    for (Py_ssize_t j = 0; j < n_kept; j++)
+        Py_DECREF(kept[j]);
+    PyMem_Free(kept);
+    Py_XDECREF(fields[0]);
+    Py_XDECREF(fields[1]);
+done:
+    refs_free(&words);
+    return result;
+}
+
 /* _memo_token's entry of a new exact str token: a new reference, NULL on error, or DEFER. */
 static PyObject *new_entry(Tables *T, PyObject *token)
 {
+    if (T->split_words)
+        return words_entry(T, token);
     if (T->drop_punct && !has_alnum(token)) /* punctuation, dropped */
         return Py_NewRef(T->nothing);
-    PyObject *folded = fold_str(T, token);
-    if (folded == NULL || folded == DEFER)
-        return folded;
-    PyObject *key = token_key(T, token, folded);
-    if (key == NULL || key == DEFER) {
-        Py_DECREF(folded);
-        return key;
-    }
-    /* Stopwords.is_stop: the folded form or the key listed */
-    int stop = PySet_GET_SIZE(T->stops) == 0 ? 0 : PySet_Contains(T->stops, folded);
-    if (stop == 0 && key != folded && PySet_GET_SIZE(T->stops) > 0)
-        stop = PySet_Contains(T->stops, key);
-    Py_DECREF(folded);
-    PyObject *alias = stop < 0 || PyDict_GET_SIZE(T->aliases) == 0
+    PyObject *key;
+    int stop;
+    int found = key_and_stop(T, token, &key, &stop);
+    if (found <= 0)
+        return found == 0 ? DEFER : NULL;
+    PyObject *alias = PyDict_GET_SIZE(T->aliases) == 0
                           ? NULL
                           : PyDict_GetItemWithError(T->aliases, key);
-    if (stop < 0 || (alias == NULL && PyErr_Occurred())) {
+    if (alias == NULL && PyErr_Occurred()) {
         Py_DECREF(key);
         return NULL;
     }

@@ -274,16 +274,15 @@ class StepProcessor:
         """What ``lexeval.native.keywords`` needs to analyze new chunks itself: split them as
         :meth:`SpacyTokenizer.split_chunks` does when that is plain (letters alone, or the
         compiled edge split), and give new tokens their entries as :meth:`_memo_token` does
-        (``keys`` None: a chunk with a new token goes to the Python code; so do tables of other
-        types than the compiled code reads)."""
+        (:meth:`_words` when words are split; ``keys`` None: a chunk with a new token goes to
+        the Python code, as tables of other types than the compiled code reads do)."""
         affixes = res.affixes
         edges = affixes.edges if affixes is not None else None
         split_edges = edges.compiled if edges is not None else None
         keys = None
         sets = (lemmas.unstemmed, self._stops)
         if (
-            not self._split_words
-            and (lemmas.table is None or type(lemmas.table) is dict)
+            (lemmas.table is None or type(lemmas.table) is dict)
             and type(lemmas.overrides) is dict
             and type(self._aliases) is dict
             and all(type(found) is frozenset for found in sets)
@@ -300,6 +299,7 @@ class StepProcessor:
                 self._stops,
                 self._aliases,
                 _NOTHING,
+                self._split_words,
             )
         return (
             self._token_memo,
