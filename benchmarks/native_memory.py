@@ -1,15 +1,17 @@
 """The compiled paths leak nothing: resident memory over 100,000 calls of each entry point
 (ROUGE: ``RougeScorer.score``, ``score_many``, the module's ``tokens``, ``counts`` and ``stem``,
 and the error paths; keyword coverage's text layer: ``keyword_analysis`` through
-``lexeval.native.keywords`` with its chunks cached, and with caches of 256 entries, emptied
-whole when full, so that the callback for missing chunks runs; ``lexeval.native.affixes``'
-split; lenient keyword matching's ``lexeval.native.lenient``: the scoring loop with its rules
-and evidence through ``lenient_score``, ``has``, the canonical keys of known keys and of new
-words (the memo, 65,536 keys, emptied whole when full), and its error paths), after a warm-up
-that fills every bounded cache. RSS should stay flat (a few
-hundred kB of allocator noise); a leak of one object per call would add megabytes. New words
-fill the table of stems (2**18 entries, then cleared whole): four rounds that fill it once
-each (65,536 calls of 4 new words), RSS after each, should not grow.
+``lexeval.native.keywords`` with its chunks cached, with caches of 256 entries, emptied
+whole when full, so that the callback for missing chunks runs, and on new chunks and tokens in
+every call (``keyword_analysis`` and ``tokens``, the default and the ``rouge`` presets: analyzed
+by the compiled code, caches of 4,096 entries), and its deferred and error paths;
+``lexeval.native.affixes``' split; lenient keyword matching's ``lexeval.native.lenient``: the
+scoring loop with its rules and evidence through ``lenient_score``, ``has``, the canonical keys
+of known keys and of new words (the memo, 65,536 keys, emptied whole when full), and its error
+paths), after a warm-up that fills every bounded cache. RSS should stay flat (a few hundred kB
+of allocator noise); a leak of one object per call would add megabytes. New words fill the
+table of stems (2**18 entries, then cleared whole): four rounds that fill it once each (65,536
+calls of 4 new words), RSS after each, should not grow.
 
 Run: PYTHONPATH=src nice .venv/bin/python benchmarks/native_memory.py [--calls 100000] [--only NAME]
 """
@@ -52,10 +54,44 @@ def text_layer_tasks(texts: list[str]) -> dict[str, Callable[[int], object]]:
 
     # caches of 256 entries, emptied whole when full: the callback for missing chunks runs
     small = Normalizer(cache_size=256).processor
+    # new chunks and tokens in every call, analyzed by the compiled code (caches of 4,096
+    # entries, emptied whole when full)
+    new = Normalizer(cache_size=4096).processor
+    words = Normalizer("rouge", cache_size=4096).processor  # words split
+
+    def new_words(i: int) -> str:
+        return f"The w{i}s (Q{i}s), x{i}-dogs APIs{i} café{i} Zoë{i}-networks"
+
+    native = load("keywords")
+    assert native is not None
+    new.steps  # noqa: B018 - loaded: its compiled configuration is built
+    config = new._read_config
+    tables = config[6]
+    odd_keys = (*tables[5][:3], {"dogs": 7}, *tables[5][4:])  # a lemma that is no str
+    odd = (*config[:6], (*tables[:5], odd_keys))
+    bad = (*config[:6], (*tables[:5], (1, 2)))
+
+    def fail(chunks: list[str]) -> dict[str, object]:
+        raise ValueError(chunks)
+
+    def error_paths(i: int) -> None:
+        text = f"dogs w{i}s (Q{i}s), x{i}-dogs"
+        native.analysis(text, {}, new._analyze_missing, odd)  # dogs: to the callback
+        for call in (
+            lambda: native.analysis(text, {}, fail, odd),
+            lambda: native.analysis(text, {}, fail, bad),
+            lambda: native.entries(text.split(), {}, fail, odd),
+        ):
+            with contextlib.suppress(ValueError, TypeError):
+                call()
 
     return {
         "keyword_analysis (cached)": lambda i: processor.keyword_analysis(texts[i % len(texts)]),
+        "new chunks: deferred and error paths": error_paths,
         "keyword_analysis (small caches)": lambda i: small.keyword_analysis(texts[i % 300]),
+        "keyword_analysis (new chunks)": lambda i: new.keyword_analysis(new_words(i)),
+        "tokens (new chunks)": lambda i: new.tokens(new_words(i + 10**7)),
+        "tokens, words split (new chunks)": lambda i: words.tokens(f"{new_words(i)} 1,{i:03}"),
         "affixes split": lambda i: compiled(chunks[i % len(chunks)]),
     }
 
@@ -171,7 +207,9 @@ def main() -> None:
             calls = 2**18 // 4
         # warm-up: the caches reach their size (new words: the table of stems fills, 2**18
         # entries, and is cleared whole; the timed calls then fill it again)
-        for i in range(calls if "new words" in name else min(calls, 5000)):
+        # (the rouge preset's new words are stemmed: the table of stems fills first too)
+        long_warm_up = "new words" in name or name == "tokens, words split (new chunks)"
+        for i in range(calls if long_warm_up else min(calls, 5000)):
             task(-i - 1)
         before = rss_kb()
         rounds = 4 if name == "tokens of new words" else 1
