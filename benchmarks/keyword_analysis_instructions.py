@@ -7,8 +7,9 @@ The pairs are ``per_call.py``'s (``evouna_unseen``): the default normalizer anal
 
 - ``--mode unseen``: as a user's loop meets them (about 1.5 texts a pair have chunks not cached);
 - ``--mode known``: after one pass over them (every chunk cached: the compiled reading alone);
-- ``--mode untokenized``: unseen, but the tokenizer's answers are looked up (the cost outside
-  the tokenizer: cache bookkeeping and the keys of new tokens).
+- ``--mode untokenized``: unseen, but the tokenizer's answers are looked up (``split_chunks``,
+  which now sees only the chunks the compiled analysis of new chunks leaves to Python: the cost
+  outside the affix rules and spaCy's tokenizer).
 
 Run (``Collected`` / pairs = instructions per pair; ``LEXEVAL_PURE_PYTHON=1`` for the Python
 reference):

@@ -1,17 +1,16 @@
 """The compiled paths leak nothing: resident memory over 100,000 calls of each entry point
 (ROUGE: ``RougeScorer.score``, ``score_many``, the module's ``tokens``, ``counts`` and ``stem``,
 and the error paths; keyword coverage's text layer: ``keyword_analysis`` through
-``lexeval.native.keywords`` with its chunks cached, and with caches of 256 entries, emptied
-whole when full, so that the callback for missing chunks runs; ``lexeval.native.affixes``'
-split; lenient keyword matching's ``lexeval.native.lenient``: the scoring loop with its rules
-and evidence through ``lenient_score``, ``has``, the canonical keys of known keys and of new
-words (the memo, 65,536 keys, emptied whole when full), and its error paths), after a warm-up
-that fills every bounded cache. RSS should stay flat (a few
-hundred kB of allocator noise); a leak of one object per call would add megabytes. New words
-fill the table of stems (2**18 entries, then cleared whole): four rounds that fill it once
-each (65,536 calls of 4 new words), RSS after each, should not grow.
+``lexeval.native.keywords`` with its chunks cached, with caches of 256 entries, emptied
+whole when full, so that the callback for missing chunks runs, and on new chunks and tokens in
+every call (``keyword_analysis`` and ``tokens``: analyzed by the compiled code, caches of 4,096
+entries); ``lexeval.native.affixes``' split), after a warm-up that fills every bounded cache.
+RSS should stay flat (a few hundred kB of allocator noise); a leak of one object per call
+would add megabytes. New words fill the table of stems (2**18 entries, then cleared whole):
+four rounds that fill it once each (65,536 calls of 4 new words), RSS after each, should not
+grow.
 
-Run: PYTHONPATH=src nice .venv/bin/python benchmarks/native_memory.py [--calls 100000] [--only NAME]
+Run: PYTHONPATH=src nice .venv/bin/python benchmarks/native_memory.py [--calls 100000]
 """
 
 from __future__ import annotations
@@ -52,81 +51,49 @@ def text_layer_tasks(texts: list[str]) -> dict[str, Callable[[int], object]]:
 
     # caches of 256 entries, emptied whole when full: the callback for missing chunks runs
     small = Normalizer(cache_size=256).processor
+    # new chunks and tokens in every call, analyzed by the compiled code (caches of 4,096
+    # entries, emptied whole when full)
+    new = Normalizer(cache_size=4096).processor
+
+    def new_words(i: int) -> str:
+        return f"The w{i}s (Q{i}s), x{i}-dogs APIs{i} café{i} Zoë{i}-networks"
+
+    native = load("keywords")
+    assert native is not None
+    new.steps  # noqa: B018 - loaded: its compiled configuration is built
+    config = new._read_config
+    tables = config[6]
+    odd_keys = (*tables[5][:3], {"dogs": 7}, *tables[5][4:])  # a lemma that is no str
+    odd = (*config[:6], (*tables[:5], odd_keys))
+    bad = (*config[:6], (*tables[:5], (1, 2)))
+
+    def fail(chunks: list[str]) -> dict[str, object]:
+        raise ValueError(chunks)
+
+    def error_paths(i: int) -> None:
+        text = f"dogs w{i}s (Q{i}s), x{i}-dogs"
+        native.analysis(text, {}, new._analyze_missing, odd)  # dogs: to the callback
+        for call in (
+            lambda: native.analysis(text, {}, fail, odd),
+            lambda: native.analysis(text, {}, fail, bad),
+            lambda: native.entries(text.split(), {}, fail, odd),
+        ):
+            with contextlib.suppress(ValueError, TypeError):
+                call()
 
     return {
         "keyword_analysis (cached)": lambda i: processor.keyword_analysis(texts[i % len(texts)]),
+        "new chunks: deferred and error paths": error_paths,
         "keyword_analysis (small caches)": lambda i: small.keyword_analysis(texts[i % 300]),
+        "keyword_analysis (new chunks)": lambda i: new.keyword_analysis(new_words(i)),
+        "tokens (new chunks)": lambda i: new.tokens(new_words(i + 10**7)),
         "affixes split": lambda i: compiled(chunks[i % len(chunks)]),
-    }
-
-
-def lenient_tasks(pairs: list[tuple[str, str]]) -> dict[str, Callable[[int], object]]:
-    """The entry points of ``lexeval.native.lenient`` (none when not built)."""
-    native = load("lenient")
-    if native is None:
-        print("lexeval.native.lenient is not built: lenient keyword matching not run")
-        return {}
-    import lexeval.metrics.keyword_lenient as kl
-    from lexeval.metrics.keyword_tasks import PROFILES
-    from lexeval.metrics.weights import KeywordWeights
-    from lexeval.text import lenient
-
-    matcher = kl.LenientMatcher(Normalizer())
-    weights = KeywordWeights("en")
-    profile = PROFILES["short_answer"]
-    # short answers against summaries: every rule runs (misses, near matches, conflicts)
-    prepared = []
-    for reference, output in pairs[:300]:
-        ref = matcher.reference(" ".join(reference.split()[:4]))
-        out = matcher.output(output)
-        prepared.append(
-            (ref, matcher.weighted(ref, weights), out, matcher.question_keys(output[:40]))
-        )
-    keys = [list(out.keywords) for _, _, out, _ in prepared]
-
-    class Failing(kl._Missed):
-        def __call__(self, *args: object) -> float | None:
-            raise LookupError("missed")
-
-    failing = (*kl._SCORE_TYPES[:2], Failing, kl._SCORE_TYPES[3])
-
-    def bad_calls(i: int) -> None:
-        ref, weighted, out, _ = prepared[i % len(prepared)]
-        args = (ref, weighted, weighted.weights, weighted.total, out, profile, frozenset())
-        for call in (
-            lambda: native.score(failing, *args),
-            lambda: native.canonical_keys(["a"], [], (None, None, 1), 0),
-            lambda: native.has(object(), "x", 10),
-        ):
-            with contextlib.suppress(LookupError, TypeError, AttributeError):
-                call()
-
-    def score(i: int) -> object:
-        ref, weighted, out, echoed = prepared[i % len(prepared)]
-        return kl.lenient_score(ref, weighted, out, profile, echoed if i % 2 else frozenset())
-
-    return {
-        "lenient_score": score,
-        "has": lambda i: native.has(prepared[i % 300][2], f"k{i % 500}ey", 32768),
-        "canonical_keys (known)": lambda i: lenient.canonical_keys(keys[i % len(keys)], True),
-        "canonical_key_set (new words)": lambda i: lenient.canonical_key_set(
-            [f"Word{i}x", f"{i:07d}", f"w{i}-x"], True, joined=True
-        ),
-        "canonical_forms (number words merged)": lambda i: lenient.canonical_forms(
-            ("born", "twenty", "four", f"w{i % 300}", "two", "thousand", "x"), True
-        ),
-        "texts (folded output)": lambda i: native.texts(pairs[i % len(pairs)][1]),
-        "canonical_index (output keys)": lambda i: lenient.canonical_index(
-            (*keys[i % len(keys)], "10-12", "six-year"), True
-        ),
-        "lenient error paths": bad_calls,
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calls", type=int, default=100_000)
-    parser.add_argument("--only", default="", help="run the entry points whose name has this")
     args = parser.parse_args()
     native = load("rouge")
     if native is None:
@@ -161,17 +128,14 @@ def main() -> None:
         "stem": lambda i: native.stem("generalizations"),
         "error paths": lambda i: bad_calls(),
         **text_layer_tasks([o for _, o in pairs]),
-        **lenient_tasks(pairs),
     }
     for name, task in tasks.items():
-        if args.only not in name:
-            continue
         calls = args.calls // 64 if "score_many" in name else args.calls
         if name == "tokens of new words":  # 4 new words a call: a round fills the table once
             calls = 2**18 // 4
         # warm-up: the caches reach their size (new words: the table of stems fills, 2**18
         # entries, and is cleared whole; the timed calls then fill it again)
-        for i in range(calls if "new words" in name else min(calls, 5000)):
+        for i in range(calls if name == "tokens of new words" else min(calls, 5000)):
             task(-i - 1)
         before = rss_kb()
         rounds = 4 if name == "tokens of new words" else 1

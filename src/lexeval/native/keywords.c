@@ -9,28 +9,36 @@
  *       analyze_missing  called with the list of the chunks the cache lacks (in order,
  *                        duplicates kept); returns a dict of their entries
  *       config           (prepare, first_words, first_bigrams, ascii_controls, max_chunk,
- *                        result_type): the Unicode step (called on a text that is not ASCII),
- *                        the first words and the first bigrams of the compound patterns (None:
- *                        no compound terms), whether the Unicode step makes ASCII control
- *                        characters spaces, the length of the longest chunk that may be cached,
- *                        and a subclass of tuple for the result
+ *                        result_type[, tables]): the Unicode step (called on a text that is
+ *                        not ASCII), the first words and the first bigrams of the compound
+ *                        patterns (None: no compound terms), whether the Unicode step makes
+ *                        ASCII control characters spaces, the length of the longest chunk that
+ *                        may be cached, a subclass of tuple for the result, and the tables
+ *                        with which chunks the cache lacks are analyzed here (below; None or
+ *                        absent: all of them go to analyze_missing)
  *   returns result_type((keywords, keys)) (as tuple.__new__ makes it), two new lists: the
  *       distinct words of the text's chunks in order of first appearance, and every key in
  *       order; or None when two keys side by side are
  *       the first two of a compound pattern (the reference merges them), a chunk is longer
  *       than max_chunk (the reference reads it piece by piece), or text is not an exact str.
  *
+ *   entries(chunks, cache, analyze_missing, config)
+ *       the entry of each of a list of chunks (StepProcessor._analyze_chunks, which
+ *       StepProcessor.tokens reads): a new list; None when a chunk is no exact str or is
+ *       longer than max_chunk; config as above, with its tables (or None)
+ *
  * The white-space chunks of an ASCII text are read here: the Unicode step changes an ASCII
  * text only by making its control characters spaces (with ascii_controls), so they separate
  * chunks as white space does. A text that is not ASCII goes through `prepare` first, then
  * str.split.
  *
- * The function holds the GIL from start to end. Python code runs in `prepare` and
- * `analyze_missing` (which write the caches, and may let other threads run): every entry read
- * from a dict is held by a reference of its own until the end, so a cache cleared meanwhile
- * changes nothing. Otherwise it calls nothing that can run Python code (the dicts and sets
- * are keyed by str and tuples of str). Nothing is written to the dicts here, and nothing of
- * the host process is touched.
+ * The functions hold the GIL from start to end. Python code runs in `prepare`,
+ * `analyze_missing`, and the tables' callables (split_edges, fold, stem), which may let other
+ * threads run and write or clear the caches: every entry read from a dict is held by a
+ * reference of its own until the end, so a cache cleared meanwhile changes nothing.
+ * Otherwise they call nothing that can run Python code (the dicts and sets are keyed by str
+ * and tuples of str). The new chunks' and tokens' entries are written to the cache and the
+ * memo whole (below); nothing else is written, and nothing of the host process is touched.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -122,23 +130,821 @@ static int split_text(PyObject *text, int controls, Py_ssize_t max_chunk, Refs *
     return 0;
 }
 
+/* ---------------------------------------------------------------- chunks not cached yet
+ *
+ * With the tables (StepProcessor._new_chunk_tables), the chunks the cache lacks are analyzed
+ * here where the reference's steps are plain, as _analyze_missing, _chunk and _memo_token do
+ * with SpacyTokenizer.split_chunks and Lemmatizer.key; the others go to analyze_missing:
+ *
+ *   tables  (memo, size, specials, split_edges, split_cjk, keys)
+ *     memo         the token memo, {token: entry} (cleared when it holds size entries)
+ *     size         the caches' bound: the missing chunks are analyzed here only when the
+ *                  cache has room for all of them (else analyze_missing clears it)
+ *     specials     the tokenizer's special cases (None: no letters fast path)
+ *     split_edges  the compiled edge split (lexeval.native.affixes, a partial): a list of
+ *                  tokens, or anything else when it does not decide (None: no such split)
+ *     split_cjk    whether Han and kana are one token a character (such chunks: Python)
+ *     keys         None (a chunk with a new token goes to analyze_missing) or
+ *                  (drop_punct, casefold, fold, table, overrides, stem, stem_min_length,
+ *                  unstemmed, stops, aliases, nothing): the key rules of a token,
+ *                  Lemmatizer.key's and _memo_token's (fold: str.casefold, called on text
+ *                  that is not ASCII; nothing: the entry of a dropped token)
+ *
+ * A chunk is split here when it is letters and no special case (one token), or when
+ * split_edges decides it, and it holds no Han or kana; a new token's entry is built here from
+ * the Unicode database's predicates (those str's methods and re's classes use). A value of
+ * the tables these rules do not expect (a lemma that is no str or list of str, a fold or stem
+ * that is no str) sends the token's chunk to analyze_missing too. Entries are written whole
+ * into the memo and the cache (what racing threads compute is equal); the tuples built here
+ * hold strings and bools only, and are untracked by the garbage collector as its first pass
+ * over them would untrack them.
+ */
+typedef struct {
+    PyObject *memo, *specials, *split_edges;
+    Py_ssize_t size;
+    int split_cjk, keys;
+    int drop_punct, casefold, split_words;
+    PyObject *fold, *table, *overrides, *stem, *unstemmed, *stops, *aliases, *nothing;
+    Py_ssize_t stem_min;
+} Tables;
+
+/* The fields of the tables (borrowed from the configuration, which the call holds); 0, -1. */
+static int read_tables(PyObject *t, Tables *T)
+{
+    memset(T, 0, sizeof(*T));
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 6)
+        goto bad;
+    T->memo = PyTuple_GET_ITEM(t, 0);
+    T->size = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 1));
+    if (T->size == -1 && PyErr_Occurred())
+        return -1;
+    T->specials = PyTuple_GET_ITEM(t, 2);
+    T->split_edges = PyTuple_GET_ITEM(t, 3);
+    T->split_cjk = PyObject_IsTrue(PyTuple_GET_ITEM(t, 4));
+    PyObject *keys = PyTuple_GET_ITEM(t, 5);
+    if (T->split_cjk < 0)
+        return -1;
+    if (!PyDict_CheckExact(T->memo) ||
+        (T->specials != Py_None && !PyFrozenSet_CheckExact(T->specials)) ||
+        (T->split_edges != Py_None && !PyCallable_Check(T->split_edges)))
+        goto bad;
+    if (T->specials == Py_None)
+        T->specials = NULL;
+    if (T->split_edges == Py_None)
+        T->split_edges = NULL;
+    if (keys == Py_None)
+        return 0;
+    if (!PyTuple_Check(keys) || PyTuple_GET_SIZE(keys) != 12)
+        goto bad;
+    T->keys = 1;
+    T->drop_punct = PyObject_IsTrue(PyTuple_GET_ITEM(keys, 0));
+    T->casefold = PyObject_IsTrue(PyTuple_GET_ITEM(keys, 1));
+    if (T->drop_punct < 0 || T->casefold < 0)
+        return -1;
+    T->fold = PyTuple_GET_ITEM(keys, 2);
+    T->table = PyTuple_GET_ITEM(keys, 3);
+    T->overrides = PyTuple_GET_ITEM(keys, 4);
+    T->stem = PyTuple_GET_ITEM(keys, 5);
+    T->stem_min = PyLong_AsSsize_t(PyTuple_GET_ITEM(keys, 6));
+    if (T->stem_min == -1 && PyErr_Occurred())
+        return -1;
+    T->unstemmed = PyTuple_GET_ITEM(keys, 7);
+    T->stops = PyTuple_GET_ITEM(keys, 8);
+    T->aliases = PyTuple_GET_ITEM(keys, 9);
+    T->nothing = PyTuple_GET_ITEM(keys, 10);
+    T->split_words = PyObject_IsTrue(PyTuple_GET_ITEM(keys, 11));
+    if (T->split_words < 0)
+        return -1;
+    if (!PyCallable_Check(T->fold) || (T->table != Py_None && !PyDict_CheckExact(T->table)) ||
+        !PyDict_CheckExact(T->overrides) || (T->stem != Py_None && !PyCallable_Check(T->stem)) ||
+        !PyFrozenSet_CheckExact(T->unstemmed) || !PyFrozenSet_CheckExact(T->stops) ||
+        !PyDict_CheckExact(T->aliases) || !PyTuple_CheckExact(T->nothing))
+        goto bad;
+    if (T->table == Py_None)
+        T->table = NULL;
+    if (T->stem == Py_None)
+        T->stem = NULL;
+    return 0;
+bad:
+    PyErr_SetString(PyExc_TypeError,
+                    "the new-chunk tables must be (memo: dict, size: int, specials: frozenset | "
+                    "None, split_edges, split_cjk, keys: tuple of 12 | None)");
+    return -1;
+}
+
+/* A new tuple of `n` items (references stolen; NULL items: an error, all released),
+ * untracked by the garbage collector when no item is tracked (what the collector's first
+ * pass over it does). */
+static PyObject *tuple_of(Py_ssize_t n, PyObject **items)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (items[i] == NULL) {
+            for (Py_ssize_t j = 0; j < n; j++)
+                Py_XDECREF(items[j]);
+            return NULL;
+        }
+    }
+    PyObject *tuple = PyTuple_New(n);
+    if (tuple == NULL) {
+        for (Py_ssize_t j = 0; j < n; j++)
+            Py_DECREF(items[j]);
+        return NULL;
+    }
+    int tracked = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        tracked |= PyObject_IS_GC(items[i]) && PyObject_GC_IsTracked(items[i]);
+        PyTuple_SET_ITEM(tuple, i, items[i]);
+    }
+    if (!tracked && n > 0 && PyObject_GC_IsTracked(tuple))
+        PyObject_GC_UnTrack(tuple);
+    return tuple;
+}
+
+static int is_cjk(Py_UCS4 ch)
+{
+    return (ch >= 0x3040 && ch <= 0x30ff) || (ch >= 0x3400 && ch <= 0x4dbf) ||
+           (ch >= 0x4e00 && ch <= 0x9fff) || (ch >= 0xf900 && ch <= 0xfaff);
+}
+
+/* Whether a str holds a Han ideograph or kana (CJK_RE.search). */
+static int has_cjk(PyObject *s)
+{
+    if (PyUnicode_IS_ASCII(s))
+        return 0;
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(s); i < n; i++)
+        if (is_cjk(PyUnicode_READ(kind, data, i)))
+            return 1;
+    return 0;
+}
+
+/* The Unicode database's predicates (str's methods, re's classes), ASCII answered at once. */
+static int u_alpha(Py_UCS4 ch)
+{
+    return ch < 128 ? (ch | 0x20) >= 'a' && (ch | 0x20) <= 'z' : Py_UNICODE_ISALPHA(ch) != 0;
+}
+static int u_upper(Py_UCS4 ch)
+{
+    return ch < 128 ? ch >= 'A' && ch <= 'Z' : Py_UNICODE_ISUPPER(ch) != 0;
+}
+static int u_lower(Py_UCS4 ch)
+{
+    return ch < 128 ? ch >= 'a' && ch <= 'z' : Py_UNICODE_ISLOWER(ch) != 0;
+}
+static int u_title(Py_UCS4 ch) { return ch < 128 ? 0 : Py_UNICODE_ISTITLE(ch) != 0; }
+static int u_decimal(Py_UCS4 ch)
+{
+    return ch < 128 ? ch >= '0' && ch <= '9' : Py_UNICODE_ISDECIMAL(ch) != 0;
+}
+static int u_alnum(Py_UCS4 ch)
+{
+    return ch < 128 ? u_alpha(ch) || (ch >= '0' && ch <= '9') : Py_UNICODE_ISALNUM(ch) != 0;
+}
+
+/* str.isalpha */
+static int is_alpha(PyObject *s)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!u_alpha(PyUnicode_READ(kind, data, i)))
+            return 0;
+    return n > 0;
+}
+
+static int a_upper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
+
+/* An ASCII str in lower case (str.casefold of ASCII): the same object when it is already. */
+static PyObject *ascii_lower(PyObject *s)
+{
+    const unsigned char *c = PyUnicode_1BYTE_DATA(s);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s), i = 0;
+    while (i < n && !a_upper(c[i]))
+        i++;
+    if (i == n)
+        return Py_NewRef(s);
+    PyObject *out = PyUnicode_New(n, 127);
+    if (out == NULL)
+        return NULL;
+    unsigned char *o = PyUnicode_1BYTE_DATA(out);
+    for (i = 0; i < n; i++)
+        o[i] = a_upper(c[i]) ? (unsigned char)(c[i] + 32) : c[i];
+    return out;
+}
+
+/* What a function below returns when the rules here do not decide (never a reference). */
+static PyObject DEFER_OBJECT;
+#define DEFER (&DEFER_OBJECT)
+
+static int is_apostrophe(Py_UCS4 ch) { return ch == '\'' || ch == 0x2019 || ch == 0x2018; }
+
+/* str.isupper of a str's characters but its apostrophes (is_technical's `plain`), */
+static int plain_isupper(int kind, const void *data, Py_ssize_t n, Py_ssize_t letters)
+{
+    int cased = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (is_apostrophe(ch))
+            continue;
+        if (letters == 1) /* one character: its own upper-case test */
+            return u_upper(ch);
+        if (u_lower(ch) || u_title(ch))
+            return 0;
+        if (u_upper(ch))
+            cased = 1;
+    }
+    return cased;
+}
+
+/* is_technical(token) (Lemmatizer.key's shortcut gives the same): the token without its
+ * apostrophes ("plain") is not all letters, or has an upper-case letter after its first
+ * character and is not all upper case. */
+static int technical(PyObject *token)
+{
+    int kind = PyUnicode_KIND(token);
+    const void *data = PyUnicode_DATA(token);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(token), letters = 0;
+    int upper_after_first = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (is_apostrophe(ch))
+            continue;
+        if (!u_alpha(ch))
+            return 1;
+        if (letters > 0 && u_upper(ch))
+            upper_after_first = 1;
+        letters++;
+    }
+    if (letters == 0)
+        return 1; /* plain is empty: not alphabetic */
+    return upper_after_first && !plain_isupper(kind, data, n, letters);
+}
+
+/* _ACRONYM_PLURAL_RE.fullmatch: [A-Z]{2,}s */
+static int acronym_plural(PyObject *token)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(token);
+    if (!PyUnicode_IS_ASCII(token) || n < 3)
+        return 0;
+    const unsigned char *s = PyUnicode_1BYTE_DATA(token);
+    if (s[n - 1] != 's')
+        return 0;
+    for (Py_ssize_t i = 0; i < n - 1; i++)
+        if (!a_upper(s[i]))
+            return 0;
+    return 1;
+}
+
+/* _HYPHENATED_WORD_RE.fullmatch: runs of [^\W\d_] (a letter or a number but a decimal digit,
+ * as re reads \w and \d) joined by single hyphens, two runs at least. */
+static int hyphenated_word(PyObject *token)
+{
+    int kind = PyUnicode_KIND(token);
+    const void *data = PyUnicode_DATA(token);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(token);
+    int hyphens = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (ch == '-') {
+            if (i == 0 || i == n - 1 || PyUnicode_READ(kind, data, i - 1) == '-')
+                return 0;
+            hyphens++;
+        }
+        else if (ch == '_' || !u_alnum(ch) || u_decimal(ch))
+            return 0;
+    }
+    return hyphens > 0;
+}
+
+/* fold(s) of an exact str: ASCII folded here, other text by `fold` (str.casefold). */
+static PyObject *fold_str(Tables *T, PyObject *s)
+{
+    if (!T->casefold)
+        return Py_NewRef(s);
+    if (PyUnicode_IS_ASCII(s))
+        return ascii_lower(s);
+    PyObject *folded = PyObject_CallOneArg(T->fold, s);
+    if (folded != NULL && !PyUnicode_CheckExact(folded)) {
+        Py_DECREF(folded);
+        return DEFER;
+    }
+    return folded;
+}
+
+/* A table's value as the key rules read it: 1 with *lemma (borrowed) a non-empty str, 0 when
+ * the value is falsy (an empty str or list), 2 when the rules below do not decide. */
+static int table_value(PyObject *found, PyObject **lemma)
+{
+    if (PyList_CheckExact(found)) {
+        if (PyList_GET_SIZE(found) == 0)
+            return 0;
+        found = PyList_GET_ITEM(found, 0); /* fr and ca: the first lemma */
+        if (!PyUnicode_CheckExact(found))
+            return 2;
+        *lemma = PyUnicode_GET_LENGTH(found) > 0 ? found : NULL;
+        return 1;
+    }
+    if (!PyUnicode_CheckExact(found))
+        return 2;
+    if (PyUnicode_GET_LENGTH(found) == 0)
+        return 0;
+    *lemma = found;
+    return 1;
+}
+
+/* Lemmatizer.key(token, folded) of an exact str token (folded: its fold, an exact str): a
+ * new reference, NULL on error, or DEFER when the rules here do not decide. */
+
+static PyObject *token_key(Tables *T, PyObject *token, PyObject *folded)
+{
+    if (technical(token)) {
+        if (acronym_plural(token)) /* APIs -> api */
+            return PyUnicode_Substring(folded, 0, PyUnicode_GET_LENGTH(folded) - 1);
+        if (hyphenated_word(token)) { /* neural-networks -> neural-network */
+            Py_ssize_t dash = PyUnicode_FindChar(folded, '-', 0, PyUnicode_GET_LENGTH(folded), -1);
+            if (dash == -2)
+                return NULL;
+            if (dash > 0) {
+                PyObject *last =
+                    PyUnicode_Substring(folded, dash + 1, PyUnicode_GET_LENGTH(folded));
+                if (last == NULL)
+                    return NULL;
+                PyObject *last_key = token_key(T, last, last);
+                Py_DECREF(last);
+                if (last_key == NULL || last_key == DEFER)
+                    return last_key;
+                PyObject *head = PyUnicode_Substring(folded, 0, dash + 1); /* with its "-" */
+                PyObject *key = head == NULL ? NULL : PyUnicode_Concat(head, last_key);
+                Py_XDECREF(head);
+                Py_DECREF(last_key);
+                return key;
+            }
+        }
+        return Py_NewRef(folded);
+    }
+    PyObject *key = NULL;
+    PyObject *found =
+        PyDict_GET_SIZE(T->overrides) ? PyDict_GetItemWithError(T->overrides, folded) : NULL;
+    if (found != NULL) {
+        if (!PyUnicode_CheckExact(found))
+            return DEFER;
+        key = Py_NewRef(found);
+    }
+    else if (PyErr_Occurred()) {
+        return NULL;
+    }
+    else if (T->table != NULL) {
+        /* table.get(folded) or table.get(token) */
+        PyObject *lemma = NULL;
+        int decided = 0;
+        found = PyDict_GetItemWithError(T->table, folded);
+        if (found != NULL)
+            decided = table_value(found, &lemma);
+        else if (PyErr_Occurred())
+            return NULL;
+        if (decided == 0 && token != folded) {
+            found = PyDict_GetItemWithError(T->table, token);
+            if (found != NULL)
+                decided = table_value(found, &lemma);
+            else if (PyErr_Occurred())
+                return NULL;
+        }
+        if (decided == 2)
+            return DEFER;
+        if (decided == 1 && lemma != NULL) {
+            key = fold_str(T, lemma);
+            if (key == NULL || key == DEFER)
+                return key;
+        }
+    }
+    if (key == NULL)
+        key = Py_NewRef(folded);
+    if (T->stem != NULL && PyUnicode_GET_LENGTH(key) >= T->stem_min) {
+        int unstemmed = PySet_Contains(T->unstemmed, folded);
+        if (unstemmed < 0) {
+            Py_DECREF(key);
+            return NULL;
+        }
+        if (!unstemmed) {
+            PyObject *stem = PyObject_CallOneArg(T->stem, key);
+            Py_DECREF(key);
+            if (stem == NULL || PyUnicode_CheckExact(stem))
+                return stem;
+            Py_DECREF(stem);
+            return DEFER;
+        }
+    }
+    return key;
+}
+
+/* Whether a str has a letter or digit (has_alnum). */
+static int has_alnum(PyObject *s)
+{
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(s); i < n; i++)
+        if (u_alnum(PyUnicode_READ(kind, data, i)))
+            return 1;
+    return 0;
+}
+
+/* A word's key and stopword flag (Lemmatizer.key, Stopwords.is_stop): 1 with *key (a new
+ * reference) and *stop, 0 for DEFER, -1 on error. */
+static int key_and_stop(Tables *T, PyObject *word, PyObject **key, int *stop)
+{
+    PyObject *folded = fold_str(T, word);
+    if (folded == NULL || folded == DEFER)
+        return folded == NULL ? -1 : 0;
+    *key = token_key(T, word, folded);
+    if (*key == NULL || *key == DEFER) {
+        Py_DECREF(folded);
+        return *key == NULL ? -1 : 0;
+    }
+    /* the folded form or the key listed */
+    *stop = PySet_GET_SIZE(T->stops) == 0 ? 0 : PySet_Contains(T->stops, folded);
+    if (*stop == 0 && *key != folded && PySet_GET_SIZE(T->stops) > 0)
+        *stop = PySet_Contains(T->stops, *key);
+    Py_DECREF(folded);
+    if (*stop < 0) {
+        Py_DECREF(*key);
+        return -1;
+    }
+    return 1;
+}
+
+/* _GROUPED_NUMBER_RE.fullmatch on ASCII: \d{1,3}(?:,\d{3})+(?:\.\d+)? or \d+\.\d+ */
+static int grouped_number(const unsigned char *s, Py_ssize_t n)
+{
+    Py_ssize_t i = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++;
+    if (i == 0 || i == n)
+        return 0;
+    if (s[i] == '.') { /* digits, a point, digits */
+        Py_ssize_t j = i + 1;
+        while (j < n && s[j] >= '0' && s[j] <= '9')
+            j++;
+        return j == n && j > i + 1;
+    }
+    if (s[i] != ',' || i > 3)
+        return 0;
+    while (i < n && s[i] == ',') { /* groups of three digits */
+        if (i + 4 > n)
+            return 0;
+        for (Py_ssize_t j = i + 1; j < i + 4; j++)
+            if (s[j] < '0' || s[j] > '9')
+                return 0;
+        i += 4;
+    }
+    if (i == n)
+        return 1;
+    if (s[i] != '.' || i + 1 == n)
+        return 0;
+    for (Py_ssize_t j = i + 1; j < n; j++)
+        if (s[j] < '0' || s[j] > '9')
+            return 0;
+    return 1;
+}
+
+/* _words's entry of a new ASCII token split into its words (word_pieces: runs of letters and
+ * digits; a grouped number whole, without its commas): a new reference, NULL, or DEFER. */
+static PyObject *words_entry(Tables *T, PyObject *token)
+{
+    if (!PyUnicode_IS_ASCII(token)) /* word_pieces reads categories (marks): Python */
+        return DEFER;
+    const unsigned char *s = PyUnicode_1BYTE_DATA(token);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(token);
+    Refs words;
+    if (refs_init(&words, n / 2 + 1) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t i = 0;
+    while (i < n && u_alnum(s[i]))
+        i++;
+    if (i == n && n > 0) {
+        words.item[words.n++] = Py_NewRef(token);
+    }
+    else if (grouped_number(s, n)) {
+        PyObject *word = PyUnicode_New(n, 127);
+        if (word == NULL)
+            goto done;
+        unsigned char *w = PyUnicode_1BYTE_DATA(word);
+        Py_ssize_t k = 0;
+        for (Py_ssize_t j = 0; j < n; j++)
+            if (s[j] != ',')
+                w[k++] = s[j];
+        PyObject *cut = PyUnicode_Substring(word, 0, k);
+        Py_DECREF(word);
+        if (cut == NULL)
+            goto done;
+        words.item[words.n++] = cut;
+    }
+    else {
+        for (i = 0; i < n;) {
+            while (i < n && !u_alnum(s[i]))
+                i++;
+            Py_ssize_t start = i;
+            while (i < n && u_alnum(s[i]))
+                i++;
+            if (i > start) {
+                PyObject *word = PyUnicode_Substring(token, start, i);
+                if (word == NULL)
+                    goto done;
+                words.item[words.n++] = word;
+            }
+        }
+    }
+    Py_ssize_t m = words.n;
+    PyObject *fields[3] = {PyTuple_New(m), PyTuple_New(m), NULL};
+    PyObject **kept = PyMem_New(PyObject *, m > 0 ? m : 1);
+    Py_ssize_t n_kept = 0;
+    int same = 1; /* the kept words equal the keys: the keys stand for them */
+    if (fields[0] == NULL || fields[1] == NULL || kept == NULL) {
+        if (kept == NULL)
+            PyErr_NoMemory();
+        goto failed;
+    }
+    for (Py_ssize_t j = 0; j < m; j++) {
+        PyObject *key;
+        int stop;
+        int found = key_and_stop(T, words.item[j], &key, &stop);
+        if (found <= 0) {
+            result = found == 0 ? DEFER : NULL;
+            goto failed;
+        }
+        PyObject *alias = PyDict_GET_SIZE(T->aliases) == 0
+                              ? NULL
+                              : PyDict_GetItemWithError(T->aliases, key);
+        if (alias == NULL && PyErr_Occurred()) {
+            Py_DECREF(key);
+            goto failed;
+        }
+        PyObject *pair[2] = {Py_NewRef(key), Py_NewRef(stop ? Py_True : Py_False)};
+        PyObject *one = tuple_of(2, pair);
+        if (one == NULL) {
+            Py_DECREF(key);
+            goto failed;
+        }
+        PyTuple_SET_ITEM(fields[0], j, one);
+        if (!stop || alias != NULL) { /* aliases.get(k, k) of the words not stopwords */
+            PyObject *word = alias != NULL ? alias : key;
+            if (same && (j != n_kept || (word != key && (!PyUnicode_CheckExact(word) ||
+                                                         PyUnicode_Compare(word, key) != 0))))
+                same = 0;
+            kept[n_kept++] = Py_NewRef(word);
+        }
+        else {
+            same = 0;
+        }
+        PyTuple_SET_ITEM(fields[1], j, key);
+    }
+    if (same && n_kept == m) {
+        fields[2] = Py_NewRef(fields[1]);
+        for (Py_ssize_t j = 0; j < n_kept; j++)
+            Py_DECREF(kept[j]);
+    }
+    else {
+        fields[2] = tuple_of(n_kept, kept);
+    }
+    n_kept = 0;
+    for (int f = 0; f < 2; f++) /* strings and bools, and tuples of them */
+        if (PyObject_GC_IsTracked(fields[f]))
+            PyObject_GC_UnTrack(fields[f]);
+    result = tuple_of(3, fields);
+    PyMem_Free(kept);
+    goto done;
+failed:
+    for (Py_ssize_t j = 0; j < n_kept; j++)
+        Py_DECREF(kept[j]);
+    PyMem_Free(kept);
+    Py_XDECREF(fields[0]);
+    Py_XDECREF(fields[1]);
+done:
+    refs_free(&words);
+    return result;
+}
+
+/* _memo_token's entry of a new exact str token: a new reference, NULL on error, or DEFER. */
+static PyObject *new_entry(Tables *T, PyObject *token)
+{
+    if (T->split_words)
+        return words_entry(T, token);
+    if (T->drop_punct && !has_alnum(token)) /* punctuation, dropped */
+        return Py_NewRef(T->nothing);
+    PyObject *key;
+    int stop;
+    int found = key_and_stop(T, token, &key, &stop);
+    if (found <= 0)
+        return found == 0 ? DEFER : NULL;
+    PyObject *alias = PyDict_GET_SIZE(T->aliases) == 0
+                          ? NULL
+                          : PyDict_GetItemWithError(T->aliases, key);
+    if (alias == NULL && PyErr_Occurred()) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    Py_XINCREF(alias); /* held: building the tuples may run the collector */
+    PyObject *pair[2] = {Py_NewRef(key), Py_NewRef(stop ? Py_True : Py_False)};
+    PyObject *one = tuple_of(2, pair);
+    PyObject *pairs = tuple_of(1, &one);
+    PyObject *keys = tuple_of(1, &key);
+    PyObject *words;
+    if (alias != NULL)
+        words = tuple_of(1, &alias);
+    else if (stop)
+        words = PyTuple_New(0);
+    else
+        words = Py_XNewRef(keys);
+    PyObject *items[3] = {pairs, keys, words};
+    return tuple_of(3, items);
+}
+
+/* The entry of a token: the memo's, else built (ASCII) and written to the memo. A new
+ * reference, NULL on error, or DEFER (_memo_token decides). */
+static PyObject *token_entry(Tables *T, PyObject *token)
+{
+    PyObject *entry = PyDict_GetItemWithError(T->memo, token);
+    if (entry != NULL)
+        return Py_NewRef(entry);
+    if (PyErr_Occurred())
+        return NULL;
+    if (!T->keys || !PyUnicode_CheckExact(token))
+        return DEFER;
+    entry = new_entry(T, token);
+    if (entry == NULL || entry == DEFER)
+        return entry;
+    /* as _memo_token: cleared when full, then the whole entry written */
+    if (PyDict_GET_SIZE(T->memo) >= T->size)
+        PyDict_Clear(T->memo);
+    if (PyDict_SetItem(T->memo, token, entry) < 0) {
+        Py_DECREF(entry);
+        return NULL;
+    }
+    return entry;
+}
+
+/* Whether an entry is a tuple (pairs, keys, words) of tuples. */
+static int entry_shape(PyObject *entry)
+{
+    return PyTuple_Check(entry) && PyTuple_GET_SIZE(entry) == 3 &&
+           PyTuple_Check(PyTuple_GET_ITEM(entry, 0)) &&
+           PyTuple_Check(PyTuple_GET_ITEM(entry, 1)) && PyTuple_Check(PyTuple_GET_ITEM(entry, 2));
+}
+
+/* _chunk: the entry of a chunk's tokens (a list of exact str), end to end; NULL on error or
+ * DEFER. */
+static PyObject *pieces_entry(Tables *T, PyObject *pieces)
+{
+    Py_ssize_t n = PyList_GET_SIZE(pieces);
+    if (n == 1)
+        return token_entry(T, PyList_GET_ITEM(pieces, 0));
+    Refs found;
+    if (refs_init(&found, n) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t total[3] = {0, 0, 0};
+    for (Py_ssize_t i = 0; i < n && i < PyList_GET_SIZE(pieces); i++) {
+        PyObject *token = Py_NewRef(PyList_GET_ITEM(pieces, i));
+        PyObject *entry = token_entry(T, token);
+        Py_DECREF(token);
+        if (entry == NULL || entry == DEFER) {
+            result = entry;
+            goto done;
+        }
+        if (!entry_shape(entry)) {
+            Py_DECREF(entry);
+            PyErr_SetString(PyExc_TypeError,
+                            "a token's entry must be a tuple (pairs, keys, words)");
+            goto done;
+        }
+        if (PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, 0)) == 0) { /* dropped */
+            Py_DECREF(entry);
+            continue;
+        }
+        for (int f = 0; f < 3; f++)
+            total[f] += PyTuple_GET_SIZE(PyTuple_GET_ITEM(entry, f));
+        found.item[found.n++] = entry;
+    }
+    if (found.n == 1) {
+        result = Py_NewRef(found.item[0]);
+        goto done;
+    }
+    PyObject *fields[3];
+    for (int f = 0; f < 3; f++) {
+        /* the items, untracked by tuple_of when none is tracked */
+        fields[f] = NULL;
+        PyObject **items = PyMem_New(PyObject *, total[f] > 0 ? total[f] : 1);
+        if (items == NULL) {
+            PyErr_NoMemory();
+        }
+        else {
+            Py_ssize_t k = 0;
+            for (Py_ssize_t i = 0; i < found.n; i++) {
+                PyObject *part = PyTuple_GET_ITEM(found.item[i], f);
+                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(part); j++)
+                    items[k++] = Py_NewRef(PyTuple_GET_ITEM(part, j));
+            }
+            fields[f] = tuple_of(total[f], items);
+            PyMem_Free(items);
+        }
+    }
+    result = tuple_of(3, fields);
+done:
+    refs_free(&found);
+    return result;
+}
+
+/* The entry of a chunk not cached: 1 with *entry (a new reference), 0 when the chunk goes to
+ * analyze_missing, -1 on error. SpacyTokenizer.split_chunks's first two ways. */
+static int chunk_entry(Tables *T, PyObject *chunk, PyObject **entry)
+{
+    int cjk = T->split_cjk && has_cjk(chunk);
+    if (T->specials != NULL && is_alpha(chunk)) {
+        int special = PySet_Contains(T->specials, chunk);
+        if (special < 0)
+            return -1;
+        if (!special) { /* letters alone: one token */
+            if (cjk)
+                return 0;
+            *entry = token_entry(T, chunk);
+            return *entry == NULL ? -1 : *entry == DEFER ? 0 : 1;
+        }
+    }
+    if (T->split_edges == NULL)
+        return 0;
+    PyObject *pieces = PyObject_CallOneArg(T->split_edges, chunk);
+    if (pieces == NULL)
+        return -1;
+    int plain = PyList_CheckExact(pieces) && !cjk;
+    for (Py_ssize_t i = 0; plain && i < PyList_GET_SIZE(pieces); i++)
+        plain = PyUnicode_CheckExact(PyList_GET_ITEM(pieces, i));
+    if (!plain) {
+        Py_DECREF(pieces);
+        return 0;
+    }
+    *entry = pieces_entry(T, pieces);
+    Py_DECREF(pieces);
+    return *entry == NULL ? -1 : *entry == DEFER ? 0 : 1;
+}
+
 /* The entry of every chunk (new references in `entries`, n of them): from the cache, then the
  * missing ones from one call of analyze_missing. 0 or -1. */
-static int read_entries(Refs *chunks, PyObject *cache, PyObject *analyze_missing, Refs *entries)
+static int read_entries(Refs *chunks, PyObject *cache, PyObject *analyze_missing,
+                        PyObject *tables, Refs *entries)
 {
-    Py_ssize_t n = chunks->n;
+    Py_ssize_t n = chunks->n, n_missing = 0;
     PyObject *missing = NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *entry = PyDict_GetItemWithError(cache, chunks->item[i]);
         if (entry == NULL) {
-            if (PyErr_Occurred() ||
-                (missing == NULL && (missing = PyList_New(0)) == NULL) ||
-                PyList_Append(missing, chunks->item[i]) < 0) {
+            if (PyErr_Occurred())
+                return -1;
+            n_missing++;
+        }
+        entries->item[entries->n++] = Py_XNewRef(entry);
+    }
+    if (n_missing == 0)
+        return 0;
+    Tables read, *T = NULL;
+    if (tables != NULL) {
+        if (read_tables(tables, &read) < 0)
+            return -1;
+        T = &read;
+    }
+    /* the missing chunks analyzed here (written to the cache) when it has room for them all,
+     * the others (or all) by analyze_missing */
+    int here = T != NULL && PyDict_GET_SIZE(cache) + n_missing <= T->size;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (entries->item[i] != NULL)
+            continue;
+        PyObject *chunk = chunks->item[i];
+        int found = 0;
+        if (here && PyUnicode_CheckExact(chunk)) {
+            /* a chunk met earlier in the text is cached by now */
+            PyObject *entry = PyDict_GetItemWithError(cache, chunk);
+            if (entry != NULL) {
+                entries->item[i] = Py_NewRef(entry);
+                found = 1;
+            }
+            else if (PyErr_Occurred() || (found = chunk_entry(T, chunk, &entry)) < 0) {
                 Py_XDECREF(missing);
                 return -1;
             }
+            else if (found) {
+                entries->item[i] = entry;
+                if (PyDict_SetItem(cache, chunk, entry) < 0) {
+                    Py_XDECREF(missing);
+                    return -1;
+                }
+            }
         }
-        entries->item[entries->n++] = Py_XNewRef(entry);
+        if (!found && (((missing == NULL && (missing = PyList_New(0)) == NULL) ||
+                        PyList_Append(missing, chunk) < 0))) {
+            Py_XDECREF(missing);
+            return -1;
+        }
     }
     if (missing == NULL)
         return 0;
@@ -356,11 +1162,15 @@ static PyObject *py_analysis(PyObject *module, PyObject *const *args, Py_ssize_t
 static PyObject *analysis_of(PyObject *text, PyObject *cache, PyObject *analyze_missing,
                              PyObject *config)
 {
-    if (!PyDict_Check(cache) || !PyTuple_Check(config) || PyTuple_GET_SIZE(config) != 6) {
+    if (!PyDict_Check(cache) || !PyTuple_Check(config) ||
+        (PyTuple_GET_SIZE(config) != 6 && PyTuple_GET_SIZE(config) != 7)) {
         PyErr_SetString(PyExc_TypeError, "analysis(text, cache: dict, analyze_missing, "
-                                         "config: tuple of 6)");
+                                         "config: tuple of 6 or 7)");
         return NULL;
     }
+    PyObject *tables = NULL; /* read when a chunk is missing */
+    if (PyTuple_GET_SIZE(config) == 7 && PyTuple_GET_ITEM(config, 6) != Py_None)
+        tables = PyTuple_GET_ITEM(config, 6);
     PyObject *prepare = PyTuple_GET_ITEM(config, 0);
     PyObject *first_words = PyTuple_GET_ITEM(config, 1);
     PyObject *first_bigrams = PyTuple_GET_ITEM(config, 2);
@@ -411,10 +1221,79 @@ static PyObject *analysis_of(PyObject *text, PyObject *cache, PyObject *analyze_
     if (split == 1)
         result = Py_NewRef(Py_None); /* the reference reads a long chunk piece by piece */
     else if (split == 0 && refs_init(&entries, chunks.n) == 0 &&
-             read_entries(&chunks, cache, analyze_missing, &entries) == 0)
+             read_entries(&chunks, cache, analyze_missing, tables, &entries) == 0)
         result = assemble(&entries, first_words, first_bigrams, (PyTypeObject *)result_type);
     refs_free(&entries);
     refs_free(&chunks);
+    return result;
+}
+
+/* entries(chunks, cache, analyze_missing, config): the entry of each chunk (a list), as
+ * StepProcessor._analyze_chunks gives it; None when a chunk is longer than max_chunk or is no
+ * exact str (the reference reads it). */
+static PyObject *entries_of(PyObject *chunk_list, PyObject *cache, PyObject *analyze_missing,
+                            PyObject *config)
+{
+    if (!PyList_Check(chunk_list) || !PyDict_Check(cache) || !PyTuple_Check(config) ||
+        PyTuple_GET_SIZE(config) != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "entries(chunks: list, cache: dict, analyze_missing, config: tuple of 7)");
+        return NULL;
+    }
+    Py_ssize_t max_chunk = PyLong_AsSsize_t(PyTuple_GET_ITEM(config, 4));
+    if (max_chunk == -1 && PyErr_Occurred())
+        return NULL;
+    PyObject *tables = PyTuple_GET_ITEM(config, 6);
+    Refs chunks, entries;
+    chunks.n = entries.n = 0;
+    chunks.item = chunks.stack;
+    entries.item = entries.stack;
+    PyObject *result = NULL;
+    Py_ssize_t n = PyList_GET_SIZE(chunk_list);
+    if (refs_init(&chunks, n) < 0)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n && i < PyList_GET_SIZE(chunk_list); i++) {
+        PyObject *chunk = PyList_GET_ITEM(chunk_list, i);
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_CheckExact(chunk) && PyUnicode_READY(chunk) < 0) /* legacy string */
+            goto done;
+#endif
+        if (!PyUnicode_CheckExact(chunk) || PyUnicode_GET_LENGTH(chunk) > max_chunk) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        chunks.item[chunks.n++] = Py_NewRef(chunk);
+    }
+    Py_ssize_t n_keys, n_words;
+    if (refs_init(&entries, chunks.n) < 0 ||
+        read_entries(&chunks, cache, analyze_missing, tables == Py_None ? NULL : tables,
+                     &entries) < 0 ||
+        check_entries(&entries, &n_keys, &n_words) < 0)
+        goto done;
+    result = PyList_New(entries.n);
+    if (result == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < entries.n; i++)
+        PyList_SET_ITEM(result, i, Py_NewRef(entries.item[i]));
+done:
+    refs_free(&entries);
+    refs_free(&chunks);
+    return result;
+}
+
+static PyObject *py_entries(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError,
+                        "entries(chunks, cache, analyze_missing, config) takes 4 arguments");
+        return NULL;
+    }
+    for (int i = 0; i < 4; i++) /* held: Python code runs during the call */
+        Py_INCREF(args[i]);
+    PyObject *result = entries_of(args[0], args[1], args[2], args[3]);
+    for (int i = 0; i < 4; i++)
+        Py_DECREF(args[i]);
     return result;
 }
 
@@ -422,6 +1301,8 @@ static PyMethodDef METHODS[] = {
     {"analysis", (PyCFunction)(void (*)(void))py_analysis, METH_FASTCALL,
      "analysis(text, cache, analyze_missing, config) -> result_type((keywords, keys)), or "
      "None."},
+    {"entries", (PyCFunction)(void (*)(void))py_entries, METH_FASTCALL,
+     "entries(chunks, cache, analyze_missing, config) -> the entry of each chunk, or None."},
     {NULL, NULL, 0, NULL},
 };
 

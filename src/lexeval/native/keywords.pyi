@@ -5,6 +5,17 @@ from typing import Any, TypeVar
 
 T = TypeVar("T", bound=tuple[Any, ...])
 
+#: (memo, size, specials, split_edges, split_cjk, keys): what StepProcessor._new_chunk_tables
+#: gives (None: every missing chunk goes to analyze_missing).
+NewChunkTables = tuple[
+    dict[str, Any],
+    int,
+    frozenset[str] | None,
+    Callable[[str], Any] | None,
+    bool,
+    tuple[Any, ...] | None,
+]
+
 def analysis(
     text: object,
     cache: dict[str, Any],
@@ -16,6 +27,22 @@ def analysis(
         bool,
         int,
         type[T],
+    ]
+    | tuple[
+        Callable[[str], str],
+        frozenset[str] | None,
+        frozenset[tuple[str, str]] | None,
+        bool,
+        int,
+        type[T],
+        NewChunkTables | None,
     ],
     /,
 ) -> T | None: ...
+def entries(
+    chunks: list[str],
+    cache: dict[str, Any],
+    analyze_missing: Callable[[list[str]], dict[str, Any]],
+    config: tuple[Any, ...],
+    /,
+) -> list[Any] | None: ...

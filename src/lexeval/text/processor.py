@@ -29,6 +29,7 @@ from lexeval.porter import NLTK_VERSION as PORTER_NLTK_VERSION
 from lexeval.text.base import KeywordAnalysis
 from lexeval.text.config import NormalizerConfig
 from lexeval.text.resources import (
+    LanguageResources,
     load_language,
     load_lock,
     load_pipeline,
@@ -64,6 +65,7 @@ try:  # the compiled reading of cached chunks, unless LEXEVAL_PURE_PYTHON asks f
     if PURE_PYTHON:
         raise ImportError("LEXEVAL_PURE_PYTHON is set")
     from lexeval.native.keywords import analysis as native_analysis
+    from lexeval.native.keywords import entries as native_entries
 
     NATIVE_KEYWORDS = True
 except ImportError:
@@ -150,6 +152,7 @@ class StepProcessor:
         self._pipeline: PipelineTokenizer | None = None
         self._signature: Signature | None = None
         self._read: Callable[..., KeywordAnalysis | None] | None = None
+        self._entries: Callable[..., list[_Chunk] | None] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         """The configuration only: caches and spaCy objects are rebuilt in the new process."""
@@ -259,11 +262,53 @@ class StepProcessor:
                     cfg.unicode_form is not None,
                     MAX_CHUNK,
                     KeywordAnalysis,
+                    self._new_chunk_tables(res, lemmas),
                 )
                 self._read = native_analysis
+                self._entries = native_entries
             steps = [self._unicode, tokenizer, words, fold, lemmas, compounds, stopwords]
             self._steps = tuple(step for step in steps if step is not None)
             return self._steps
+
+    def _new_chunk_tables(self, res: LanguageResources, lemmas: Lemmatizer) -> tuple[Any, ...]:
+        """What ``lexeval.native.keywords`` needs to analyze new chunks itself: split them as
+        :meth:`SpacyTokenizer.split_chunks` does when that is plain (letters alone, or the
+        compiled edge split), and give new tokens their entries as :meth:`_memo_token` does
+        (:meth:`_words` when words are split; ``keys`` None: a chunk with a new token goes to
+        the Python code, as tables of other types than the compiled code reads do)."""
+        affixes = res.affixes
+        edges = affixes.edges if affixes is not None else None
+        split_edges = edges.compiled if edges is not None else None
+        keys = None
+        sets = (lemmas.unstemmed, self._stops)
+        if (
+            (lemmas.table is None or type(lemmas.table) is dict)
+            and type(lemmas.overrides) is dict
+            and type(self._aliases) is dict
+            and all(type(found) is frozenset for found in sets)
+        ):
+            keys = (
+                self._drop_punct,
+                self.config.casefold,
+                self._fold,
+                lemmas.table,
+                lemmas.overrides,
+                lemmas.stem,
+                lemmas.stem_min_length,
+                lemmas.unstemmed,
+                self._stops,
+                self._aliases,
+                _NOTHING,
+                self._split_words,
+            )
+        return (
+            self._token_memo,
+            self.cache_size,
+            res.specials,
+            split_edges,
+            self.config.split_cjk,
+            keys,
+        )
 
     def _compound_entries(self) -> list[str]:
         entries: list[str] = []
@@ -310,7 +355,9 @@ class StepProcessor:
 
         With :data:`NATIVE_KEYWORDS`, texts whose chunks are cached (after the missing ones
         are analyzed and cached) and hold no compound term's first two keys are read by
-        ``lexeval.native.keywords``; the Python code below is the reference it equals.
+        ``lexeval.native.keywords``, which also analyzes the missing chunks whose steps are
+        plain (:meth:`_new_chunk_tables`; the others go to :meth:`_analyze_missing`); the
+        Python code below is the reference it equals.
 
         >>> from lexeval.text.config import PRESETS
         >>> StepProcessor(PRESETS["default"]).keyword_analysis("The neural networks")
@@ -445,7 +492,14 @@ class StepProcessor:
 
     def _analyze_chunks(self, chunks: list[str]) -> list[_Chunk]:
         """The analysis of each of ``chunks``, analyzing those not cached (thread-safe: the
-        cache is only read with ``get`` and written whole entries at a time)."""
+        cache is only read with ``get`` and written whole entries at a time); with
+        :data:`NATIVE_KEYWORDS`, ``lexeval.native.keywords`` reads them and analyzes the new
+        ones it can (the code below is the reference)."""
+        entries = self._entries
+        if entries is not None:
+            found_all = entries(chunks, self._cache, self._analyze_missing, self._read_config)
+            if found_all is not None:
+                return found_all
         cache = self._cache
         found: dict[str, _Chunk] = {}
         missing: list[str] = []
