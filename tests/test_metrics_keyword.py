@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lexeval.metrics import KeywordCoverageMetric
+from lexeval.metrics.weights import KeywordWeights
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 ORACLE = SHARED / "oracles" / "mastra"
@@ -220,6 +221,21 @@ def test_weights_of_number_and_hyphenated_keys_are_wordfreqs() -> None:
         if any(c.isdigit() for c in key):
             expected *= 3.0
         assert w.weight(key) == expected, key
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(alphabet="abz0129.,-\u2010\u2013\u2014\u2212'", min_size=1, max_size=12)
+    | st.sampled_from(["dr.", "jr.", "inc.", "9,436", "36.0", "2001\u20132002", "1,020\u20131,080"])
+)
+def test_weights_of_dashed_dotted_and_grouped_keys_are_wordfreqs(key: str) -> None:
+    """Keys with dashes, a final ".", numbers with "." or "," between digits ("2001\u20132002",
+    "dr.", "9,436") are weighed without wordfreq's tokenizer where their tokens are plain: the
+    same weight as through it."""
+    import wordfreq
+
+    expected = max(0.5, 8.0 - wordfreq.zipf_frequency(key, "en"))
+    assert KeywordWeights("en").weight(key, numeric=False) == expected
 
 
 def test_extra_content_breaks_ties_of_coverage() -> None:

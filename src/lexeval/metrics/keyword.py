@@ -197,6 +197,10 @@ class KeywordCoverageMetric(BaseMetric):
                     w: KeywordWeights(language, frequency=w == "frequency")
                     for w in {p.weighting for p in self.profiles.values()}
                 }
+        #: Each task's profile and weights (one look-up per call).
+        self._scorers: dict[str, tuple[TaskProfile, KeywordWeights]] = {
+            t: (p, self._weights[p.weighting]) for t, p in self.profiles.items()
+        }
         self._exact = ExactCoverage(
             processor,
             fuzzy=fuzzy,
@@ -299,9 +303,14 @@ class KeywordCoverageMetric(BaseMetric):
         >>> round(m.measure("Tigris River", "the Tigris", question=q).score, 2)
         0.88
         """
-        if question is None or self._lenient is None or self.keywords is not None:
-            if question is not None:
-                check_text(question, "question")
+        if question is None:  # BaseMetric.measure, without its frame
+            references = [input] if type(input) is str else check_references(input, "input")
+            if type(output) is not str:
+                check_text(output, "output")
+            score, info = self._measure_refs(references, output)
+            return self.make_result(score, info)
+        if self._lenient is None or self.keywords is not None:
+            check_text(question, "question")
             return super().measure(input, output)
         check_text(question, "question")
         references = [input] if type(input) is str else check_references(input, "input")
@@ -337,20 +346,20 @@ class KeywordCoverageMetric(BaseMetric):
         if asked:
             output, echoed = given
         out = lenient.output(output)
-        refs = [lenient.reference(r) for r in references]
+        refs = list(map(lenient.reference, references))
         task = self.task
         if task is None:
-            task = choose_task([len(r.keys) for r in refs], len(out.keywords), asked=asked)
-        profile = self.profiles[task]
+            counts = [len(r.keys) for r in refs] if len(refs) > 1 else [len(refs[0].keys)]
+            task = choose_task(counts, len(out.keywords), asked=asked)
+        profile, weights = self._scorers[task]
         if profile.question_weight == 1.0:
             echoed = _NOTHING_ECHOED
-        weights = self._weights[profile.weighting]
         best: tuple[float, dict[str, Any]] | None = None
         best_index = 0
         for i, ref in enumerate(refs):
-            score, info = lenient_score(ref, lenient.weighted(ref, weights), out, profile, echoed)
-            if best is None or score > best[0]:
-                best, best_index = (score, info), i
+            found = lenient_score(ref, lenient.weighted(ref, weights), out, profile, echoed)
+            if best is None or found[0] > best[0]:
+                best, best_index = found, i
         assert best is not None
         if len(refs) > 1:
             best[1]["reference_index"] = best_index

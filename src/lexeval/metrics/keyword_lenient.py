@@ -40,7 +40,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Container
+from collections.abc import Callable, Container
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rapidfuzz.distance import Indel, Prefix
@@ -141,6 +142,10 @@ _NUMBER_WORD_SET = frozenset(NUMBER_WORDS_EN)
 _ASCII_NON_WORD_SPACE = bytes([32 if i in _ASCII_NON_WORD else i for i in range(256)])
 
 
+#: The number words as ASCII bytes (the words of ASCII text are compared as bytes).
+_NUMBER_WORD_BYTES = frozenset([w.encode("ascii") for w in NUMBER_WORDS_EN if w.isascii()])
+
+
 def _has_number_word(folded: str) -> bool:
     """Whether a folded text has an English number word as one of its words (the runs of
     letters, digits and "_" that ``_NON_WORD`` splits it into)."""
@@ -150,6 +155,19 @@ def _has_number_word(folded: str) -> bool:
     else:
         words = _NON_WORD.split(folded)
     return not _NUMBER_WORD_SET.isdisjoint(words)
+
+
+def _names_number(text: str) -> bool:
+    """``_has_number_word(fold_accents(text))``: ASCII text folded, split and compared as bytes
+    (no str made of its words).
+
+    >>> _names_number("Twenty-four hours"), _names_number("Paris, 1900"), _names_number("Röntgen")
+    (True, False, False)
+    """
+    if text.isascii():  # fold_accents is the case fold (lower case) there
+        words = text.encode("ascii").lower().translate(_ASCII_NON_WORD_SPACE).split()
+        return not _NUMBER_WORD_BYTES.isdisjoint(words)
+    return _has_number_word(fold_accents(text))
 
 
 _NO_PARTS: frozenset[str] = frozenset()  # an output without hyphenated keywords
@@ -438,14 +456,10 @@ class Weighted(NamedTuple):
 #: What a named tuple's ``__new__`` calls: ``_new_tuple(cls, fields)`` is ``cls(*fields)``.
 _new_tuple = tuple.__new__
 #: ``(x,) * n`` for the n of short references, made once: fewer tuples for the collector.
-_NO_PIECES: tuple[tuple[tuple[()], ...], ...] = tuple([((),) * n for n in range(17)])
-_NOT_NUMERIC: tuple[tuple[bool, ...], ...] = tuple([(False,) * n for n in range(17)])
-_NO_KINDS: tuple[tuple[None, ...], ...] = tuple([(None,) * n for n in range(17)])
-
-
-def _repeated(made: tuple[tuple[Any, ...], ...], n: int) -> tuple[Any, ...]:
-    """``made[n]``: its one item ``n`` times (made here when ``n`` is beyond the table)."""
-    return made[n] if n < len(made) else made[1] * n
+_MADE = 17
+_NO_PIECES: tuple[tuple[tuple[()], ...], ...] = tuple([((),) * n for n in range(_MADE)])
+_NOT_NUMERIC: tuple[tuple[bool, ...], ...] = tuple([(False,) * n for n in range(_MADE)])
+_NO_KINDS: tuple[tuple[None, ...], ...] = tuple([(None,) * n for n in range(_MADE)])
 
 
 class LenientMatcher:
@@ -455,8 +469,14 @@ class LenientMatcher:
     def __init__(self, normalizer: TextProcessor) -> None:
         self.normalizer = normalizer
         self.english = processor_language(normalizer) == "en"
-        self._references: dict[str, ReferenceKeys] = {}
-        self._weighted: dict[str, dict[tuple[str, ...], Weighted]] = {}  # by weights
+        # a text's analysis: the processor's own method when it has one (keyword_analysis)
+        self._analyze: Callable[[str], KeywordAnalysis] = getattr(
+            normalizer, "keyword_analysis", None
+        ) or partial(keyword_analysis, normalizer)
+        # the caches hold the fields as plain tuples: the garbage collector stops tracking a
+        # tuple of strings, numbers and such tuples (never a named tuple: a subclass instance)
+        self._references: dict[str, tuple[Any, ...]] = {}
+        self._weighted: dict[str, dict[tuple[str, ...], tuple[Any, ...]]] = {}  # by weights
         self._outputs: dict[str, OutputKeys] = {}
         self._questions: dict[str, frozenset[str]] = {}
         self._out_chars = 0  # characters of the outputs in _outputs
@@ -471,13 +491,12 @@ class LenientMatcher:
     def reference_keywords(self, reference: str) -> list[str]:
         """Reference keywords, with English number words kept and a stopword-only fallback."""
         text = repair_mojibake(reference)
-        analysis = keyword_analysis(self.normalizer, text)
+        analysis = self._analyze(text)
         ref_kw = analysis.keywords
         english = self.english
-        if ref_kw and not (english and _has_number_word(fold_accents(text))):
-            ref_all: list[str] = []
-        else:  # every key (number words and stopword-only inputs)
-            ref_all = analysis.keys
+        if ref_kw and not (english and _names_number(text)):
+            return ref_kw
+        ref_all = analysis.keys  # every key (number words and stopword-only inputs)
         if english and ref_all and not NUMBER_WORDS_EN.keys().isdisjoint(ref_all):
             # spaCy lists number words as stopwords, but "four" can be the whole answer;
             # "twenty four" is one number
@@ -498,19 +517,22 @@ class LenientMatcher:
         """The reference's keywords prepared for matching (cached per reference)."""
         cached = self._references.get(reference)
         if cached is not None:
-            return cached
+            return _new_tuple(ReferenceKeys, cached)  # ReferenceKeys(*cached), without its frame
         english = self.english
         keys = tuple(self.reference_keywords(reference))
         canonical = canonical_keys(keys, english)
+        if canonical == keys:
+            canonical = keys  # one tuple fewer kept
         # canonical keys have "-" for every dash: parts are split at "-", "/" and " "
         fields: tuple[Any, ...]
         if "".join(canonical).isalpha():  # words: no digit, no part; a month is a kind
             n = len(canonical)
-            if english and not _MONTH_KINDS.keys().isdisjoint(canonical):
-                kinds = tuple(map(_MONTH_KINDS.get, canonical))
+            if n >= _MADE:
+                fields = (keys, canonical, (False,) * n, ((),) * n, (None,) * n)
             else:
-                kinds = _repeated(_NO_KINDS, n)
-            fields = (keys, canonical, _repeated(_NOT_NUMERIC, n), _repeated(_NO_PIECES, n), kinds)
+                fields = (keys, canonical, _NOT_NUMERIC[n], _NO_PIECES[n], _NO_KINDS[n])
+            if english and not _MONTH_KINDS.keys().isdisjoint(canonical):
+                fields = (*fields[:4], tuple(map(_MONTH_KINDS.get, canonical)))
         else:
             fields = (
                 keys,
@@ -519,11 +541,10 @@ class LenientMatcher:
                 tuple([_pieces(ck, english) for ck in canonical]),
                 tuple([conflict_kind(ck, english) for ck in canonical]),
             )
-        prepared = _new_tuple(ReferenceKeys, fields)  # ReferenceKeys(*fields), without its frame
         if len(self._references) >= _REFERENCE_CACHE_SIZE:
             self._references.clear()
-        self._references[reference] = prepared
-        return prepared
+        self._references[reference] = fields
+        return _new_tuple(ReferenceKeys, fields)
 
     def weighted(self, reference: ReferenceKeys, weights: KeywordWeights) -> Weighted:
         """The weights of a prepared reference's keywords and of their parts (cached)."""
@@ -531,11 +552,13 @@ class LenientMatcher:
         cache = self._weighted.get(signature)
         if cache is None:
             cache = self._weighted.setdefault(signature, {})
-        cached = cache.get(reference.keys)
+        keys = reference.keys
+        cached = cache.get(keys)
         if cached is not None:
-            return cached
-        values = weights.weights(reference.keys, numeric=reference.numeric)
+            return _new_tuple(Weighted, cached)  # Weighted(*cached)
+        values = weights.weights(keys, numeric=reference.numeric)
         pieces = reference.pieces
+        parts: tuple[tuple[float, ...], ...]
         if any(pieces):
             parts = tuple(
                 [
@@ -543,13 +566,13 @@ class LenientMatcher:
                     for p in pieces
                 ]
             )
-        else:  # no compound key: no part weights
-            parts = _repeated(_NO_PIECES, len(pieces))
-        found = _new_tuple(Weighted, (tuple(values), sum(values), parts))  # Weighted(...)
+        else:  # no compound key: no part weights, an empty tuple per key (``pieces`` itself)
+            parts = pieces  # type: ignore[assignment]
+        found = (tuple(values), sum(values), parts)
         if len(cache) >= _REFERENCE_CACHE_SIZE:
             cache.clear()
-        cache[reference.keys] = found
-        return found
+        cache[keys] = found
+        return _new_tuple(Weighted, found)
 
     def output(self, output: str) -> OutputKeys:
         """The output prepared for matching (cached, bounded in count and characters)."""
@@ -557,7 +580,7 @@ class LenientMatcher:
         if cached is not None:
             return cached
         text = repair_mojibake(output)
-        prepared = OutputKeys(text, keyword_analysis(self.normalizer, text), self.english)
+        prepared = OutputKeys(text, self._analyze(text), self.english)
         cache = self._outputs
         if len(cache) >= _OUTPUT_CACHE_SIZE or self._out_chars > _OUTPUT_CACHE_CHARS:
             cache.clear()

@@ -105,7 +105,7 @@ def choose_task(reference_keywords: Sequence[int], output_keywords: int, *, aske
 
     ``prompt`` is never chosen: pass ``task="prompt"``.
     """
-    shortest = min(reference_keywords, default=0)
+    shortest = min(reference_keywords) if reference_keywords else 0  # (min's default= costs)
     if shortest <= SHORT_MAX_KEYWORDS:
         return "short_answer"
     if output_keywords >= SOURCE_RATIO * shortest:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
 from typing import Any
@@ -51,6 +51,10 @@ NUMBER_FACTOR = 3.0
 NEGATION_FACTOR = 2.0
 
 _DIGIT = re.compile(r"\d")
+#: A number whose digit runs "." or "," join: one token for wordfreq's tokenizer ("9,436").
+_DIGIT_GROUPS = re.compile(r"[0-9]+(?:[.,][0-9]+)+")
+#: Hyphens, dashes and the minus sign: wordfreq's tokenizer splits words at them, as at "-".
+_DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
 
 # wordfreq tokenizes these languages with optional packages (jieba, MeCab) that lexeval does not
 # install; their keys are already tokens, so they are looked up in the frequency list directly.
@@ -102,6 +106,10 @@ class _WeightMemo(dict[str, float]):
 
 
 _WEIGHTS: dict[str, _WeightMemo] = {}
+#: The Zipf value of a frequency in wordfreq's lists (which hold a few hundred distinct values:
+#: their frequencies are whole centibels), rounded as wordfreq rounds it: ``round`` to two
+#: decimals costs a decimal conversion, a dictionary look-up does not.
+_ZIPF_OF_FREQUENCY: dict[float, float] = {}
 
 
 def _weight_memo(language: str) -> _WeightMemo:
@@ -128,36 +136,80 @@ def _zipf(key: str, language: str) -> float:
 
     A lower-case word of letters is looked up in the frequency list directly (what wordfreq's
     tokenizer would do with it, ten times faster), and so is an English key of lower-case ASCII
-    letters and digits, or of such parts joined by hyphens ("1901", "12th", "off-road": the
-    tokens wordfreq's tokenizer makes of it, whose frequencies wordfreq's own rules combine);
-    anything else goes through wordfreq.
+    letters and digits, or of such parts joined by hyphens or dashes ("1901", "12th",
+    "off-road", "2001–2002", "9,436", "dr.": :func:`_english_tokens`, whose frequencies
+    wordfreq's own rules combine); anything else goes through wordfreq.
 
     >>> import wordfreq
-    >>> keys = ("1901", "12th", "007", "off-road", "2001-2002")
-    >>> [_zipf(k, "en") == wordfreq.zipf_frequency(k, "en") for k in keys]
-    [True, True, True, True, True]
+    >>> keys = ("1901", "12th", "007", "off-road", "2001-2002", "1979–80", "9,436", "jr.")
+    >>> all(_zipf(k, "en") == wordfreq.zipf_frequency(k, "en") for k in keys)
+    True
     """
     if language in _DIRECT_LOOKUP or (key.isalpha() and key.islower()):
         freq = _frequency_dict(language).get(key, 0.0)
-        return round(math.log10(freq) + 9.0, 2) if freq > 0 else 0.0
-    if language == "en" and key.isascii():
-        tokens = key.split("-")
-        if all(t.isalnum() and (t.islower() or t.isdigit()) for t in tokens):
+        zipf = _ZIPF_OF_FREQUENCY.get(freq)
+        if zipf is None:  # the same computation, once per distinct frequency
+            zipf = round(math.log10(freq) + 9.0, 2) if freq > 0 else 0.0
+            if len(_ZIPF_OF_FREQUENCY) >= _WEIGHT_CACHE_SIZE:
+                _ZIPF_OF_FREQUENCY.clear()
+            _ZIPF_OF_FREQUENCY[freq] = zipf
+        return zipf
+    if language == "en":
+        tokens = _english_tokens(key)
+        if tokens is not None:
             return _tokens_zipf(tokens, language)
     import wordfreq
 
     return float(wordfreq.zipf_frequency(key, language))
 
 
+def _english_tokens(key: str) -> list[str] | None:
+    """The tokens wordfreq's English tokenizer makes of ``key`` when they are plain (else
+    None): parts joined by hyphens or dashes, each of lower-case ASCII letters and digits or a
+    number with "." or "," between its digits ("9,436", "36.0": one token); a final "." after
+    a letter or digit is dropped ("dr.", "1979-80.").
+
+    >>> _english_tokens("1,020–1,080"), _english_tokens("dr."), _english_tokens("u.s")
+    (['1,020', '1,080'], ['dr'], None)
+    """
+    if not key.isascii():
+        key = key.translate(_DASHES)
+        if not key.isascii():
+            return None
+    if key[-1:] == "." and key[-2:-1].isalnum():
+        key = key[:-1]
+    tokens = key.split("-")
+    for token in tokens:
+        if not (
+            (token.isalnum() and (token.islower() or token.isdigit()))
+            or _DIGIT_GROUPS.fullmatch(token)
+        ):
+            return None
+    return tokens
+
+
+@functools.cache
+def _number_rules() -> tuple[
+    Callable[[str], float],
+    Callable[[str], float],
+    Callable[[str], str],
+    Callable[[str], float],
+    float,
+]:
+    """wordfreq's number rules (``benford_freq``, ``digit_freq``, ``smash_numbers``,
+    ``year_freq``) and its least frequency (``zipf_to_freq(0.0)``), imported once."""
+    from wordfreq import zipf_to_freq
+    from wordfreq.numbers import benford_freq, digit_freq, smash_numbers, year_freq
+
+    return benford_freq, digit_freq, smash_numbers, year_freq, zipf_to_freq(0.0)
+
+
 def _tokens_zipf(tokens: list[str], language: str) -> float:
     """``wordfreq.zipf_frequency`` of a key that wordfreq's tokenizer splits into ``tokens``
     (unchanged): its computation, step by step (the same floating-point operations;
     ``tests/test_metrics_keyword.py`` compares them)."""
-    from wordfreq import zipf_to_freq
-    from wordfreq.numbers import benford_freq, digit_freq, smash_numbers, year_freq
-
+    benford_freq, digit_freq, smash_numbers, year_freq, minimum = _number_rules()
     freqs = _frequency_dict(language)
-    minimum = zipf_to_freq(0.0)
     one_over_result = 0.0
     for token in tokens:
         number = token.isdecimal()  # ASCII digits: wordfreq's number rules without patterns
@@ -201,7 +253,7 @@ class KeywordWeights:
     unless given).
     """
 
-    __slots__ = ("_signature", "_uniform", "frequency", "language", "negations")
+    __slots__ = ("_memo", "_signature", "_uniform", "frequency", "language", "negations")
 
     def __init__(
         self,
@@ -219,6 +271,7 @@ class KeywordWeights:
         self.negations = frozenset(negations)
         self._uniform: bool | None = None
         self._signature: str | None = None
+        self._memo = _weight_memo(language)
 
     def __repr__(self) -> str:
         return f"KeywordWeights({self.language!r})"
@@ -236,6 +289,7 @@ class KeywordWeights:
         self.frequency = state["frequency"]
         self._uniform = None
         self._signature = None
+        self._memo = _weight_memo(self.language)
 
     @property
     def uniform(self) -> bool:
@@ -297,10 +351,13 @@ class KeywordWeights:
             numeric = [_DIGIT.search(k) is not None for k in keys]
         elif len(numeric) != len(keys):
             raise ValueError(f"numeric has {len(numeric)} items but keys has {len(keys)}")
-        if self.uniform:
+        uniform = self._uniform
+        if uniform is None:
+            uniform = self.uniform
+        if uniform:
             out = [1.0] * len(keys)
         else:
-            out = list(map(_weight_memo(self.language).__getitem__, keys))
+            out = list(map(self._memo.__getitem__, keys))
             if any(numeric):
                 out = [w * NUMBER_FACTOR if n else w for w, n in zip(out, numeric, strict=True)]
         if self.negations and not self.negations.isdisjoint(keys):
