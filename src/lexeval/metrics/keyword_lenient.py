@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Container
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -170,7 +170,9 @@ def _names_number(text: str) -> bool:
     return _has_number_word(fold_accents(text))
 
 
-_NO_PARTS: frozenset[str] = frozenset()  # an output without hyphenated keywords
+#: The parts of an output without hyphenated keywords (an empty dict: the collector does not
+#: track it, nor a tuple holding it; a frozenset it would).
+_NO_PARTS: dict[str, None] = {}
 _NOTHING_ECHOED: frozenset[str] = frozenset()
 
 
@@ -214,8 +216,9 @@ class OutputKeys:
     """An output text prepared for lenient matching (from one analysis: its keywords and every
     key); the stopword-keeping keys and the prefix index are added only when a reference key is
     not found directly. On a long output substring queries go through :class:`SubstringIndex`,
-    so their cost does not grow with it. (Tuples, strings and dicts of strings: a cached output
-    is one object that the garbage collector keeps walking, not one per set and list.)"""
+    so their cost does not grow with it. (Strings, tuples and dicts of strings: the matcher
+    keeps an output as the plain tuple of :meth:`_frozen`, which the garbage collector stops
+    tracking, and wraps it again with :meth:`_thaw`.)"""
 
     __slots__ = (
         "_all_keys",
@@ -245,7 +248,7 @@ class OutputKeys:
         # "10-12" is also "1012"; "25th-largest" has the parts "25" and "largest"
         canonical, keys, compounds = canonical_index(keywords, english)
         self.canonical = canonical
-        parts: Container[str] = _NO_PARTS
+        parts = _NO_PARTS
         if compounds:
             parts = canonical_key_set([p for k in compounds for p in k.split("-") if p], english)
         self._keys = keys
@@ -259,6 +262,55 @@ class OutputKeys:
         self._indexes: tuple[SubstringIndex, SubstringIndex] | None = None
         self._sorted: tuple[str, ...] | None = None
         self._kinds: dict[str, tuple[str, ...]] | None = None
+
+    def _frozen(self) -> tuple[Any, ...]:
+        """The fields and the parts built so far as a plain tuple of strings, tuples and dicts
+        of strings or bools, which the collector untracks (the substring indexes of a long
+        text are left out: objects it would keep walking)."""
+        near, kinds = self._near, self._kinds
+        return (
+            self.output,
+            self.keywords,
+            self._all_keys,
+            self._english,
+            self.canonical,
+            self._keys,
+            self._parts,
+            self._every,
+            self._forms,
+            self._found,
+            None if near is None else tuple(near.items()),
+            self._plain_keys,
+            self._text,
+            self._sorted,
+            None if kinds is None else tuple(kinds.items()),
+        )
+
+    @classmethod
+    def _thaw(cls, state: tuple[Any, ...]) -> OutputKeys:
+        """The output that :meth:`_frozen` gave ``state`` (its dicts of answers shared)."""
+        out: OutputKeys = _new_object(cls)
+        (
+            out.output,
+            out.keywords,
+            out._all_keys,
+            out._english,
+            out.canonical,
+            out._keys,
+            out._parts,
+            out._every,
+            out._forms,
+            out._found,
+            near,
+            out._plain_keys,
+            out._text,
+            out._sorted,
+            kinds,
+        ) = state
+        out._near = None if near is None else dict(near)
+        out._kinds = None if kinds is None else dict(kinds)
+        out._indexes = None
+        return out
 
     def _texts(self) -> tuple[str, str]:
         """The folded text (accents off, dashes as hyphens, numbers without thousands
@@ -455,6 +507,7 @@ class Weighted(NamedTuple):
 
 #: What a named tuple's ``__new__`` calls: ``_new_tuple(cls, fields)`` is ``cls(*fields)``.
 _new_tuple = tuple.__new__
+_new_object = object.__new__
 #: ``(x,) * n`` for the n of short references, made once: fewer tuples for the collector.
 _MADE = 17
 _NO_PIECES: tuple[tuple[tuple[()], ...], ...] = tuple([((),) * n for n in range(_MADE)])
@@ -477,7 +530,11 @@ class LenientMatcher:
         # tuple of strings, numbers and such tuples (never a named tuple: a subclass instance)
         self._references: dict[str, tuple[Any, ...]] = {}
         self._weighted: dict[str, dict[tuple[str, ...], tuple[Any, ...]]] = {}  # by weights
-        self._outputs: dict[str, OutputKeys] = {}
+        # outputs as OutputKeys._frozen() tuples, but the last one prepared (key, OutputKeys),
+        # which goes into _outputs when another one takes its place (with the parts built
+        # meanwhile): one output scored against several references is wrapped once
+        self._outputs: dict[str, tuple[Any, ...]] = {}
+        self._last: tuple[str, OutputKeys] | None = None
         self._questions: dict[str, frozenset[str]] = {}
         self._out_chars = 0  # characters of the outputs in _outputs
 
@@ -576,17 +633,23 @@ class LenientMatcher:
 
     def output(self, output: str) -> OutputKeys:
         """The output prepared for matching (cached, bounded in count and characters)."""
-        cached = self._outputs.get(output)
-        if cached is not None:
-            return cached
-        text = repair_mojibake(output)
-        prepared = OutputKeys(text, self._analyze(text), self.english)
+        last = self._last
+        if last is not None and last[0] == output:
+            return last[1]
         cache = self._outputs
-        if len(cache) >= _OUTPUT_CACHE_SIZE or self._out_chars > _OUTPUT_CACHE_CHARS:
-            cache.clear()
-            self._out_chars = 0
-        cache[output] = prepared
-        self._out_chars += len(output)  # approximate under threads: only bounds the cache
+        cached = cache.get(output)
+        if cached is not None:
+            prepared = OutputKeys._thaw(cached)
+        else:
+            text = repair_mojibake(output)
+            prepared = OutputKeys(text, self._analyze(text), self.english)
+            if len(cache) >= _OUTPUT_CACHE_SIZE or self._out_chars > _OUTPUT_CACHE_CHARS:
+                cache.clear()
+                self._out_chars = 0
+            self._out_chars += len(output)  # approximate under threads: only bounds the cache
+        self._last = (output, prepared)  # published whole: threads see a key and its output
+        if last is not None:
+            cache[last[0]] = last[1]._frozen()
         return prepared
 
     def question_keys(self, question: str) -> frozenset[str]:
