@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -170,9 +170,7 @@ def _names_number(text: str) -> bool:
     return _has_number_word(fold_accents(text))
 
 
-#: The parts of an output without hyphenated keywords (an empty dict: the collector does not
-#: track it, nor a tuple holding it; a frozenset it would).
-_NO_PARTS: dict[str, None] = {}
+_NO_PARTS: frozenset[str] = frozenset()  # an output without hyphenated keywords
 _NOTHING_ECHOED: frozenset[str] = frozenset()
 
 
@@ -216,9 +214,9 @@ class OutputKeys:
     """An output text prepared for lenient matching (from one analysis: its keywords and every
     key); the stopword-keeping keys and the prefix index are added only when a reference key is
     not found directly. On a long output substring queries go through :class:`SubstringIndex`,
-    so their cost does not grow with it. (Strings, tuples and dicts of strings: the matcher
-    keeps an output as the plain tuple of :meth:`_frozen`, which the garbage collector stops
-    tracking, and wraps it again with :meth:`_thaw`.)"""
+    so their cost does not grow with it. (The matcher keeps an output as the plain tuple of
+    :meth:`_frozen`, which the garbage collector stops tracking, and makes it an
+    :class:`OutputKeys` again with :meth:`_thaw`.)"""
 
     __slots__ = (
         "_all_keys",
@@ -248,7 +246,7 @@ class OutputKeys:
         # "10-12" is also "1012"; "25th-largest" has the parts "25" and "largest"
         canonical, keys, compounds = canonical_index(keywords, english)
         self.canonical = canonical
-        parts = _NO_PARTS
+        parts: Container[str] = _NO_PARTS
         if compounds:
             parts = canonical_key_set([p for k in compounds for p in k.split("-") if p], english)
         self._keys = keys
@@ -264,9 +262,12 @@ class OutputKeys:
         self._kinds: dict[str, tuple[str, ...]] | None = None
 
     def _frozen(self) -> tuple[Any, ...]:
-        """The fields and the parts built so far as a plain tuple of strings, tuples and dicts
-        of strings or bools, which the collector untracks (the substring indexes of a long
-        text are left out: objects it would keep walking)."""
+        """The fields and the parts built so far as a plain tuple of strings, bools and tuples
+        of them, which the collector untracks (a dict as its keys and its values, flat: a
+        tuple holding a dict, even an untracked one, stays tracked, and each level of nested
+        tuples takes the collector a pass; the substring indexes of a long text are left
+        out)."""
+        parts, every, found = self._parts, self._every, self._found
         near, kinds = self._near, self._kinds
         return (
             self.output,
@@ -274,21 +275,25 @@ class OutputKeys:
             self._all_keys,
             self._english,
             self.canonical,
-            self._keys,
-            self._parts,
-            self._every,
+            tuple(self._keys),
+            tuple(parts) if parts else (),
+            None if every is None else tuple(every),
             self._forms,
-            self._found,
-            None if near is None else tuple(near.items()),
+            None if found is None else tuple(found),
+            None if found is None else tuple(found.values()),
+            None if near is None else tuple(near),
+            None if near is None else tuple([None if v is None else v[0] for v in near.values()]),
+            None if near is None else tuple([None if v is None else v[1] for v in near.values()]),
             self._plain_keys,
             self._text,
             self._sorted,
-            None if kinds is None else tuple(kinds.items()),
+            None if kinds is None else tuple([k for k, v in kinds.items() for _ in v]),
+            None if kinds is None else tuple([x for v in kinds.values() for x in v]),
         )
 
     @classmethod
     def _thaw(cls, state: tuple[Any, ...]) -> OutputKeys:
-        """The output that :meth:`_frozen` gave ``state`` (its dicts of answers shared)."""
+        """The output that :meth:`_frozen` gave ``state``."""
         out: OutputKeys = _new_object(cls)
         (
             out.output,
@@ -296,19 +301,37 @@ class OutputKeys:
             out._all_keys,
             out._english,
             out.canonical,
-            out._keys,
-            out._parts,
-            out._every,
+            keys,
+            parts,
+            every,
             out._forms,
-            out._found,
+            found,
+            found_values,
             near,
+            near_words,
+            near_values,
             out._plain_keys,
             out._text,
             out._sorted,
             kinds,
+            kinds_values,
         ) = state
-        out._near = None if near is None else dict(near)
-        out._kinds = None if kinds is None else dict(kinds)
+        out._keys = dict.fromkeys(keys)
+        out._parts = dict.fromkeys(parts) if parts else _NO_PARTS
+        out._every = None if every is None else dict.fromkeys(every)
+        out._found = None if found is None else dict(zip(found, found_values, strict=True))
+        out._near = None
+        if near is not None:
+            out._near = {
+                k: None if w is None else (w, v)
+                for k, w, v in zip(near, near_words, near_values, strict=True)
+            }
+        out._kinds = None
+        if kinds is not None:
+            found_kinds: dict[str, list[str]] = {}
+            for kind, key in zip(kinds, kinds_values, strict=True):
+                found_kinds.setdefault(kind, []).append(key)
+            out._kinds = {k: tuple(v) for k, v in found_kinds.items()}
         out._indexes = None
         return out
 
