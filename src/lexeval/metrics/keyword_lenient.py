@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Container
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -246,7 +246,7 @@ class OutputKeys:
         # "10-12" is also "1012"; "25th-largest" has the parts "25" and "largest"
         canonical, keys, compounds = canonical_index(keywords, english)
         self.canonical = canonical
-        parts: Container[str] = _NO_PARTS
+        parts: frozenset[str] | dict[str, None] = _NO_PARTS
         if compounds:
             parts = canonical_key_set([p for k in compounds for p in k.split("-") if p], english)
         self._keys = keys
