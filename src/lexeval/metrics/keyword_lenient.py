@@ -193,6 +193,19 @@ def conflict_kind(key: str, english: bool = True) -> str | None:
     return "month" if english and key in MONTHS_EN else None
 
 
+def _index(
+    keywords: tuple[str, ...], english: bool
+) -> tuple[tuple[str, ...], dict[str, None], frozenset[str] | dict[str, None]]:
+    """An output's canonical keywords, its keys (with the forms without hyphens: "10-12" is
+    also "1012") and the parts of its hyphenated keys ("25th-largest": "25" and "largest"),
+    sets as dicts of None (a dict of strings is not tracked by the garbage collector)."""
+    canonical, keys, compounds = canonical_index(keywords, english)
+    if not compounds:
+        return canonical, keys, _NO_PARTS
+    parts = canonical_key_set([p for k in compounds for p in k.split("-") if p], english)
+    return canonical, keys, parts
+
+
 def _whole_number_at(text: str, start: int, key: str) -> bool:
     """Whether ``key`` (which has a digit) found at ``start`` is a whole number there: no digit
     right before a leading digit ("5000" is not in "15000"), none right after a trailing digit,
@@ -242,15 +255,7 @@ class OutputKeys:
         keywords = self.keywords = tuple(analysis.keywords)
         self._all_keys = tuple(analysis.keys)
         self._english = english
-        # sets as dicts of None: a dict of strings is not tracked by the garbage collector;
-        # "10-12" is also "1012"; "25th-largest" has the parts "25" and "largest"
-        canonical, keys, compounds = canonical_index(keywords, english)
-        self.canonical = canonical
-        parts: frozenset[str] | dict[str, None] = _NO_PARTS
-        if compounds:
-            parts = canonical_key_set([p for k in compounds for p in k.split("-") if p], english)
-        self._keys = keys
-        self._parts = parts
+        self.canonical, self._keys, self._parts = _index(keywords, english)
         self._every: dict[str, None] | None = None  # the stopword-keeping keys
         self._forms: tuple[str, ...] | None = None  # _every_forms()
         self._found: dict[str, bool] | None = None  # answers of has_word(), per reference key
@@ -265,18 +270,16 @@ class OutputKeys:
         """The fields and the parts built so far as a plain tuple of strings, bools and tuples
         of them, which the collector untracks (a dict as its keys and its values, flat: a
         tuple holding a dict, even an untracked one, stays tracked, and each level of nested
-        tuples takes the collector a pass; the substring indexes of a long text are left
-        out)."""
-        parts, every, found = self._parts, self._every, self._found
+        tuples takes the collector a pass). The canonical keys, keys and parts are not in it
+        (:meth:`_thaw` makes them again from the keywords, in C: cheaper than copying them
+        for every new output), nor the substring indexes of a long text."""
+        every, found = self._every, self._found
         near, kinds = self._near, self._kinds
         return (
             self.output,
             self.keywords,
             self._all_keys,
             self._english,
-            self.canonical,
-            tuple(self._keys),
-            tuple(parts) if parts else (),
             None if every is None else tuple(every),
             self._forms,
             None if found is None else tuple(found),
@@ -300,9 +303,6 @@ class OutputKeys:
             out.keywords,
             out._all_keys,
             out._english,
-            out.canonical,
-            keys,
-            parts,
             every,
             out._forms,
             found,
@@ -316,8 +316,7 @@ class OutputKeys:
             kinds,
             kinds_values,
         ) = state
-        out._keys = dict.fromkeys(keys)
-        out._parts = dict.fromkeys(parts) if parts else _NO_PARTS
+        out.canonical, out._keys, out._parts = _index(out.keywords, out._english)
         out._every = None if every is None else dict.fromkeys(every)
         out._found = None if found is None else dict(zip(found, found_values, strict=True))
         out._near = None
