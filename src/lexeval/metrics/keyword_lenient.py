@@ -228,7 +228,7 @@ class OutputKeys:
     key); the stopword-keeping keys and the prefix index are added only when a reference key is
     not found directly. On a long output substring queries go through :class:`SubstringIndex`,
     so their cost does not grow with it. (The matcher keeps an output as the plain tuple of
-    :meth:`_frozen`, which the garbage collector stops tracking, and makes it an
+    its text, keywords and keys, which the garbage collector stops tracking, and makes it an
     :class:`OutputKeys` again with :meth:`_thaw`.)"""
 
     __slots__ = (
@@ -266,72 +266,17 @@ class OutputKeys:
         self._sorted: tuple[str, ...] | None = None
         self._kinds: dict[str, tuple[str, ...]] | None = None
 
-    def _frozen(self) -> tuple[Any, ...]:
-        """The fields and the parts built so far as a plain tuple of strings, bools and tuples
-        of them, which the collector untracks (a dict as its keys and its values, flat: a
-        tuple holding a dict, even an untracked one, stays tracked, and each level of nested
-        tuples takes the collector a pass). The canonical keys, keys and parts are not in it
-        (:meth:`_thaw` makes them again from the keywords, in C: cheaper than copying them
-        for every new output), nor the substring indexes of a long text."""
-        every, found = self._every, self._found
-        near, kinds = self._near, self._kinds
-        return (
-            self.output,
-            self.keywords,
-            self._all_keys,
-            self._english,
-            None if every is None else tuple(every),
-            self._forms,
-            None if found is None else tuple(found),
-            None if found is None else tuple(found.values()),
-            None if near is None else tuple(near),
-            None if near is None else tuple([None if v is None else v[0] for v in near.values()]),
-            None if near is None else tuple([None if v is None else v[1] for v in near.values()]),
-            self._plain_keys,
-            self._text,
-            self._sorted,
-            None if kinds is None else tuple([k for k, v in kinds.items() for _ in v]),
-            None if kinds is None else tuple([x for v in kinds.values() for x in v]),
-        )
-
     @classmethod
-    def _thaw(cls, state: tuple[Any, ...]) -> OutputKeys:
-        """The output that :meth:`_frozen` gave ``state``."""
+    def _thaw(cls, state: tuple[str, tuple[str, ...], tuple[str, ...], bool]) -> OutputKeys:
+        """The output that ``(output, keywords, keys, english)`` of an :class:`OutputKeys`
+        prepared (its canonical keys and parts made again, in C; the other parts when used)."""
         out: OutputKeys = _new_object(cls)
-        (
-            out.output,
-            out.keywords,
-            out._all_keys,
-            out._english,
-            every,
-            out._forms,
-            found,
-            found_values,
-            near,
-            near_words,
-            near_values,
-            out._plain_keys,
-            out._text,
-            out._sorted,
-            kinds,
-            kinds_values,
-        ) = state
-        out.canonical, out._keys, out._parts = _index(out.keywords, out._english)
-        out._every = None if every is None else dict.fromkeys(every)
-        out._found = None if found is None else dict(zip(found, found_values, strict=True))
-        out._near = None
-        if near is not None:
-            out._near = {
-                k: None if w is None else (w, v)
-                for k, w, v in zip(near, near_words, near_values, strict=True)
-            }
-        out._kinds = None
-        if kinds is not None:
-            found_kinds: dict[str, list[str]] = {}
-            for kind, key in zip(kinds, kinds_values, strict=True):
-                found_kinds.setdefault(kind, []).append(key)
-            out._kinds = {k: tuple(v) for k, v in found_kinds.items()}
-        out._indexes = None
+        out.output, keywords, out._all_keys, english = state
+        out.keywords = keywords
+        out._english = english
+        out.canonical, out._keys, out._parts = _index(keywords, english)
+        out._every = out._forms = out._found = out._near = out._plain_keys = None
+        out._text = out._indexes = out._sorted = out._kinds = None
         return out
 
     def _texts(self) -> tuple[str, str]:
@@ -552,10 +497,11 @@ class LenientMatcher:
         # tuple of strings, numbers and such tuples (never a named tuple: a subclass instance)
         self._references: dict[str, tuple[Any, ...]] = {}
         self._weighted: dict[str, dict[tuple[str, ...], tuple[Any, ...]]] = {}  # by weights
-        # outputs as OutputKeys._frozen() tuples, but the last one prepared (key, OutputKeys),
-        # which goes into _outputs when another one takes its place (with the parts built
-        # meanwhile): one output scored against several references is wrapped once
-        self._outputs: dict[str, tuple[Any, ...]] = {}
+        # outputs as plain tuples (text, keywords, keys, english), which the collector stops
+        # tracking (an OutputKeys it would walk in every full collection, and more of them
+        # make full collections come sooner); the last one prepared as (key, OutputKeys), with
+        # the parts its misses built: one output scored again at once is not made again
+        self._outputs: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], bool]] = {}
         self._last: tuple[str, OutputKeys] | None = None
         self._questions: dict[str, frozenset[str]] = {}
         self._out_chars = 0  # characters of the outputs in _outputs
@@ -668,10 +614,9 @@ class LenientMatcher:
             if len(cache) >= _OUTPUT_CACHE_SIZE or self._out_chars > _OUTPUT_CACHE_CHARS:
                 cache.clear()
                 self._out_chars = 0
+            cache[output] = (text, prepared.keywords, prepared._all_keys, prepared._english)
             self._out_chars += len(output)  # approximate under threads: only bounds the cache
         self._last = (output, prepared)  # published whole: threads see a key and its output
-        if last is not None:
-            cache[last[0]] = last[1]._frozen()
         return prepared
 
     def question_keys(self, question: str) -> frozenset[str]:
