@@ -6,6 +6,8 @@ propagated; LEXEVAL_PURE_PYTHON=1 switches them off."""
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import math
 import struct
@@ -381,6 +383,51 @@ def test_threads_give_the_same_results() -> None:
         results = list(pool.map(run, [0, 30, 60, 90]))
     for found in results:
         assert same(found, want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(TEXT, min_size=1, max_size=3),
+    TEXT,
+    st.sampled_from(list(PROFILES)),
+    st.sampled_from(list(NORMALIZERS)),
+    st.booleans(),
+)
+def test_a_kept_output_scores_as_a_new_one(
+    references: list[str], output: str, task: str, language: str, python: bool
+) -> None:
+    """An output scored, set aside by another one (kept as a plain tuple) and scored again:
+    the results of a matcher that never saw it, both paths."""
+    profile, weights = PROFILES[task], WEIGHTS["frequency"]
+    with pure_python() if python else contextlib.nullcontext():
+        matcher = kl.LenientMatcher(NORMALIZERS[language])
+        first = _scores(matcher, references, output, profile, weights, None)
+        matcher.output(output + " and another one")  # output goes into the cache
+        assert isinstance(matcher._outputs[output], tuple)
+        again = _scores(matcher, references, output, profile, weights, None)
+        new = _scores(
+            kl.LenientMatcher(NORMALIZERS[language]), references, output, profile, weights, None
+        )
+    assert same(first, new) and same(again, new), (first, again, new)
+
+
+@pytest.mark.parametrize("python", [False, True])
+def test_kept_outputs_are_not_tracked_by_the_collector(python: bool) -> None:
+    """The matcher's prepared outputs (real pairs scored through the metric) are plain tuples
+    that the collector stops tracking at its next collections: they never make a full one
+    come."""
+    metric = KeywordCoverageMetric(normalizer=NORMALIZER)
+    matcher = metric._lenient
+    assert matcher is not None
+    with pure_python() if python else contextlib.nullcontext():
+        for refs, out, q in _real_pairs()[:200]:
+            metric.measure(refs, out, question=q)
+    kept = list(matcher._outputs.values())
+    assert len(kept) > 100
+    assert all(type(state) is tuple and len(state) == 4 for state in kept)
+    gc.collect()
+    gc.collect()  # (a tuple is untracked once its items are: some need a second pass)
+    assert [state[0] for state in kept if gc.is_tracked(state)] == []
 
 
 # ---- arguments and errors ---------------------------------------------------------------------

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Container
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -193,6 +193,19 @@ def conflict_kind(key: str, english: bool = True) -> str | None:
     return "month" if english and key in MONTHS_EN else None
 
 
+def _index(
+    keywords: tuple[str, ...], english: bool
+) -> tuple[tuple[str, ...], dict[str, None], frozenset[str] | dict[str, None]]:
+    """An output's canonical keywords, its keys (with the forms without hyphens: "10-12" is
+    also "1012") and the parts of its hyphenated keys ("25th-largest": "25" and "largest"),
+    sets as dicts of None (a dict of strings is not tracked by the garbage collector)."""
+    canonical, keys, compounds = canonical_index(keywords, english)
+    if not compounds:
+        return canonical, keys, _NO_PARTS
+    parts = canonical_key_set([p for k in compounds for p in k.split("-") if p], english)
+    return canonical, keys, parts
+
+
 def _whole_number_at(text: str, start: int, key: str) -> bool:
     """Whether ``key`` (which has a digit) found at ``start`` is a whole number there: no digit
     right before a leading digit ("5000" is not in "15000"), none right after a trailing digit,
@@ -214,8 +227,9 @@ class OutputKeys:
     """An output text prepared for lenient matching (from one analysis: its keywords and every
     key); the stopword-keeping keys and the prefix index are added only when a reference key is
     not found directly. On a long output substring queries go through :class:`SubstringIndex`,
-    so their cost does not grow with it. (Tuples, strings and dicts of strings: a cached output
-    is one object that the garbage collector keeps walking, not one per set and list.)"""
+    so their cost does not grow with it. (The matcher keeps an output as the plain tuple of
+    its text, keywords and keys, which the garbage collector stops tracking, and makes it an
+    :class:`OutputKeys` again with :meth:`_thaw`.)"""
 
     __slots__ = (
         "_all_keys",
@@ -241,15 +255,7 @@ class OutputKeys:
         keywords = self.keywords = tuple(analysis.keywords)
         self._all_keys = tuple(analysis.keys)
         self._english = english
-        # sets as dicts of None: a dict of strings is not tracked by the garbage collector;
-        # "10-12" is also "1012"; "25th-largest" has the parts "25" and "largest"
-        canonical, keys, compounds = canonical_index(keywords, english)
-        self.canonical = canonical
-        parts: Container[str] = _NO_PARTS
-        if compounds:
-            parts = canonical_key_set([p for k in compounds for p in k.split("-") if p], english)
-        self._keys = keys
-        self._parts = parts
+        self.canonical, self._keys, self._parts = _index(keywords, english)
         self._every: dict[str, None] | None = None  # the stopword-keeping keys
         self._forms: tuple[str, ...] | None = None  # _every_forms()
         self._found: dict[str, bool] | None = None  # answers of has_word(), per reference key
@@ -259,6 +265,19 @@ class OutputKeys:
         self._indexes: tuple[SubstringIndex, SubstringIndex] | None = None
         self._sorted: tuple[str, ...] | None = None
         self._kinds: dict[str, tuple[str, ...]] | None = None
+
+    @classmethod
+    def _thaw(cls, state: tuple[str, tuple[str, ...], tuple[str, ...], bool]) -> OutputKeys:
+        """The output that ``(output, keywords, keys, english)`` of an :class:`OutputKeys`
+        prepared (its canonical keys and parts made again, in C; the other parts when used)."""
+        out: OutputKeys = _new_object(cls)
+        out.output, keywords, out._all_keys, english = state
+        out.keywords = keywords
+        out._english = english
+        out.canonical, out._keys, out._parts = _index(keywords, english)
+        out._every = out._forms = out._found = out._near = out._plain_keys = None
+        out._text = out._indexes = out._sorted = out._kinds = None
+        return out
 
     def _texts(self) -> tuple[str, str]:
         """The folded text (accents off, dashes as hyphens, numbers without thousands
@@ -455,6 +474,7 @@ class Weighted(NamedTuple):
 
 #: What a named tuple's ``__new__`` calls: ``_new_tuple(cls, fields)`` is ``cls(*fields)``.
 _new_tuple = tuple.__new__
+_new_object = object.__new__
 #: ``(x,) * n`` for the n of short references, made once: fewer tuples for the collector.
 _MADE = 17
 _NO_PIECES: tuple[tuple[tuple[()], ...], ...] = tuple([((),) * n for n in range(_MADE)])
@@ -477,7 +497,12 @@ class LenientMatcher:
         # tuple of strings, numbers and such tuples (never a named tuple: a subclass instance)
         self._references: dict[str, tuple[Any, ...]] = {}
         self._weighted: dict[str, dict[tuple[str, ...], tuple[Any, ...]]] = {}  # by weights
-        self._outputs: dict[str, OutputKeys] = {}
+        # outputs as plain tuples (text, keywords, keys, english), which the collector stops
+        # tracking (an OutputKeys it would walk in every full collection, and more of them
+        # make full collections come sooner); the last one prepared as (key, OutputKeys), with
+        # the parts its misses built: one output scored again at once is not made again
+        self._outputs: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], bool]] = {}
+        self._last: tuple[str, OutputKeys] | None = None
         self._questions: dict[str, frozenset[str]] = {}
         self._out_chars = 0  # characters of the outputs in _outputs
 
@@ -576,17 +601,22 @@ class LenientMatcher:
 
     def output(self, output: str) -> OutputKeys:
         """The output prepared for matching (cached, bounded in count and characters)."""
-        cached = self._outputs.get(output)
-        if cached is not None:
-            return cached
-        text = repair_mojibake(output)
-        prepared = OutputKeys(text, self._analyze(text), self.english)
+        last = self._last
+        if last is not None and last[0] == output:
+            return last[1]
         cache = self._outputs
-        if len(cache) >= _OUTPUT_CACHE_SIZE or self._out_chars > _OUTPUT_CACHE_CHARS:
-            cache.clear()
-            self._out_chars = 0
-        cache[output] = prepared
-        self._out_chars += len(output)  # approximate under threads: only bounds the cache
+        cached = cache.get(output)
+        if cached is not None:
+            prepared = OutputKeys._thaw(cached)
+        else:
+            text = repair_mojibake(output)
+            prepared = OutputKeys(text, self._analyze(text), self.english)
+            if len(cache) >= _OUTPUT_CACHE_SIZE or self._out_chars > _OUTPUT_CACHE_CHARS:
+                cache.clear()
+                self._out_chars = 0
+            cache[output] = (text, prepared.keywords, prepared._all_keys, prepared._english)
+            self._out_chars += len(output)  # approximate under threads: only bounds the cache
+        self._last = (output, prepared)  # published whole: threads see a key and its output
         return prepared
 
     def question_keys(self, question: str) -> frozenset[str]:
