@@ -23,34 +23,16 @@ from __future__ import annotations
 import argparse
 import gc
 import itertools
-import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _shared import EVOUNA_SYSTEMS, load_average, shared_path
+from _shared import load_average
+from per_call import evouna_unseen
 
 from lexeval.metrics import KeywordCoverageMetric
-
-Pair = tuple[str, str]
-
-
-def unseen_pairs() -> list[Pair]:
-    """(first gold, answer of a rotating system) of EVOUNA NQ then TQ, each text once."""
-    pairs: list[Pair] = []
-    seen: set[str] = set()
-    for name in ("NQ", "TQ"):
-        with open(shared_path("data", "qa_human", "evouna", f"{name}.json"), encoding="utf-8") as f:
-            rows = json.load(f)
-        for i, row in enumerate(rows):
-            golds = [g.strip() for g in (row["golden_answer"] or "").split("/") if g.strip()]
-            answer = row.get(f"answer_{EVOUNA_SYSTEMS[i % len(EVOUNA_SYSTEMS)]}")
-            if golds and isinstance(answer, str) and golds[0] not in seen and answer not in seen:
-                seen.update((golds[0], answer))
-                pairs.append((golds[0], answer))
-    return pairs
 
 
 class Observer:
@@ -79,7 +61,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=500, help="pairs per round")
     args = parser.parse_args()
-    pairs = unseen_pairs()
+    pairs = evouna_unseen(("NQ", "TQ"))
     size = args.size
     chunks = [pairs[i : i + size] for i in range(0, len(pairs) - size + 1, size)]
     observer = Observer()

@@ -112,18 +112,20 @@ def squad_unseen() -> list[Pair]:
     ]
 
 
-def evouna_unseen() -> list[Pair]:
-    """(first gold, answer) per EVOUNA NQ question, the answer of a rotating system."""
-    with open(shared_path("data", "qa_human", "evouna", "NQ.json"), encoding="utf-8") as f:
-        rows = json.load(f)
+def evouna_unseen(sets: tuple[str, ...] = ("NQ",)) -> list[Pair]:
+    """(first gold, answer) per question of the EVOUNA ``sets`` in turn, the answer of a
+    rotating system, each text once."""
     pairs: list[Pair] = []
     seen: set[str] = set()
-    for i, row in enumerate(rows):
-        golds = [g.strip() for g in (row["golden_answer"] or "").split("/") if g.strip()]
-        answer = row.get(f"answer_{EVOUNA_SYSTEMS[i % len(EVOUNA_SYSTEMS)]}")
-        if golds and isinstance(answer, str) and golds[0] not in seen and answer not in seen:
-            seen.update((golds[0], answer))
-            pairs.append((golds[0], answer))
+    for name in sets:
+        with open(shared_path("data", "qa_human", "evouna", f"{name}.json"), encoding="utf-8") as f:
+            rows = json.load(f)
+        for i, row in enumerate(rows):
+            golds = [g.strip() for g in (row["golden_answer"] or "").split("/") if g.strip()]
+            answer = row.get(f"answer_{EVOUNA_SYSTEMS[i % len(EVOUNA_SYSTEMS)]}")
+            if golds and isinstance(answer, str) and golds[0] not in seen and answer not in seen:
+                seen.update((golds[0], answer))
+                pairs.append((golds[0], answer))
     return pairs
 
 

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import json
 import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from new_process import run_python
+from racing import analyses_while_clearing
 
 import lexeval.text.processor as processor_module
 from lexeval.native import PURE_PYTHON, load
@@ -196,26 +195,6 @@ def test_real_texts_equal_the_reference(monkeypatch: pytest.MonkeyPatch) -> None
     assert [fast.keyword_analysis(t) for t in reversed(texts)] == expected[::-1]
 
 
-def _threads_with_a_clearer(processor: StepProcessor, texts: list[str]) -> list[KeywordAnalysis]:
-    """keyword_analysis of texts by four threads while a fifth empties the caches."""
-    stop = threading.Event()
-
-    def clear() -> None:
-        while not stop.is_set():
-            processor._clear_chunks()
-            processor._token_memo.clear()
-            stop.wait(0.0005)
-
-    clearer = threading.Thread(target=clear)
-    clearer.start()
-    try:
-        with ThreadPoolExecutor(4) as pool:
-            return list(pool.map(processor.keyword_analysis, texts))
-    finally:
-        stop.set()
-        clearer.join()
-
-
 def test_same_results_under_threads_with_caches_cleared(monkeypatch: pytest.MonkeyPatch) -> None:
     """Four threads on one processor while another empties its caches: the reference's
     results, and a small cache (cleared often) gives them too."""
@@ -223,7 +202,7 @@ def test_same_results_under_threads_with_caches_cleared(monkeypatch: pytest.Monk
     expected = [reference(PRESETS["default"], monkeypatch).keyword_analysis(t) for t in texts]
     for cache_size in (100_000, 50):
         processor = StepProcessor(PRESETS["default"], cache_size=cache_size)
-        assert _threads_with_a_clearer(processor, texts) == expected
+        assert analyses_while_clearing(processor, texts) == expected
         assert len(processor._cache) <= cache_size
 
 

@@ -7,14 +7,13 @@ chunks it does not decide go to the reference."""
 from __future__ import annotations
 
 import json
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from racing import analyses_while_clearing
 
 import lexeval.text.processor as processor_module
 from lexeval.native import load
@@ -223,22 +222,7 @@ def test_small_caches_and_threads_give_the_reference() -> None:
     expected = [slow.keyword_analysis(t) for t in texts]
     for cache_size in (100_000, 64, 3):
         fast = StepProcessor(PRESETS["default"], cache_size=cache_size)
-        stop = threading.Event()
-
-        def clear(processor: StepProcessor = fast, stop: threading.Event = stop) -> None:
-            while not stop.is_set():
-                processor._clear_chunks()
-                processor._token_memo.clear()
-                stop.wait(0.0005)
-
-        clearer = threading.Thread(target=clear)
-        clearer.start()
-        try:
-            with ThreadPoolExecutor(4) as pool:
-                found = list(pool.map(fast.keyword_analysis, texts))
-        finally:
-            stop.set()
-            clearer.join()
+        found = analyses_while_clearing(fast, texts)
         assert found == expected
         assert len(fast._cache) <= cache_size and len(fast._token_memo) <= cache_size
         check_entries(fast, slow)
