@@ -4,10 +4,10 @@ collections; thresholds and the collector stay as they are).
 
 A full collection comes when the objects promoted since the last one reach a quarter of the
 oldest generation, so promotions per call set how often a call pays for one. A metric is
-warmed on ``keyword_gc.py``'s first 1,500 unseen pairs (spaCy loads), a collection empties
-the young generations, then 3,000 new pairs are scored; the figure is the growth of the
-oldest generation per call (net of what died there; no full collection should come
-meanwhile, the count is printed).
+warmed on the first 1,500 of ``keyword_gc.py``'s unseen pairs (EVOUNA NQ then TQ; spaCy
+loads), a collection empties the young generations, then 3,000 new pairs are scored; the
+figure is the growth of the oldest generation per call (net of what died there; no full
+collection should come meanwhile, the count is printed).
 
 Run: PYTHONPATH=src nice .venv/bin/python benchmarks/keyword_promoted.py
 """
@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from keyword_gc import unseen_pairs
+from per_call import evouna_unseen
 
 from lexeval.metrics import KeywordCoverageMetric
 
 
 def main() -> None:
-    pairs = unseen_pairs()
+    pairs = evouna_unseen(("NQ", "TQ"))  # keyword_gc.py's pairs
     full = [0]
 
     def count(phase: str, info: dict[str, Any]) -> None:
