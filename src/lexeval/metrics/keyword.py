@@ -303,20 +303,16 @@ class KeywordCoverageMetric(BaseMetric):
         >>> round(m.measure("Tigris River", "the Tigris", question=q).score, 2)
         0.88
         """
-        if question is None:  # BaseMetric.measure, without its frame
-            references = [input] if type(input) is str else check_references(input, "input")
-            if type(output) is not str:
-                check_text(output, "output")
-            score, info = self._measure_refs(references, output)
-            return self.make_result(score, info)
-        if self._lenient is None or self.keywords is not None:
+        # BaseMetric.measure's steps, without its frame
+        if question is not None:
             check_text(question, "question")
-            return super().measure(input, output)
-        check_text(question, "question")
         references = [input] if type(input) is str else check_references(input, "input")
-        check_text(output, "output")
-        echoed = self._lenient.question_keys(question)
-        score, info = self._measure_refs(references, _Asked(output, echoed))  # type: ignore[arg-type]
+        if type(output) is not str:
+            check_text(output, "output")
+        given: Any = output
+        if question is not None and self._lenient is not None and self.keywords is None:
+            given = _Asked(output, self._lenient.question_keys(question))
+        score, info = self._measure_refs(references, given)
         return self.make_result(score, info)
 
     def measure_many(

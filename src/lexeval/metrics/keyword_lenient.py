@@ -457,12 +457,6 @@ class ReferenceKeys(NamedTuple):
     pieces: tuple[tuple[str, ...], ...]  # the parts of compound keys, else empty
     kinds: tuple[str | None, ...]  # conflict_kind of each canonical key
 
-    @property
-    def key_set(self) -> frozenset[str]:
-        """The canonical keys (built on each call: a prepared reference holds tuples only,
-        which the garbage collector stops tracking)."""
-        return frozenset(self.canonical)
-
 
 class Weighted(NamedTuple):
     """A reference's keyword weights under one :class:`KeywordWeights`."""

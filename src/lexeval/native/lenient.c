@@ -24,8 +24,9 @@
  *   missing key goes through memo[key], i.e. the Python code.
  *
  *   score(types, ref, weighted, weights, total, out, profile, echoed)
- *       types     (ReferenceKeys, Weighted, _Missed): the exact types of ref and weighted,
- *                 and the class of the rules of missed keys
+ *       types     (ReferenceKeys, Weighted, _Missed, LONG_TEXT): the exact types of ref and
+ *                 weighted, the class of the rules of missed keys, and the length from which
+ *                 the substring rule is left to the Python code
  *       ref, weighted  the prepared reference and its weights (a named tuple of each)
  *       weights, total  the keys' weights and their sum (the question's echoed keys weighed)
  *       out       the prepared output (its _keys, canonical and keywords are read)
@@ -35,7 +36,7 @@
  *   types the reference builds (the caller then runs the Python loop). A reference key that is
  *   one of the output's keys is found here; any other goes to _Missed(out, canonical,
  *   profile) (made once, at the first), called with (k, ck, weight, parts, part_weights,
- *   kind): True (found), a float (credit earned) or None; its partial, near, conflicts and
+ *   kind): a float (credit earned) or None (anything else is a TypeError); its partial, near, conflicts and
  *   against make the evidence. The floats are computed with the reference's operations in its
  *   order (no contraction into fused multiply-adds).
  *
@@ -429,14 +430,14 @@ enum {
     K_OUTPUT_KEYWORDS, K_PRECISION, K_RECALL, K_FMEASURE, K_COUNTS, K_PARTIAL, K_NEAR,
     K_CONFLICTS, K_MATCHED_WEIGHT, K_TOTAL_WEIGHT, K_WEIGHTS, K_ECHOED, K_COVERAGE, K_EXTRA,
     K_OVERLAP, K_REFERENCE, K_OUTPUT, A_KEYS, A_CANONICAL, A_KEYWORDS, A_CONFLICT_PENALTY,
-    A_EXTRA_PENALTY, A_AGAINST, A_PARTS, A_EVERY, A_TEXT, M_TEXTS, M_EXTEND, M_INSIDE, M_FORMS, N_NAMES
+    A_EXTRA_PENALTY, A_AGAINST, A_PARTS, A_EVERY, M_TEXTS, M_EXTEND, M_INSIDE, M_FORMS, N_NAMES
 };
 static const char *const NAME_TEXT[N_NAMES] = {
     "matched_keywords", "total_keywords", "matched", "missing", "input_keywords",
     "output_keywords", "precision", "recall", "fmeasure", "counts", "partial", "near",
     "conflicts", "matched_weight", "total_weight", "weights", "echoed", "coverage", "extra",
     "overlap", "reference", "output", "_keys", "canonical", "keywords", "conflict_penalty",
-    "extra_penalty", "against", "_parts", "_every", "_text", "_texts", "_extend", "_inside",
+    "extra_penalty", "against", "_parts", "_every", "_texts", "_extend", "_inside",
     "_every_forms",
 };
 static PyObject *NAME[N_NAMES];
@@ -526,19 +527,24 @@ static PyObject *py_kind_candidates(PyObject *module, PyObject *const *args, Py_
     if (!PyTuple_CheckExact(keys) || !all_ready_str(keys))
         Py_RETURN_NONE;
     PyObject *result = PyList_New(0);
+    PyObject *seen = PySet_New(NULL); /* the keys in result: linear in long outputs */
+    if (seen == NULL)
+        Py_CLEAR(result);
     for (Py_ssize_t i = 0; result != NULL && i < PyTuple_GET_SIZE(keys); i++) {
         PyObject *key = PyTuple_GET_ITEM(keys, i);
         int wanted = has_digit(key);
         if (!wanted && months != Py_None)
             wanted = PySet_Contains(months, key); /* exact str: no Python code runs */
         if (wanted > 0) {
-            int seen = PySequence_Contains(result, key); /* few: a scan */
-            if (seen < 0 || (!seen && PyList_Append(result, key) < 0))
+            int found = PySet_Contains(seen, key);
+            if (found < 0 || (!found && (PySet_Add(seen, key) < 0 ||
+                                         PyList_Append(result, key) < 0)))
                 Py_CLEAR(result);
         }
         else if (wanted < 0)
             Py_CLEAR(result);
     }
+    Py_XDECREF(seen);
     return result;
 }
 
@@ -989,6 +995,10 @@ static PyObject *py_merge_number_words(PyObject *module, PyObject *const *args,
         }
         Py_DECREF(merged);
         start = i + 2;
+    }
+    if (result != NULL && start == 0) { /* no pair merged: keys itself, as promised */
+        Py_SETREF(result, Py_NewRef(keys));
+        goto done;
     }
     for (Py_ssize_t j = start; result != NULL && j < n; j++)
         if (PyList_Append(result, item[j]) < 0)

@@ -35,7 +35,7 @@ def canonical_keys(
     /,
 ) -> tuple[tuple[str, ...], dict[str, None], tuple[str, ...]]: ...
 def score(
-    types: tuple[type[Any], type[Any], type[Any]],
+    types: tuple[type[Any], type[Any], type[Any], int],
     ref: Any,
     weighted: Any,
     weights: tuple[float, ...],

@@ -208,7 +208,7 @@ def number_phrase(words: Sequence[str]) -> int | None:
 
 def merge_number_words(keys: Sequence[str], english: bool) -> Sequence[str]:
     """Two number words in a row as one key ("twenty", "four" -> "twenty four", whose
-    canonical form is "24"); other keys unchanged.
+    canonical form is "24"); other keys unchanged (``keys`` itself when nothing merges).
 
     >>> merge_number_words(["born", "twenty", "four", "may"], english=True)
     ['born', 'twenty four', 'may']
@@ -229,6 +229,8 @@ def merge_number_words(keys: Sequence[str], english: bool) -> Sequence[str]:
             out.extend(keys[start:i])
             out.append(f"{keys[i]} {keys[i + 1]}")
             start = i + 2
+    if start == 0:  # nothing merged: keys itself (callers then skip their second pass)
+        return keys
     out.extend(keys[start:])
     return out
 
