@@ -217,3 +217,13 @@ def test_normalize_and_metrics() -> None:
     assert proc.returncode == 0
     assert "keyword_coverage" in proc.stdout.split()
     assert_usage_error(lexeval("normalize", "x", "--preset", "nope"), "unknown preset")
+
+
+def test_judge_loads_every_name_it_exports() -> None:
+    """``lexeval.judge`` loads its names on first use: each of ``__all__`` has a module in
+    ``_LAZY`` and loads from it."""
+    import lexeval.judge as judge
+
+    assert set(judge.__all__) == set(judge._LAZY)
+    for name in judge.__all__:
+        assert getattr(judge, name).__module__.startswith("lexeval.judge.")

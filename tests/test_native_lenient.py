@@ -201,6 +201,7 @@ def test_canonical_forms_equal_the_reference(keys: list[str]) -> None:
             want = lenient.canonical_keys(lenient.merge_number_words(tuple(keys), True), True)
         except ValueError as error:
             want = error
+    lenient.clear_caches()  # the C code computes the forms, not reads the reference's memo
     if isinstance(want, ValueError):
         with pytest.raises(ValueError):
             lenient.canonical_forms(tuple(keys), True)
