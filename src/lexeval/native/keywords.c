@@ -146,7 +146,8 @@ static int split_text(PyObject *text, int controls, Py_ssize_t max_chunk, Refs *
  *     split_cjk    whether Han and kana are one token a character (such chunks: Python)
  *     keys         None (a chunk with a new token goes to analyze_missing) or
  *                  (drop_punct, casefold, fold, table, overrides, stem, stem_min_length,
- *                  unstemmed, stops, aliases, nothing): the key rules of a token,
+ *                  unstemmed, stops, aliases, nothing, split_words): the key rules of a token
+ *                  (split_words: whether a token is split into its words, the rouge preset),
  *                  Lemmatizer.key's and _memo_token's (fold: str.casefold, called on text
  *                  that is not ASCII; nothing: the entry of a dropped token)
  *
@@ -681,10 +682,12 @@ static PyObject *words_entry(Tables *T, PyObject *token)
             Py_DECREF(key);
             goto failed;
         }
+        Py_XINCREF(alias); /* held: building the tuples may run the collector */
         PyObject *pair[2] = {Py_NewRef(key), Py_NewRef(stop ? Py_True : Py_False)};
         PyObject *one = tuple_of(2, pair);
         if (one == NULL) {
             Py_DECREF(key);
+            Py_XDECREF(alias);
             goto failed;
         }
         PyTuple_SET_ITEM(fields[0], j, one);
@@ -698,6 +701,7 @@ static PyObject *words_entry(Tables *T, PyObject *token)
         else {
             same = 0;
         }
+        Py_XDECREF(alias);
         PyTuple_SET_ITEM(fields[1], j, key);
     }
     if (same && n_kept == m) {

@@ -410,10 +410,10 @@ class StepProcessor:
                 (c, None) for c in prepare(text).split() if c not in cache and len(c) <= MAX_CHUNK
             )
             if len(missing) >= limit:
-                self._cache_chunks(list(missing))
+                self._analyze_missing(list(missing))
                 missing = {}
         if missing:
-            self._cache_chunks(list(missing))
+            self._analyze_missing(list(missing))
 
     def sentences(self, text: str) -> list[str]:
         """Text with several non-empty lines is one sentence a line (rouge-score's convention);
@@ -550,13 +550,6 @@ class StepProcessor:
             if keep:
                 cache[chunk] = entry
         return found
-
-    def _cache_chunks(self, chunks: list[str]) -> None:
-        cache = self._cache
-        if len(cache) + len(chunks) > self.cache_size:
-            self._clear_chunks()
-        for chunk, pieces in zip(chunks, self._tokenizer.split_chunks(chunks), strict=True):
-            cache[chunk] = self._chunk(pieces)
 
     def _tokens(self, pieces: Iterable[str]) -> Iterator[_Chunk]:
         """The analysis of each token (memoized), dropped ones left out."""
