@@ -575,19 +575,7 @@ class LenientMatcher:
         cached = cache.get(keys)
         if cached is not None:
             return _new_tuple(Weighted, cached)  # Weighted(*cached)
-        values = weights.weights(keys, numeric=reference.numeric)
-        pieces = reference.pieces
-        parts: tuple[tuple[float, ...], ...]
-        if any(pieces):
-            parts = tuple(
-                [
-                    (1.0,) * len(p) if weights.uniform else tuple([weights.weight(x) for x in p])
-                    for p in pieces
-                ]
-            )
-        else:  # no compound key: no part weights, an empty tuple per key (``pieces`` itself)
-            parts = pieces  # type: ignore[assignment]
-        found = (tuple(values), sum(values), parts)
+        found = weights.of_reference(keys, reference.numeric, reference.pieces)
         if len(cache) >= _REFERENCE_CACHE_SIZE:
             cache.clear()
         cache[keys] = found

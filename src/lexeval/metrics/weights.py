@@ -30,9 +30,11 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
 from typing import Any
 
+from lexeval.native import load
 from lexeval.normalize import KEEP_WORDS
 
 __all__ = [
+    "NATIVE_WEIGHTS",
     "NEGATION_FACTOR",
     "NUMBER_FACTOR",
     "WEIGHT_FLOOR",
@@ -49,6 +51,10 @@ WEIGHT_FLOOR = 0.5
 NUMBER_FACTOR = 3.0
 #: A negation weighs at least this many times the heaviest other keyword of its reference.
 NEGATION_FACTOR = 2.0
+
+_NATIVE = load("weights")
+#: Whether :meth:`KeywordWeights.of_reference` is compiled (``lexeval.native.weights``).
+NATIVE_WEIGHTS = _NATIVE is not None
 
 _DIGIT = re.compile(r"\d")
 #: A number whose digit runs "." or "," join: one token for wordfreq's tokenizer ("9,436").
@@ -253,7 +259,15 @@ class KeywordWeights:
     unless given).
     """
 
-    __slots__ = ("_memo", "_signature", "_uniform", "frequency", "language", "negations")
+    __slots__ = (
+        "_memo",
+        "_signature",
+        "_state",
+        "_uniform",
+        "frequency",
+        "language",
+        "negations",
+    )
 
     def __init__(
         self,
@@ -271,6 +285,7 @@ class KeywordWeights:
         self.negations = frozenset(negations)
         self._uniform: bool | None = None
         self._signature: str | None = None
+        self._state: tuple[Any, ...] | None = None
         self._memo = _weight_memo(language)
 
     def __repr__(self) -> str:
@@ -289,6 +304,7 @@ class KeywordWeights:
         self.frequency = state["frequency"]
         self._uniform = None
         self._signature = None
+        self._state = None
         self._memo = _weight_memo(self.language)
 
     @property
@@ -370,3 +386,71 @@ class KeywordWeights:
                 for k, w in zip(keys, out, strict=True)
             ]
         return out
+
+    def of_reference(
+        self,
+        keys: tuple[str, ...],
+        numeric: tuple[bool, ...],
+        pieces: tuple[tuple[str, ...], ...],
+    ) -> tuple[tuple[float, ...], float, tuple[tuple[float, ...], ...]]:
+        """A prepared reference's weights: those of its ``keys`` (:meth:`weights`), their sum,
+        and the weights of each key's parts (``pieces``, one tuple per key; ``pieces`` itself
+        when no key has parts). Compiled when :data:`NATIVE_WEIGHTS` (``lexeval.native.weights``,
+        for a language with a frequency list), with the same values.
+
+        >>> w = KeywordWeights("en")
+        >>> values, total, parts = w.of_reference(("off-road", "not"), (False, False),
+        ...                                      (("off", "road"), ()))
+        >>> values[1] == 2 * values[0] and total == sum(values), len(parts[0]), parts[1]
+        (True, 2, ())
+        """
+        if NATIVE_WEIGHTS and _NATIVE is not None:
+            state = self._state
+            if state is None:
+                state = self._state = self._native_state()
+            if state:
+                found: tuple[tuple[float, ...], float, tuple[tuple[float, ...], ...]] | None = (
+                    _NATIVE.weigh(keys, numeric, pieces, state)
+                )
+                if found is not None:
+                    return found
+        return self._of_reference(keys, numeric, pieces)
+
+    def _native_state(self) -> tuple[Any, ...]:
+        """What ``lexeval.native.weights.weigh`` reads (its module doc): this language's memos
+        and frequency list, the rules' constants; empty when the weights are uniform."""
+        if self.uniform:
+            return ()
+        return (
+            self._memo,
+            _frequency_dict(self.language),
+            _ZIPF_OF_FREQUENCY,
+            _WEIGHT_CACHE_SIZE,
+            round,
+            self.language in _DIRECT_LOOKUP,
+            self.negations,
+            WEIGHT_FLOOR,
+            ZIPF_CEILING,
+            NUMBER_FACTOR,
+            NEGATION_FACTOR,
+        )
+
+    def _of_reference(
+        self,
+        keys: tuple[str, ...],
+        numeric: tuple[bool, ...],
+        pieces: tuple[tuple[str, ...], ...],
+    ) -> tuple[tuple[float, ...], float, tuple[tuple[float, ...], ...]]:
+        """:meth:`of_reference` in Python (the reference of the compiled one)."""
+        values = self.weights(keys, numeric=numeric)
+        parts: tuple[tuple[float, ...], ...]
+        if any(pieces):
+            parts = tuple(
+                [
+                    (1.0,) * len(p) if self.uniform else tuple([self.weight(x) for x in p])
+                    for p in pieces
+                ]
+            )
+        else:  # no compound key: no part weights, an empty tuple per key (``pieces`` itself)
+            parts = pieces  # type: ignore[assignment]
+        return tuple(values), sum(values), parts
