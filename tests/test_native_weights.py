@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import struct
 import threading
 from collections.abc import Iterator
@@ -111,6 +112,8 @@ KEY = (
     | st.integers(0, 3000).map(str)
     | st.text(alphabet="abqzAZéÉßı1²٣-., '\u2013", min_size=0, max_size=7)
     | st.sampled_from(["ǅ", "ǆ", "ͅ", "ª", "ﬁ", "日本", "x86", "12th", "off-road", "dr."])
+    | st.text(alphabet="0123456789.,-az\u2013\u2212", min_size=1, max_size=10)
+    | st.from_regex(r"[1-9][0-9]{0,5}([.,][0-9]{1,3})?(th|s)?", fullmatch=True)
 )
 
 
@@ -166,6 +169,37 @@ def test_uniform_weights_are_the_reference() -> None:
     for w in (KeywordWeights("en", frequency=False), KeywordWeights("xx", negations={"not"})):
         found = w.of_reference(("not", "a", "b-c"), (False, False, True), ((), (), ("b", "c")))
         assert same(found, ((2.0, 1.0, 1.0), 4.0, ((), (), (1.0, 1.0))))
+
+
+# ---- English keys of tokens ---------------------------------------------------------------
+def _token_keys() -> list[str]:
+    rng = random.Random(7)
+    keys = [str(i) for i in range(3000)] + ["0" * z + str(i) for z in (1, 2) for i in range(100)]
+    keys += [f"{i}{end}" for i in range(0, 3000, 7) for end in ("st", "th", "s", "km", "x")]
+    alnum = "abcdefghijklmnopqrstuvwxyz0123456789"
+    keys += ["".join(rng.choices(alnum, k=rng.randint(2, 7))) for _ in range(2000)]
+    keys += [str(rng.randrange(10**n)) for n in range(5, 14) for _ in range(20)]
+    words = [*wordfreq.top_n_list("en", 2000), "gutenberg", "zzyzx"]
+    keys += ["-".join(rng.choices(words, k=rng.randint(2, 3))) for _ in range(1500)]
+    keys += [f"{rng.randint(0, 2100)}\u2013{rng.randint(0, 99)}" for _ in range(500)]
+    keys += ["".join(rng.choices(alnum + "--.,", k=rng.randint(1, 9))) for _ in range(3000)]
+    keys += [f"{rng.randint(0, 99999):,}.{rng.randint(0, 99)}" for _ in range(500)]
+    keys += ["dr.", "jr.", "inc.", "9,436", "36.0", "1,020\u20131,080", "a00", "00", "1.", "1..2"]
+    keys += ["x" * 70 + "1", "1" * 65, "Ab-1", "a--b", "-1", "1-", "u.s", "\u00e9-1"]
+    return list(dict.fromkeys(keys))
+
+
+@needs_native
+def test_english_keys_of_tokens_equal_the_reference_and_wordfreq() -> None:
+    """Numbers, ordinals, years, hyphenated and dashed keys, digits with "." and ",", a final
+    ".": the compiled weights are the reference's, and wordfreq's."""
+    keys = _token_keys()
+    refs = [((k,), (any(c.isdigit() for c in k),), ((),)) for k in keys]
+    weights.clear_caches()
+    both(KeywordWeights("en"), refs)
+    memo = weights._weight_memo("en")
+    for key in keys:
+        assert memo[key] == max(0.5, 8.0 - wordfreq.zipf_frequency(key, "en")), key
 
 
 # ---- numbers and negations ---------------------------------------------------------------
@@ -333,7 +367,7 @@ def test_what_it_leaves_to_the_python_code() -> None:
 
 @needs_native
 def test_errors_of_the_memo_propagate() -> None:
-    """A key the compiled code leaves to the memo's __missing__ (here one with a digit): its
+    """A key the compiled code leaves to the memo's __missing__ (here one with a space): its
     error propagates; a memo value that is not a float is a TypeError."""
     assert native is not None
 
@@ -345,7 +379,7 @@ def test_errors_of_the_memo_propagate() -> None:
     found = native.weigh(("battle",), (False,), ((),), _state(memo))
     assert found is not None and found[0] == (KeywordWeights("en").weight("battle"),)
     assert list(memo) == ["battle"]  # computed here, stored as __missing__ stores it
-    with pytest.raises(LookupError, match="1901"):
-        native.weigh(("battle", "1901"), (False, True), ((), ()), _state(memo))
+    with pytest.raises(LookupError, match="source code"):
+        native.weigh(("battle", "source code"), (False, False), ((), ()), _state(memo))
     with pytest.raises(TypeError, match="float"):
         native.weigh(("x",), (False,), ((),), _state({"x": 1}))  # type: ignore[dict-item]

@@ -112,6 +112,8 @@ _REFERENCE_CACHE_SIZE = 8192
 #: evaluation set's answers are often scored against several references and several times).
 _OUTPUT_CACHE_SIZE = 32768
 _OUTPUT_CACHE_CHARS = 4_000_000
+#: KeywordWeights whose references' weights are kept per metric (it has one or two).
+_WEIGHTS_KEPT = 8
 
 #: English month names: a reference month contradicted by another month in the output is a
 #: conflict (like a number contradicted by another number).
@@ -490,7 +492,8 @@ class LenientMatcher:
         # the caches hold the fields as plain tuples: the garbage collector stops tracking a
         # tuple of strings, numbers and such tuples (never a named tuple: a subclass instance)
         self._references: dict[str, tuple[Any, ...]] = {}
-        self._weighted: dict[str, dict[tuple[str, ...], tuple[Any, ...]]] = {}  # by weights
+        # by weights object (a metric has one or two; a few kept): no signature read per call
+        self._weighted: dict[KeywordWeights, dict[tuple[str, ...], tuple[Any, ...]]] = {}
         # outputs as plain tuples (text, keywords, keys, english), which the collector stops
         # tracking (an OutputKeys it would walk in every full collection, and more of them
         # make full collections come sooner); the last one prepared as (key, OutputKeys), with
@@ -567,10 +570,11 @@ class LenientMatcher:
 
     def weighted(self, reference: ReferenceKeys, weights: KeywordWeights) -> Weighted:
         """The weights of a prepared reference's keywords and of their parts (cached)."""
-        signature = weights.signature
-        cache = self._weighted.get(signature)
+        cache = self._weighted.get(weights)
         if cache is None:
-            cache = self._weighted.setdefault(signature, {})
+            if len(self._weighted) >= _WEIGHTS_KEPT:
+                self._weighted.clear()
+            cache = self._weighted.setdefault(weights, {})
         keys = reference.keys
         cached = cache.get(keys)
         if cached is not None:

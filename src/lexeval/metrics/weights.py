@@ -421,6 +421,7 @@ class KeywordWeights:
         and frequency list, the rules' constants; empty when the weights are uniform."""
         if self.uniform:
             return ()
+        benford_freq, _, _, year_freq, minimum = _number_rules()
         return (
             self._memo,
             _frequency_dict(self.language),
@@ -433,6 +434,11 @@ class KeywordWeights:
             ZIPF_CEILING,
             NUMBER_FACTOR,
             NEGATION_FACTOR,
+            *(
+                (year_freq, benford_freq, minimum)
+                if self.language == "en"
+                else (None, None, minimum)
+            ),
         )
 
     def _of_reference(

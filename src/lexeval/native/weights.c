@@ -9,33 +9,39 @@
  *       numeric  a tuple with one item per key: true for a key that weighs number times more
  *       pieces   a tuple with one tuple of str per key: its parts (empty: none)
  *       state    (memo, frequencies, zipfs, size, round, direct, negations, floor, ceiling,
- *                number, negation): the language's weight memo (a dict (subclass) of float
- *                whose __missing__ computes a weight: _WeightMemo), wordfreq's frequency dict
- *                of the language, the Zipf value of each frequency seen (a dict of float),
- *                the memos' size limit, the builtin round, whether every key is looked up in
- *                the frequency dict as it is (zh, ja, ko), the negations (a frozenset), and the
- *                constants WEIGHT_FLOOR, ZIPF_CEILING, NUMBER_FACTOR and NEGATION_FACTOR
+ *                number, negation, year_freq, benford_freq, minimum): the language's weight
+ *                memo (a dict (subclass) of float whose __missing__ computes a weight:
+ *                _WeightMemo), wordfreq's frequency dict of the language, the Zipf value of
+ *                each frequency seen (a dict of float), the memos' size limit, the builtin
+ *                round, whether every key is looked up in the frequency dict as it is (zh,
+ *                ja, ko), the negations (a frozenset), the constants WEIGHT_FLOOR,
+ *                ZIPF_CEILING, NUMBER_FACTOR and NEGATION_FACTOR, wordfreq's year_freq and
+ *                benford_freq (None but for English) and its least frequency
  *   returns (weights, total, part_weights) as KeywordWeights.of_reference makes them: a tuple
  *       of float, their sum, and a tuple of the weights of each key's parts (pieces itself
  *       when no key has parts); or None when an argument is not of the types the reference
  *       builds, or there is no key (the caller then runs the Python code).
  *
- * A key the memo knows is one look-up. A missing key of letters in lower case (str.isalpha()
- * and str.islower()), or any key when direct, is looked up in the frequency dict and its
- * weight computed here as _zipf and __missing__ compute it (the Zipf value of a frequency not
- * seen before through round, as the reference, so the values are the same to the bit), then
+ * A key the memo knows is one look-up. The Zipf value of a missing key is computed here as
+ * _zipf computes it when the key is of letters in lower case (str.isalpha() and
+ * str.islower()), or any key when direct: looked up in the frequency dict, through the Zipf
+ * memo; and for English when its tokens are plain (_english_tokens: lower-case ASCII letters
+ * and digits, or numbers with "." or "," between digits, joined by hyphens or dashes, a final
+ * "." dropped): _tokens_zipf's steps, wordfreq's rules for digits called. Its weight is then
  * stored as __missing__ stores it (each memo emptied first when it holds `size` items); any
  * other missing key goes through memo[key], i.e. the Python code. The keys are read first, in
- * order, then the parts: the memo is written in the reference's order. The floats are
- * computed with the reference's operations in its order.
+ * order, then the parts: the memos are written in the reference's order. The floats are
+ * computed with the reference's operations in its order (libm's log and log10, as the math
+ * module's; the builtin round for every rounding), so they are the same to the bit.
  *
- * It holds the GIL from start to end. Python code may run (round, __missing__): the arguments
- * are held for the call, every value read from a dict is held by a reference of its own, and
- * errors propagate. Nothing of the host process is touched.
+ * It holds the GIL from start to end. Python code may run (round, year_freq, benford_freq,
+ * __missing__): the arguments are held for the call, every value read from a dict is held by
+ * a reference of its own, and errors propagate. Nothing of the host process is touched.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
+#include <string.h>
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
@@ -49,14 +55,17 @@ static PyObject *ZERO; /* the float 0.0: the frequency of a word the list lacks 
 static PyObject *SUM; /* the builtin sum: compensated from Python 3.12 on */
 #endif
 
-#define STATE_SIZE 11
+#define STATE_SIZE 14
 
 typedef struct {
     PyObject *memo, *frequencies, *zipfs, *round, *negations, *floor_value;
+    PyObject *year_freq, *benford_freq; /* None: not English */
     Py_ssize_t size;
     int direct;
-    double floor, ceiling, number, negation;
+    double floor, ceiling, number, negation, minimum;
 } State;
+
+static double LOG_10; /* math.log's divisor for base 10: log(10.0), computed at run time */
 
 /* Reads `state` (see the module doc); -1 with a TypeError when it is not that. */
 static int state_read(PyObject *state, State *s)
@@ -74,9 +83,14 @@ static int state_read(PyObject *state, State *s)
         !PyDict_CheckExact(s->zipfs) || !PyLong_CheckExact(item[3]) ||
         !PyBool_Check(item[5]) || !PyFrozenSet_CheckExact(s->negations))
         goto bad;
-    for (int i = 7; i < STATE_SIZE; i++)
+    for (int i = 7; i < 11; i++)
         if (!PyFloat_CheckExact(item[i]))
             goto bad;
+    s->year_freq = item[11];
+    s->benford_freq = item[12];
+    if ((s->year_freq == Py_None) != (s->benford_freq == Py_None) || !PyFloat_CheckExact(item[13]))
+        goto bad;
+    s->minimum = PyFloat_AS_DOUBLE(item[13]);
     s->size = PyLong_AsSsize_t(item[3]);
     if (s->size == -1 && PyErr_Occurred())
         return -1;
@@ -90,7 +104,7 @@ bad:
     PyErr_SetString(PyExc_TypeError,
                     "weigh: state must be (memo: dict, frequencies: dict, zipfs: dict, size: int, "
                     "round, direct: bool, negations: frozenset, floor, ceiling, number, "
-                    "negation: float)");
+                    "negation: float, year_freq, benford_freq, minimum: float)");
     return -1;
 }
 
@@ -144,11 +158,26 @@ static int has_digit(PyObject *key)
     return 0;
 }
 
-/* The weight of a key the memo lacks from the frequency dict (_zipf's direct look-up, then
- * __missing__'s max and store): a new reference, or NULL without an error when the dicts hold
- * something else than the reference stores (the caller asks memo[key]), NULL with one on
- * error. */
-static PyObject *looked_up(PyObject *key, State *s)
+/* round(value, digits) through the builtin round: a new reference, or NULL on error. */
+static PyObject *rounded(double value, long digits, State *s)
+{
+    PyObject *x = PyFloat_FromDouble(value);
+    PyObject *d = digits == 2 ? Py_NewRef(TWO) : PyLong_FromLong(digits);
+    PyObject *result = NULL;
+    if (x != NULL && d != NULL) {
+        PyObject *args[2] = {x, d};
+        result = PyObject_Vectorcall(s->round, args, 2, NULL);
+    }
+    Py_XDECREF(x);
+    Py_XDECREF(d);
+    return result;
+}
+
+/* The Zipf value of a key of letters in lower case (or any key when direct) from the frequency
+ * dict, as _zipf computes it (the Zipf memo read, and written once per frequency): a new
+ * reference, or NULL without an error when a dict holds something else than a float (the
+ * caller asks memo[key]), NULL with one on error. */
+static PyObject *word_zipf(PyObject *key, State *s)
 {
     PyObject *freq = PyDict_GetItemWithError(s->frequencies, key);
     if (freq == NULL) {
@@ -158,59 +187,203 @@ static PyObject *looked_up(PyObject *key, State *s)
     }
     if (!PyFloat_CheckExact(freq))
         return NULL;
-    Py_INCREF(freq);
     PyObject *zipf = PyDict_GetItemWithError(s->zipfs, freq);
-    if (zipf != NULL) {
-        Py_INCREF(zipf);
-    }
-    else if (PyErr_Occurred()) {
-        Py_DECREF(freq);
+    if (zipf != NULL)
+        return Py_NewRef(zipf);
+    if (PyErr_Occurred())
         return NULL;
-    }
-    else { /* round(math.log10(freq) + 9.0, 2) if freq > 0 else 0.0, once per frequency */
-        double f = PyFloat_AS_DOUBLE(freq);
-        if (f > 0) {
-            PyObject *unrounded = PyFloat_FromDouble(log10(f) + 9.0);
-            if (unrounded == NULL) {
-                Py_DECREF(freq);
-                return NULL;
-            }
-            PyObject *args[2] = {unrounded, TWO};
-            zipf = PyObject_Vectorcall(s->round, args, 2, NULL);
-            Py_DECREF(unrounded);
-        }
-        else {
-            zipf = Py_NewRef(ZERO);
-        }
-        if (zipf != NULL && PyDict_GET_SIZE(s->zipfs) >= s->size)
-            PyDict_Clear(s->zipfs);
-        if (zipf == NULL || PyDict_SetItem(s->zipfs, freq, zipf) < 0) {
-            Py_DECREF(freq);
-            Py_XDECREF(zipf);
-            return NULL;
-        }
-    }
+    Py_INCREF(freq); /* round(math.log10(freq) + 9.0, 2) if freq > 0 else 0.0 */
+    double f = PyFloat_AS_DOUBLE(freq);
+    zipf = f > 0 ? rounded(log10(f) + 9.0, 2, s) : Py_NewRef(ZERO);
+    if (zipf != NULL && PyDict_GET_SIZE(s->zipfs) >= s->size)
+        PyDict_Clear(s->zipfs);
+    if (zipf != NULL && PyDict_SetItem(s->zipfs, freq, zipf) < 0)
+        Py_CLEAR(zipf);
     Py_DECREF(freq);
-    if (!PyFloat_CheckExact(zipf)) {
-        Py_DECREF(zipf);
+    return zipf;
+}
+
+/* ---- English keys of plain tokens (_english_tokens, _tokens_zipf) ------------------------- */
+
+/* The longest key read here (longer ones go to the Python code). */
+#define MAX_KEY 64
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* The end of the run of digits, "." and "," from t[i] that smash_numbers' and digit_freq's
+ * pattern (a digit, then one or more digits, "." or ",") matches, or i when none starts
+ * there. */
+static Py_ssize_t number_run(const char *t, Py_ssize_t i, Py_ssize_t n)
+{
+    if (!is_digit(t[i]))
+        return i;
+    Py_ssize_t j = i + 1;
+    while (j < n && (is_digit(t[j]) || t[j] == '.' || t[j] == ','))
+        j++;
+    return j - i >= 2 ? j : i;
+}
+
+/* Whether t[0:n] is one of _english_tokens' plain tokens: lower-case ASCII letters and digits,
+ * or digits joined by single "." or "," (_DIGIT_GROUPS). */
+static int plain_token(const char *t, Py_ssize_t n)
+{
+    if (n == 0)
+        return 0;
+    int alnum = 1, groups = is_digit(t[0]) && is_digit(t[n - 1]), joints = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        char c = t[i];
+        if (!(is_digit(c) || (c >= 'a' && c <= 'z')))
+            alnum = 0;
+        if (!is_digit(c)) {
+            int joint = (c == '.' || c == ',') && i > 0 && i + 1 < n && is_digit(t[i - 1]) &&
+                        is_digit(t[i + 1]);
+            groups &= joint;
+            joints += joint;
+        }
+    }
+    return alnum || (groups && joints > 0);
+}
+
+/* wordfreq's estimate of the run of digits t[0:n]: year_freq when 4 long, else benford_freq.
+ * 1, 0 when the rule gave something else than a float, -1 on error. */
+static int digits_freq(const char *t, Py_ssize_t n, State *s, double *freq)
+{
+    PyObject *text = PyUnicode_FromStringAndSize(t, n);
+    if (text == NULL)
+        return -1;
+    PyObject *f = PyObject_CallOneArg(n == 4 ? s->year_freq : s->benford_freq, text);
+    Py_DECREF(text);
+    if (f == NULL)
+        return -1;
+    int ok = PyFloat_CheckExact(f);
+    if (ok)
+        *freq = PyFloat_AS_DOUBLE(f);
+    Py_DECREF(f);
+    return ok;
+}
+
+/* The frequency of the plain token t[0:n] as _tokens_zipf finds it (the list's frequency of
+ * its smashed form, times its digits' estimate): 1, 0 when the list lacks the smashed form,
+ * -1 on error, -2 when the list or a rule holds something else than a float. */
+static int token_freq(const char *t, Py_ssize_t n, State *s, double *freq)
+{
+    char smashed[MAX_KEY + 1];
+    int number = 1;
+    for (Py_ssize_t i = 0; i < n; i++)
+        number &= is_digit(t[i]);
+    memcpy(smashed, t, (size_t)n); /* smash_numbers: each matched run's digits made "0" */
+    for (Py_ssize_t i = 0; i < n;) {
+        Py_ssize_t j = number_run(t, i, n);
+        for (Py_ssize_t x = i; x < j; x++)
+            if (is_digit(t[x]))
+                smashed[x] = '0';
+        i = j > i ? j : i + 1;
+    }
+    PyObject *text = PyUnicode_FromStringAndSize(smashed, n);
+    if (text == NULL)
+        return -1;
+    PyObject *found = PyDict_GetItemWithError(s->frequencies, text);
+    Py_DECREF(text);
+    if (found == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    if (!PyFloat_CheckExact(found))
+        return -2;
+    *freq = PyFloat_AS_DOUBLE(found);
+    if (memcmp(smashed, t, (size_t)n) == 0)
+        return 1;
+    double times = 1.0; /* digits: their own frequency estimate */
+    int ok;
+    if (number) { /* year_freq or benford_freq of the token */
+        if ((ok = digits_freq(t, n, s, &times)) <= 0)
+            return ok < 0 ? -1 : -2;
+    }
+    else { /* digit_freq: 1.0 times that of each run of digits of each matched run */
+        for (Py_ssize_t i = 0; i < n;) {
+            Py_ssize_t j = number_run(t, i, n);
+            for (Py_ssize_t x = i; x < j;) {
+                Py_ssize_t y = x;
+                while (y < j && is_digit(t[y]))
+                    y++;
+                if (y == x) {
+                    x++;
+                    continue;
+                }
+                double f;
+                if ((ok = digits_freq(t + x, y - x, s, &f)) <= 0)
+                    return ok < 0 ? -1 : -2;
+                times *= f;
+                x = y;
+            }
+            i = j > i ? j : i + 1;
+        }
+    }
+    *freq *= times;
+    return 1;
+}
+
+/* The Zipf value of an English key whose tokens are plain (_english_tokens, then _tokens_zipf:
+ * the same floating-point operations in the same order, rounded by round): a new reference,
+ * or NULL without an error when the key is another one (the caller asks memo[key]), NULL with
+ * one on error. */
+static PyObject *english_zipf(PyObject *key, State *s)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key);
+    if (n == 0 || n > MAX_KEY)
+        return NULL;
+    char k[MAX_KEY + 1];
+    int kind = PyUnicode_KIND(key);
+    const void *data = PyUnicode_DATA(key);
+    for (Py_ssize_t i = 0; i < n; i++) { /* ASCII, with hyphens and dashes made "-" (_DASHES) */
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < 128)
+            k[i] = (char)c;
+        else if ((c >= 0x2010 && c <= 0x2015) || c == 0x2212)
+            k[i] = '-';
+        else
+            return NULL;
+    }
+    char last = n >= 2 ? k[n - 2] : 0;
+    if (n >= 2 && k[n - 1] == '.' &&
+        (is_digit(last) || (last >= 'a' && last <= 'z') || (last >= 'A' && last <= 'Z')))
+        n--; /* a final "." after a letter or a digit: dropped */
+    for (Py_ssize_t a = 0, b; a <= n; a = b + 1) { /* every token plain, or the Python code */
+        for (b = a; b < n && k[b] != '-'; b++)
+            ;
+        if (!plain_token(k + a, b - a))
+            return NULL;
+    }
+    double one_over_result = 0.0;
+    for (Py_ssize_t a = 0, b; a <= n; a = b + 1) {
+        for (b = a; b < n && k[b] != '-'; b++)
+            ;
+        double freq;
+        int found = token_freq(k + a, b - a, s, &freq);
+        if (found == 0) /* a token wordfreq does not know: the minimum */
+            return rounded(log(s->minimum) / LOG_10 + 9.0, 2, s);
+        if (found < 0)
+            return NULL; /* -2: no error, the Python code */
+        one_over_result += 1.0 / freq;
+    }
+    double unrounded = 1.0 / one_over_result;
+    if (s->minimum > unrounded) /* max(..., minimum) */
+        unrounded = s->minimum;
+    PyObject *freq = rounded(unrounded, (long)floor(-(log(unrounded) / LOG_10)) + 3, s);
+    if (freq == NULL || !PyFloat_CheckExact(freq)) {
+        Py_XDECREF(freq);
         return NULL;
     }
-    double value = s->ceiling - PyFloat_AS_DOUBLE(zipf); /* max(WEIGHT_FLOOR, ...) */
-    Py_DECREF(zipf);
-    PyObject *weight = value > s->floor ? PyFloat_FromDouble(value) : Py_NewRef(s->floor_value);
-    if (weight == NULL)
-        return NULL;
-    if (PyDict_GET_SIZE(s->memo) >= s->size) /* as __missing__ stores it */
-        PyDict_Clear(s->memo);
-    if (PyDict_SetItem(s->memo, key, weight) < 0) {
-        Py_DECREF(weight);
-        return NULL;
-    }
-    return weight;
+    double f = PyFloat_AS_DOUBLE(freq);
+    Py_DECREF(freq);
+    return rounded(log(f) / LOG_10 + 9.0, 2, s);
 }
 
 /* memo[key] of an exact str key (a new reference to a float), or NULL on error (a TypeError
- * when the memo gives anything but a float). */
+ * when the memo gives anything but a float). A key the memo lacks: its Zipf value computed
+ * here when _zipf's direct look-up or English tokens apply, its weight stored as __missing__
+ * stores it; any other through memo[key], i.e. the Python code. */
 static PyObject *key_weight(PyObject *key, State *s)
 {
     PyObject *weight = PyDict_GetItemWithError(s->memo, key);
@@ -220,15 +393,30 @@ static PyObject *key_weight(PyObject *key, State *s)
     else {
         if (PyErr_Occurred())
             return NULL;
-        if (s->direct || lower_word(key)) {
-            weight = looked_up(key, s);
-            if (weight == NULL && PyErr_Occurred())
+        PyObject *zipf = NULL;
+        if (s->direct || lower_word(key))
+            zipf = word_zipf(key, s);
+        else if (s->year_freq != Py_None)
+            zipf = english_zipf(key, s);
+        if (zipf == NULL && PyErr_Occurred())
+            return NULL;
+        if (zipf != NULL && PyFloat_CheckExact(zipf)) { /* max(WEIGHT_FLOOR, CEILING - zipf) */
+            double value = s->ceiling - PyFloat_AS_DOUBLE(zipf);
+            weight = value > s->floor ? PyFloat_FromDouble(value) : Py_NewRef(s->floor_value);
+            if (weight != NULL && PyDict_GET_SIZE(s->memo) >= s->size)
+                PyDict_Clear(s->memo);
+            if (weight != NULL && PyDict_SetItem(s->memo, key, weight) < 0)
+                Py_CLEAR(weight);
+            Py_DECREF(zipf);
+            if (weight == NULL)
                 return NULL;
         }
-        if (weight == NULL) /* the reference: __missing__ */
-            weight = PyObject_GetItem(s->memo, key);
-        if (weight == NULL)
-            return NULL;
+        else {
+            Py_XDECREF(zipf);
+            weight = PyObject_GetItem(s->memo, key); /* the reference: __missing__ */
+            if (weight == NULL)
+                return NULL;
+        }
     }
     if (!PyFloat_CheckExact(weight)) {
         Py_DECREF(weight);
@@ -420,6 +608,8 @@ PyMODINIT_FUNC PyInit_weights(void)
     if ((TWO == NULL && (TWO = PyLong_FromLong(2)) == NULL) ||
         (ZERO == NULL && (ZERO = PyFloat_FromDouble(0.0)) == NULL))
         return NULL;
+    volatile double ten = 10.0; /* not folded by the compiler: libm's log, as math.log's */
+    LOG_10 = log(ten);
 #if PY_VERSION_HEX >= 0x030C0000
     if (SUM == NULL) {
         PyObject *builtins = PyEval_GetBuiltins(); /* borrowed */
