@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import struct
 import threading
@@ -23,9 +24,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from new_process import run_python
 
+import lexeval.metrics.keyword_lenient as kl
 import lexeval.metrics.weights as weights
 from lexeval.metrics import KeywordCoverageMetric
-from lexeval.metrics.keyword_lenient import LenientMatcher
+from lexeval.metrics.keyword_lenient import LenientMatcher, Weighted
 from lexeval.metrics.weights import NEGATIONS_EN, KeywordWeights
 from lexeval.native import PURE_PYTHON, load
 from lexeval.normalize import Normalizer
@@ -304,6 +306,31 @@ def test_metric_results_equal_the_reference() -> None:
         assert same((f.score, f.info), (s.score, s.info))
 
 
+@needs_native
+@pytest.mark.parametrize("bound", [3, 8192])
+def test_matcher_weighted_equals_the_reference(bound: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """LenientMatcher.weighted, compiled (its cache look-up too) or not: the same Weighted
+    tuples, the same cache (emptied at its bound), for both weightings and references without
+    keys (the Python code weighs them)."""
+    monkeypatch.setattr(kl, "_REFERENCE_CACHE_SIZE", bound)
+    texts = [*_real_references()[:400], "", "the", "the"]
+    for w in (KeywordWeights("en"), KeywordWeights("en", frequency=False)):
+        fast_matcher = LenientMatcher(Normalizer())
+        refs = [fast_matcher.reference(t) for t in texts]
+        weights.clear_caches()
+        fast = [fast_matcher.weighted(r, w) for r in refs + refs[::-1]]
+        with pure_python():
+            slow_matcher = LenientMatcher(Normalizer())
+            weights.clear_caches()
+            slow = [slow_matcher.weighted(r, w) for r in refs + refs[::-1]]
+        assert all(type(f) is Weighted for f in fast)
+        assert same(fast, slow)
+        fast_cache = fast_matcher._weighted[w].args[0]  # type: ignore[attr-defined]
+        slow_cache = slow_matcher._weighted[w].args[0]  # type: ignore[attr-defined]
+        assert same(fast_cache, slow_cache) and len(fast_cache) <= bound
+    assert not refs[-3].keys and fast[len(refs) - 3] == ((), 0, ())
+
+
 # ---- threads -----------------------------------------------------------------------------
 @needs_native
 def test_threads_give_the_same_weights() -> None:
@@ -363,6 +390,32 @@ def test_what_it_leaves_to_the_python_code() -> None:
         native.weigh(("a",), (False,), ((),), (*state[:6], {"not"}, *state[7:]))
     with pytest.raises(TypeError, match="4 arguments"):
         native.weigh(("a",), (False,), ((),))  # type: ignore[call-arg]
+
+
+@needs_native
+def test_weighted_checks_its_arguments() -> None:
+    """A cache that is no dict, a result type that is no tuple class made by a class statement,
+    a reference that is not a tuple of 5 items, a fallback giving something else than a tuple
+    of 3: TypeError; the fallback's error propagates."""
+    assert native is not None
+    state = _state()
+    ref = LenientMatcher(Normalizer()).reference("Battle of Hastings")
+    good: list[Any] = [{}, 10, Weighted, state, KeywordWeights("en").of_reference, ref]
+    assert type(native.weighted(*good)) is Weighted
+    for i, bad in [(0, []), (1, 1.5), (2, int), (2, os.stat_result), (4, None), (5, (1, 2))]:
+        with pytest.raises(TypeError):
+            native.weighted(*good[:i], bad, *good[i + 1 :])
+    empty = LenientMatcher(Normalizer()).reference("")
+
+    def failing(*args: Any) -> Any:
+        raise LookupError("fallback")
+
+    with pytest.raises(LookupError, match="fallback"):
+        native.weighted({}, 10, Weighted, state, failing, empty)
+    with pytest.raises(TypeError, match="3 items"):
+        native.weighted({}, 10, Weighted, state, lambda *a: (1, 2), empty)
+    with pytest.raises(TypeError, match="6 arguments"):
+        native.weighted(*good[:5])
 
 
 @needs_native

@@ -83,6 +83,8 @@ __all__ = [
 _NATIVE = load("lenient")
 #: Whether :func:`lenient_score`'s loop and evidence are compiled (``lexeval.native.lenient``).
 NATIVE_SCORE = _NATIVE is not None
+#: ``LenientMatcher.weighted``'s compiled look-up (used where ``KeywordWeights.native_state``).
+_NATIVE_WEIGHTS = load("weights")
 
 _PARTS = re.compile(r"[-‐-―/ ]+")
 _THOUSANDS_IN_TEXT = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?!\d)")
@@ -492,8 +494,9 @@ class LenientMatcher:
         # the caches hold the fields as plain tuples: the garbage collector stops tracking a
         # tuple of strings, numbers and such tuples (never a named tuple: a subclass instance)
         self._references: dict[str, tuple[Any, ...]] = {}
-        # by weights object (a metric has one or two; a few kept): no signature read per call
-        self._weighted: dict[KeywordWeights, dict[tuple[str, ...], tuple[Any, ...]]] = {}
+        # the weighing function of each weights object, with its cache (a metric has one or
+        # two weights objects; a few kept)
+        self._weighted: dict[KeywordWeights, Callable[[ReferenceKeys], Weighted]] = {}
         # outputs as plain tuples (text, keywords, keys, english), which the collector stops
         # tracking (an OutputKeys it would walk in every full collection, and more of them
         # make full collections come sooner); the last one prepared as (key, OutputKeys), with
@@ -570,20 +573,31 @@ class LenientMatcher:
 
     def weighted(self, reference: ReferenceKeys, weights: KeywordWeights) -> Weighted:
         """The weights of a prepared reference's keywords and of their parts (cached)."""
-        cache = self._weighted.get(weights)
-        if cache is None:
-            if len(self._weighted) >= _WEIGHTS_KEPT:
-                self._weighted.clear()
-            cache = self._weighted.setdefault(weights, {})
-        keys = reference.keys
-        cached = cache.get(keys)
-        if cached is not None:
-            return _new_tuple(Weighted, cached)  # Weighted(*cached)
-        found = weights.of_reference(keys, reference.numeric, reference.pieces)
-        if len(cache) >= _REFERENCE_CACHE_SIZE:
-            cache.clear()
-        cache[keys] = found
-        return _new_tuple(Weighted, found)
+        weigh = self._weighted.get(weights)
+        if weigh is None:
+            weigh = self._weigher(weights)
+        return weigh(reference)
+
+    def _weigher(self, weights: KeywordWeights) -> Callable[[ReferenceKeys], Weighted]:
+        """:func:`_weighted` with a new cache for ``weights`` (compiled where
+        ``weights.native_state``: ``lexeval.native.weights.weighted``), kept."""
+        cache: dict[tuple[str, ...], tuple[Any, ...]] = {}
+        state = weights.native_state
+        weigh: Callable[[ReferenceKeys], Weighted]
+        if state and _NATIVE_WEIGHTS is not None:
+            weigh = partial(
+                _NATIVE_WEIGHTS.weighted,
+                cache,
+                _REFERENCE_CACHE_SIZE,
+                Weighted,
+                state,
+                weights.of_reference,
+            )
+        else:
+            weigh = partial(_weighted, cache, weights)
+        if len(self._weighted) >= _WEIGHTS_KEPT:
+            self._weighted.clear()
+        return self._weighted.setdefault(weights, weigh)
 
     def output(self, output: str) -> OutputKeys:
         """The output prepared for matching (cached, bounded in count and characters)."""
@@ -614,6 +628,21 @@ class LenientMatcher:
                 self._questions.clear()
             self._questions[question] = cached
         return cached
+
+
+def _weighted(
+    cache: dict[tuple[str, ...], tuple[Any, ...]], weights: KeywordWeights, reference: ReferenceKeys
+) -> Weighted:
+    """The weights of ``reference`` (:meth:`KeywordWeights.of_reference`) through ``cache``, by
+    its keys (the reference of the compiled ``lexeval.native.weights.weighted``)."""
+    keys = reference.keys
+    cached = cache.get(keys)
+    if cached is None:
+        cached = weights.of_reference(keys, reference.numeric, reference.pieces)
+        if len(cache) >= _REFERENCE_CACHE_SIZE:
+            cache.clear()
+        cache[keys] = cached
+    return _new_tuple(Weighted, cached)  # Weighted(*cached)
 
 
 def lenient_score(

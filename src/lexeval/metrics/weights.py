@@ -416,6 +416,17 @@ class KeywordWeights:
                     return found
         return self._of_reference(keys, numeric, pieces)
 
+    @property
+    def native_state(self) -> tuple[Any, ...]:
+        """What ``lexeval.native.weights`` reads of these weights (its module doc); empty when
+        they are uniform or the extension is not in use (the Python code weighs then)."""
+        if not (NATIVE_WEIGHTS and _NATIVE is not None):
+            return ()
+        state = self._state
+        if state is None:
+            state = self._state = self._native_state()
+        return state
+
     def _native_state(self) -> tuple[Any, ...]:
         """What ``lexeval.native.weights.weigh`` reads (its module doc): this language's memos
         and frequency list, the rules' constants; empty when the weights are uniform."""

@@ -1,8 +1,8 @@
 /* lexeval.native.weights: the compiled fast path of a reference's keyword weights.
  *
  * The pure-Python code stays the reference (lexeval.metrics.weights: KeywordWeights.weights
- * and KeywordWeights.of_reference, _WeightMemo.__missing__, _zipf); this function computes
- * the same values and the property tests compare the two:
+ * and KeywordWeights.of_reference, _WeightMemo.__missing__, _zipf; LenientMatcher.weighted);
+ * these functions compute the same values and the property tests compare the two:
  *
  *   weigh(keys, numeric, pieces, state)
  *       keys     a tuple of str: a prepared reference's keys
@@ -22,6 +22,14 @@
  *       when no key has parts); or None when an argument is not of the types the reference
  *       builds, or there is no key (the caller then runs the Python code).
  *
+ *   weighted(cache, size, result_type, state, fallback, reference)
+ *       what lexeval.metrics.keyword_lenient.LenientMatcher.weighted does with a cache of its
+ *       own: result_type(cache[keys]) (as tuple.__new__ makes it) of reference, a tuple of 5
+ *       items whose 0th, 2nd and 3rd are the keys, numeric and pieces (ReferenceKeys); when
+ *       the cache (a dict) lacks the keys, weigh(keys, numeric, pieces, state) or, when that
+ *       gives None, fallback(keys, numeric, pieces) (KeywordWeights.of_reference) is stored
+ *       in it first (the cache emptied first when it holds `size` items).
+ *
  * A key the memo knows is one look-up. The Zipf value of a missing key is computed here as
  * _zipf computes it when the key is of letters in lower case (str.isalpha() and
  * str.islower()), or any key when direct: looked up in the frequency dict, through the Zipf
@@ -34,8 +42,8 @@
  * computed with the reference's operations in its order (libm's log and log10, as the math
  * module's; the builtin round for every rounding), so they are the same to the bit.
  *
- * It holds the GIL from start to end. Python code may run (round, year_freq, benford_freq,
- * __missing__): the arguments are held for the call, every value read from a dict is held by
+ * Both hold the GIL from start to end. Python code may run (round, year_freq, benford_freq,
+ * __missing__, fallback): the arguments are held for the call, every value read from a dict is held by
  * a reference of its own, and errors propagate. Nothing of the host process is touched.
  */
 #define PY_SSIZE_T_CLEAN
@@ -476,16 +484,10 @@ static PyObject *total_of(PyObject *weights)
 #endif
 }
 
-static PyObject *py_weigh(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* weigh's result (a new reference), or NULL on error. */
+static PyObject *weigh_of(PyObject *keys, PyObject *numeric, PyObject *pieces, State *state)
 {
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "weigh(keys, numeric, pieces, state) takes 4 arguments");
-        return NULL;
-    }
-    PyObject *keys = args[0], *numeric = args[1], *pieces = args[2];
-    State s;
-    if (state_read(args[3], &s) < 0)
-        return NULL;
+    State s = *state;
     int ok = str_tuple(keys);
     if (ok <= 0)
         return ok < 0 ? NULL : Py_NewRef(Py_None);
@@ -592,9 +594,117 @@ error:
     return NULL;
 }
 
+static PyObject *py_weigh(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "weigh(keys, numeric, pieces, state) takes 4 arguments");
+        return NULL;
+    }
+    /* Python code may run (round, __missing__...): the arguments are held, as a caller may
+     * only lend them (functools.partial) */
+    for (int i = 0; i < 4; i++)
+        Py_INCREF(args[i]);
+    State s;
+    PyObject *result = state_read(args[3], &s) < 0 ? NULL : weigh_of(args[0], args[1], args[2], &s);
+    for (int i = 0; i < 4; i++)
+        Py_DECREF(args[i]);
+    return result;
+}
+
+/* tp_dealloc of a tuple subclass made by a class statement (read at import). */
+static destructor class_dealloc;
+
+/* Whether tp_alloc(type, 3) with its three items set makes a valid object of `type`: tuple, or
+ * classes made by class statements down to tuple (a named tuple), not a struct sequence. */
+static int plain_tuple_type(PyTypeObject *type)
+{
+    for (; type != &PyTuple_Type; type = type->tp_base)
+        if (type == NULL || !(type->tp_flags & Py_TPFLAGS_HEAPTYPE) ||
+            type->tp_dealloc != class_dealloc)
+            return 0;
+    return 1;
+}
+
+#define TUPLE_OF(tuple, n) (PyTuple_CheckExact(tuple) && PyTuple_GET_SIZE(tuple) == (n))
+
+/* weighted's result (a new reference), or NULL on error. */
+static PyObject *weighted_of(PyObject *const *args)
+{
+    PyObject *cache = args[0], *type = args[2], *fallback = args[4], *reference = args[5];
+    if (!PyDict_CheckExact(cache) || !PyLong_CheckExact(args[1]) || !PyType_Check(type) ||
+        !plain_tuple_type((PyTypeObject *)type) || !PyCallable_Check(fallback) ||
+        !PyTuple_Check(reference) || PyTuple_GET_SIZE(reference) != 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "weighted(cache: dict, size: int, result_type: a tuple class, state, "
+                        "fallback, reference: a tuple of 5 items)");
+        return NULL;
+    }
+    Py_ssize_t size = PyLong_AsSsize_t(args[1]);
+    State s;
+    if ((size == -1 && PyErr_Occurred()) || state_read(args[3], &s) < 0)
+        return NULL;
+    PyObject *keys = PyTuple_GET_ITEM(reference, 0), *numeric = PyTuple_GET_ITEM(reference, 2),
+             *pieces = PyTuple_GET_ITEM(reference, 3);
+    PyObject *found = PyDict_GetItemWithError(cache, keys);
+    if (found != NULL) {
+        Py_INCREF(found);
+    }
+    else {
+        if (PyErr_Occurred())
+            return NULL;
+        found = weigh_of(keys, numeric, pieces, &s);
+        if (found == Py_None) { /* the Python code */
+            PyObject *call[3] = {keys, numeric, pieces};
+            Py_SETREF(found, PyObject_Vectorcall(fallback, call, 3, NULL));
+        }
+        if (found == NULL)
+            return NULL;
+        if (TUPLE_OF(found, 3)) { /* stored as LenientMatcher.weighted stores it */
+            if (PyDict_GET_SIZE(cache) >= size)
+                PyDict_Clear(cache);
+            if (PyDict_SetItem(cache, keys, found) < 0)
+                Py_CLEAR(found);
+        }
+    }
+    if (found == NULL)
+        return NULL;
+    if (!TUPLE_OF(found, 3)) {
+        Py_DECREF(found);
+        PyErr_SetString(PyExc_TypeError, "weighted: the weights are not a tuple of 3 items");
+        return NULL;
+    }
+    /* what tuple.__new__(result_type, found) makes */
+    PyObject *result = ((PyTypeObject *)type)->tp_alloc((PyTypeObject *)type, 3);
+    for (Py_ssize_t i = 0; result != NULL && i < 3; i++)
+        PyTuple_SET_ITEM(result, i, Py_NewRef(PyTuple_GET_ITEM(found, i)));
+    Py_DECREF(found);
+    return result;
+}
+
+static PyObject *py_weighted(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError,
+                        "weighted(cache, size, result_type, state, fallback, reference) takes 6 "
+                        "arguments");
+        return NULL;
+    }
+    for (int i = 0; i < 6; i++) /* held: see py_weigh */
+        Py_INCREF(args[i]);
+    PyObject *result = weighted_of(args);
+    for (int i = 0; i < 6; i++)
+        Py_DECREF(args[i]);
+    return result;
+}
+
 static PyMethodDef METHODS[] = {
     {"weigh", (PyCFunction)(void (*)(void))py_weigh, METH_FASTCALL,
      "weigh(keys, numeric, pieces, state) -> (weights, total, part_weights), or None."},
+    {"weighted", (PyCFunction)(void (*)(void))py_weighted, METH_FASTCALL,
+     "weighted(cache, size, result_type, state, fallback, reference) -> "
+     "result_type(cache[reference's keys]), weighed first when the cache lacks them."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -608,6 +718,12 @@ PyMODINIT_FUNC PyInit_weights(void)
     if ((TWO == NULL && (TWO = PyLong_FromLong(2)) == NULL) ||
         (ZERO == NULL && (ZERO = PyFloat_FromDouble(0.0)) == NULL))
         return NULL;
+    PyObject *probe = PyObject_CallFunction((PyObject *)&PyType_Type, "s(O){}", "probe",
+                                            (PyObject *)&PyTuple_Type);
+    if (probe == NULL)
+        return NULL;
+    class_dealloc = ((PyTypeObject *)probe)->tp_dealloc;
+    Py_DECREF(probe);
     volatile double ten = 10.0; /* not folded by the compiler: libm's log, as math.log's */
     LOG_10 = log(ten);
 #if PY_VERSION_HEX >= 0x030C0000

@@ -1,10 +1,13 @@
 """The compiled fast path of a reference's keyword weights (src/lexeval/native/weights.c)."""
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T", bound=tuple[Any, ...])
+Found = tuple[tuple[float, ...], float, tuple[tuple[float, ...], ...]]
 
 #: (memo, frequencies, zipfs, size, round, direct, negations, floor, ceiling, number,
-#: negation): what KeywordWeights._native_state gives.
+#: negation, year_freq, benford_freq, minimum): what KeywordWeights.native_state gives.
 State = tuple[
     dict[str, float],
     dict[str, float],
@@ -17,6 +20,9 @@ State = tuple[
     float,
     float,
     float,
+    Callable[[str], float] | None,
+    Callable[[str], float] | None,
+    float,
 ]
 
 def weigh(
@@ -25,4 +31,13 @@ def weigh(
     pieces: tuple[tuple[str, ...], ...],
     state: State,
     /,
-) -> tuple[tuple[float, ...], float, tuple[tuple[float, ...], ...]] | None: ...
+) -> Found | None: ...
+def weighted(
+    cache: dict[tuple[str, ...], Found],
+    size: int,
+    result_type: type[T],
+    state: State,
+    fallback: Callable[[tuple[str, ...], tuple[bool, ...], tuple[tuple[str, ...], ...]], Found],
+    reference: tuple[Any, ...],
+    /,
+) -> T: ...
