@@ -6,12 +6,14 @@ checked, errors propagated; LEXEVAL_PURE_PYTHON=1 switches it off."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import random
 import struct
 import threading
+import tracemalloc
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -436,3 +438,38 @@ def test_errors_of_the_memo_propagate() -> None:
         native.weigh(("battle", "source code"), (False, False), ((), ()), _state(memo))
     with pytest.raises(TypeError, match="float"):
         native.weigh(("x",), (False,), ((),), _state({"x": 1}))  # type: ignore[dict-item]
+
+
+@needs_native
+def test_no_references_leak() -> None:
+    """Weighing again and again, the errors too, allocates nothing that stays (a reference
+    count too many would keep every float or tuple made)."""
+    assert native is not None
+    matcher = LenientMatcher(Normalizer())
+    refs = [matcher.reference(t) for t in ("not 1901", "off-road 9,436 rivers", "", "1979-80")]
+    state = _state()
+    good = KeywordWeights("en").of_reference
+
+    def failing(*args: Any) -> Any:
+        raise LookupError("fallback")
+
+    def once() -> None:
+        for r in refs:
+            native.weigh(r.keys, r.numeric, r.pieces, state)
+            native.weighted({}, 2, Weighted, state, good, r)
+            with contextlib.suppress(LookupError):
+                native.weighted({}, 2, Weighted, state, failing, r)
+        with contextlib.suppress(TypeError):
+            native.weigh(("a",), (False,), ((),), state[:-1])
+
+    once()
+    tracemalloc.start()
+    try:
+        once()
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(2000):
+            once()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 20_000

@@ -728,12 +728,13 @@ PyMODINIT_FUNC PyInit_weights(void)
     LOG_10 = log(ten);
 #if PY_VERSION_HEX >= 0x030C0000
     if (SUM == NULL) {
-        PyObject *builtins = PyEval_GetBuiltins(); /* borrowed */
-        if (builtins == NULL || (SUM = PyDict_GetItemString(builtins, "sum")) == NULL) {
-            PyErr_SetString(PyExc_ImportError, "lexeval.native.weights: no builtin sum");
+        PyObject *builtins = PyImport_ImportModule("builtins");
+        if (builtins == NULL)
             return NULL;
-        }
-        Py_INCREF(SUM);
+        SUM = PyObject_GetAttrString(builtins, "sum");
+        Py_DECREF(builtins);
+        if (SUM == NULL)
+            return NULL;
     }
 #endif
     return PyModule_Create(&MODULE);
