@@ -404,16 +404,13 @@ class KeywordWeights:
         >>> values[1] == 2 * values[0] and total == sum(values), len(parts[0]), parts[1]
         (True, 2, ())
         """
-        if NATIVE_WEIGHTS and _NATIVE is not None:
-            state = self._state
-            if state is None:
-                state = self._state = self._native_state()
-            if state:
-                found: tuple[tuple[float, ...], float, tuple[tuple[float, ...], ...]] | None = (
-                    _NATIVE.weigh(keys, numeric, pieces, state)
-                )
-                if found is not None:
-                    return found
+        state = self.native_state
+        if state and _NATIVE is not None:
+            found: tuple[tuple[float, ...], float, tuple[tuple[float, ...], ...]] | None = (
+                _NATIVE.weigh(keys, numeric, pieces, state)
+            )
+            if found is not None:
+                return found
         return self._of_reference(keys, numeric, pieces)
 
     @property
@@ -428,8 +425,9 @@ class KeywordWeights:
         return state
 
     def _native_state(self) -> tuple[Any, ...]:
-        """What ``lexeval.native.weights.weigh`` reads (its module doc): this language's memos
-        and frequency list, the rules' constants; empty when the weights are uniform."""
+        """What ``lexeval.native.weights`` reads (its module doc): this language's memos, their
+        size bound, its frequency list, the rules' constants; empty when the weights are
+        uniform. Made once per object (the bound is read then)."""
         if self.uniform:
             return ()
         benford_freq, _, _, year_freq, minimum = _number_rules()
