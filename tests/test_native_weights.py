@@ -131,7 +131,7 @@ def references(draw: st.DrawFn) -> tuple[tuple[str, ...], tuple[bool, ...], Any]
 
 
 @needs_native
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(references(), min_size=1, max_size=4), st.booleans())
 def test_random_keys_equal_the_reference(
     refs: list[tuple[tuple[str, ...], tuple[bool, ...], Any]], empty: bool
@@ -139,7 +139,7 @@ def test_random_keys_equal_the_reference(
     """Words, negations, numbers, letters of every case (title-case, modifier letters),
     digits that are not decimal, dashes and dots, parts: from an emptied memo or the one the
     examples before filled."""
-    if empty:
+    if empty or len(weights._weight_memo("en")) > 5000:  # copied twice per example
         weights.clear_caches()
     both(KeywordWeights("en"), refs)
 
@@ -257,12 +257,13 @@ def _real_references() -> list[str]:
         with open(summeval, encoding="utf-8") as lines:
             for _, line in zip(range(40), lines, strict=False):
                 texts += json.loads(line)["references"][:3]
-    return list(dict.fromkeys(texts))
+    texts = list(dict.fromkeys(texts))
+    return texts[:: max(1, len(texts) // 6000)]  # about 6,000, across all sets (29,000 in all)
 
 
 @needs_native
 def test_real_references_equal_the_reference() -> None:
-    """Every EVOUNA NQ and TQ gold and SummEval references, prepared by LenientMatcher: from
+    """EVOUNA NQ and TQ golds and SummEval references, prepared by LenientMatcher: from
     emptied memos, then from the memos they filled."""
     matcher = LenientMatcher(Normalizer())
     refs = [matcher.reference(text) for text in _real_references()]
