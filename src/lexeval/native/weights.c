@@ -177,8 +177,8 @@ static const double POWERS[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
  * positive, 0 <= digits <= 22 and value * 10**digits is below 1e9 and not within 1e-6 of a
  * half, the integer nearest to the exact product is that of the computed one (whose error is
  * below 1e-7), and dividing it by 10**digits (two exact doubles, one correctly rounded
- * division) gives the double nearest to the decimal: computed here. Otherwise (or returning
- * 0 when it is not) through the builtin round. A new reference, or NULL on error. */
+ * division) gives the double nearest to the decimal: computed here. Otherwise through the
+ * builtin round. A new reference, or NULL on error. */
 static PyObject *rounded(double value, long digits, State *s)
 {
     if (value > 0 && digits >= 0 && digits <= 22) {
@@ -391,8 +391,8 @@ static PyObject *english_zipf(PyObject *key, State *s)
         int found = token_freq(k + a, b - a, s, &freq);
         if (found == 0) /* a token wordfreq does not know: the minimum */
             return rounded(log(s->minimum) / LOG_10 + 9.0, 2, s);
-        if (found < 0)
-            return NULL; /* -2: no error, the Python code */
+        if (found < 0 || !(freq > 0))
+            return NULL; /* -2 or no frequency (1.0 / 0.0 raises): no error, the Python code */
         one_over_result += 1.0 / freq;
     }
     double unrounded = 1.0 / one_over_result;
