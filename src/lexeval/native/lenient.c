@@ -424,6 +424,408 @@ done:
     return result;
 }
 
+/* ---- prepared references (LenientMatcher.reference) ---------------------------------------- */
+
+/* reference(state, matcher, reference): LenientMatcher.reference(reference) for a reference
+ * that is an exact str, or None (the Python code then runs). `state` is the matcher's
+ * `_native` tuple, in the order of the R_ names below: the constants of
+ * lexeval.metrics.keyword_lenient (ReferenceKeys, KeywordAnalysis, LenientMatcher._prepare,
+ * repair_mojibake, _names_number, the number words as a frozenset of str, _NOT_NUMERIC,
+ * _NO_PIECES, _NO_KINDS, _MONTH_KINDS, _pieces, conflict_kind), then the matcher's own:
+ * its cache of references (a dict), the cache's size, its analyze callable, english (a bool),
+ * the canonical keys' memo and tables (lexeval.text.lenient.canonical_tables).
+ *
+ * A cached reference is made a ReferenceKeys here. A new one is analyzed here (its text
+ * repaired first by repair_mojibake when it is not ASCII); when the analysis is a
+ * KeywordAnalysis whose keywords (a list or tuple of str) are not empty and the text names no
+ * English number word (in C for an ASCII text, by _names_number otherwise), its keys, their
+ * canonical keys (canonical_keys_of, mode 0) and the fields are built here as
+ * LenientMatcher._prepare builds them (the shared tuples of plain words; the kinds of plain
+ * numbers; _pieces and conflict_kind called for keys with a separator and for non-ASCII keys
+ * with a digit), the cache emptied when full and the entry stored whole. Any other analysis
+ * goes to _prepare(matcher, reference, text, analysis), the Python code. */
+enum {
+    R_TYPE, R_ANALYSIS, R_PREPARE, R_REPAIR, R_NAMES_NUMBER, R_NUMBER_WORDS, R_NOT_NUMERIC,
+    R_NO_PIECES, R_NO_KINDS, R_MONTHS, R_PIECES, R_KIND, R_CACHE, R_SIZE, R_ANALYZE, R_ENGLISH,
+    R_MEMO, R_TABLES, R_N
+};
+
+static int has_digit(PyObject *s);
+static int all_ready_str(PyObject *tuple);
+static int is_word(unsigned char c);
+
+static PyObject *KIND_NAME[3]; /* conflict_kind's "year", "small", "number" */
+
+/* What the number words are like (a frozenset of str; read once per set): the shortest and
+ * longest, and whether all are ASCII letters in lower case. */
+static PyObject *number_words_seen;
+static Py_ssize_t number_words_min, number_words_max;
+static int number_words_letters;
+
+static int number_words_shape(PyObject *words)
+{
+    if (words == number_words_seen)
+        return 0;
+    Py_ssize_t lo = PY_SSIZE_T_MAX, hi = 0;
+    int letters = 1;
+    PyObject *iterator = PyObject_GetIter(words), *word;
+    if (iterator == NULL)
+        return -1;
+    while ((word = PyIter_Next(iterator)) != NULL) { /* a frozenset: no Python code runs */
+        Py_ssize_t n = PyUnicode_CheckExact(word) ? PyUnicode_GET_LENGTH(word) : -1;
+        if (n < 0) { /* not a str: every word is looked up */
+            letters = 0;
+            lo = 0;
+            hi = PY_SSIZE_T_MAX;
+        }
+        else {
+            lo = n < lo ? n : lo;
+            hi = n > hi ? n : hi;
+            for (Py_ssize_t i = 0; letters && i < n; i++) {
+                Py_UCS4 c = PyUnicode_READ_CHAR(word, i);
+                letters = c >= 'a' && c <= 'z';
+            }
+        }
+        Py_DECREF(word);
+    }
+    Py_DECREF(iterator);
+    if (PyErr_Occurred())
+        return -1;
+    Py_XSETREF(number_words_seen, Py_NewRef(words));
+    number_words_min = lo;
+    number_words_max = hi;
+    number_words_letters = letters;
+    return 0;
+}
+
+/* _names_number(text) of an ASCII text (an exact, ready str): whether one of its words (the
+ * runs of letters, digits and "_", in lower case) is a number word. 1, 0 or -1. */
+static int ascii_names_number(PyObject *text, PyObject *words)
+{
+    if (number_words_shape(words) < 0)
+        return -1;
+    const Py_UCS1 *s = PyUnicode_1BYTE_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
+    while (i < n) {
+        if (!is_word(s[i])) {
+            i++;
+            continue;
+        }
+        Py_ssize_t start = i;
+        int letters = 1;
+        for (; i < n && is_word(s[i]); i++)
+            letters &= (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z');
+        Py_ssize_t length = i - start;
+        if (length < number_words_min || length > number_words_max ||
+            (number_words_letters && !letters))
+            continue;
+        PyObject *word = PyUnicode_New(length, 127);
+        if (word == NULL)
+            return -1;
+        Py_UCS1 *d = PyUnicode_1BYTE_DATA(word);
+        for (Py_ssize_t j = 0; j < length; j++) {
+            Py_UCS1 c = s[start + j];
+            d[j] = c >= 'A' && c <= 'Z' ? (Py_UCS1)(c + 32) : c;
+        }
+        int in = PySet_Contains(words, word); /* exact str: no Python code runs */
+        Py_DECREF(word);
+        if (in != 0)
+            return in;
+    }
+    return 0;
+}
+
+/* Whether `type` is a tuple subclass whose instances are laid out as tuples (a named tuple). */
+static int tuple_like(PyObject *type)
+{
+    if (!PyType_Check(type))
+        return 0;
+    PyTypeObject *t = (PyTypeObject *)type;
+    return PyType_IsSubtype(t, &PyTuple_Type) && t->tp_basicsize == PyTuple_Type.tp_basicsize &&
+           t->tp_itemsize == PyTuple_Type.tp_itemsize;
+}
+
+/* tuple.__new__(type, fields) for an exact tuple `fields` (held by the caller). */
+static PyObject *new_reference(PyObject *type, PyObject *fields)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(fields);
+    PyObject *made = ((PyTypeObject *)type)->tp_alloc((PyTypeObject *)type, n);
+    for (Py_ssize_t i = 0; made != NULL && i < n; i++)
+        PyTuple_SET_ITEM(made, i, Py_NewRef(PyTuple_GET_ITEM(fields, i)));
+    return made;
+}
+
+/* A new tuple of n times `item` ((item,) * n). */
+static PyObject *repeated(PyObject *item, Py_ssize_t n)
+{
+    PyObject *made = PyTuple_New(n);
+    for (Py_ssize_t i = 0; made != NULL && i < n; i++)
+        PyTuple_SET_ITEM(made, i, Py_NewRef(item));
+    return made;
+}
+
+/* "".join(keys).isalpha() for a tuple of exact, ready str. */
+static int joined_alpha(PyObject *keys)
+{
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(keys); i++) {
+        PyObject *key = PyTuple_GET_ITEM(keys, i);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(key);
+        total += n;
+        if (PyUnicode_IS_ASCII(key)) {
+            const Py_UCS1 *s = PyUnicode_1BYTE_DATA(key);
+            for (Py_ssize_t j = 0; j < n; j++)
+                if (!((s[j] >= 'a' && s[j] <= 'z') || (s[j] >= 'A' && s[j] <= 'Z')))
+                    return 0;
+        }
+        else {
+            int kind = PyUnicode_KIND(key);
+            const void *data = PyUnicode_DATA(key);
+            for (Py_ssize_t j = 0; j < n; j++)
+                if (!Py_UNICODE_ISALPHA(PyUnicode_READ(kind, data, j)))
+                    return 0;
+        }
+    }
+    return total > 0;
+}
+
+/* Whether an exact, ready str has a character of _pieces' separators ("-", "/", " ", U+2010
+ * to U+2015: the pattern _PARTS). */
+static int has_separator(PyObject *s)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c == '-' || c == '/' || c == ' ' || (c >= 0x2010 && c <= 0x2015))
+            return 1;
+    }
+    return 0;
+}
+
+/* conflict_kind(key, english) of an exact, ready str: a new reference (a str or None), or
+ * NULL on error. ASCII keys and keys without a digit here; the others by conflict_kind. */
+static PyObject *kind_of(PyObject *key, PyObject **state)
+{
+    int english = state[R_ENGLISH] == Py_True;
+    if (has_digit(key)) {
+        if (!PyUnicode_IS_ASCII(key)) /* other digits: the patterns of the Python code */
+            return PyObject_CallFunctionObjArgs(state[R_KIND], key, state[R_ENGLISH], NULL);
+        const Py_UCS1 *s = PyUnicode_1BYTE_DATA(key);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(key), i = 0;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i < n) /* not a plain number: a number */
+            return Py_NewRef(KIND_NAME[2]);
+        if (n == 4 && (s[0] == '1' || s[0] == '2'))
+            return Py_NewRef(KIND_NAME[0]);
+        return Py_NewRef(KIND_NAME[n <= 2 ? 1 : 2]);
+    }
+    if (!english)
+        return Py_NewRef(Py_None);
+    PyObject *month = PyDict_GetItemWithError(state[R_MONTHS], key); /* exact str */
+    if (month == NULL)
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+    return Py_NewRef(month);
+}
+
+/* The fields of a reference's keys and canonical keys (tuples of exact, ready str), as
+ * LenientMatcher._prepare builds them: a new tuple, or NULL on error. */
+static PyObject *reference_fields(PyObject *keys, PyObject *canonical, PyObject **state)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(canonical), made = PyTuple_GET_SIZE(state[R_NOT_NUMERIC]);
+    int english = state[R_ENGLISH] == Py_True;
+    PyObject *numeric = NULL, *pieces = NULL, *kinds = NULL, *fields = NULL;
+    if (joined_alpha(canonical)) { /* words: no digit, no part; a month is a kind */
+        if (n >= made) {
+            numeric = repeated(Py_False, n);
+            pieces = PyTuple_New(0);
+            if (pieces != NULL)
+                Py_SETREF(pieces, repeated(pieces, n));
+            kinds = repeated(Py_None, n);
+        }
+        else {
+            numeric = Py_NewRef(PyTuple_GET_ITEM(state[R_NOT_NUMERIC], n));
+            pieces = Py_NewRef(PyTuple_GET_ITEM(state[R_NO_PIECES], n));
+            kinds = Py_NewRef(PyTuple_GET_ITEM(state[R_NO_KINDS], n));
+        }
+        if (numeric == NULL || pieces == NULL || kinds == NULL)
+            goto done;
+        int months = 0;
+        for (Py_ssize_t i = 0; english && !months && i < n; i++)
+            if ((months = PyDict_Contains(state[R_MONTHS], PyTuple_GET_ITEM(canonical, i))) < 0)
+                goto done;
+        if (months) { /* tuple(map(_MONTH_KINDS.get, canonical)) */
+            Py_SETREF(kinds, PyTuple_New(n));
+            for (Py_ssize_t i = 0; kinds != NULL && i < n; i++) {
+                PyObject *kind = PyDict_GetItemWithError(state[R_MONTHS],
+                                                         PyTuple_GET_ITEM(canonical, i));
+                if (kind == NULL && PyErr_Occurred())
+                    goto done;
+                PyTuple_SET_ITEM(kinds, i, Py_NewRef(kind == NULL ? Py_None : kind));
+            }
+            if (kinds == NULL)
+                goto done;
+        }
+    }
+    else {
+        numeric = PyTuple_New(n);
+        pieces = PyTuple_New(n);
+        kinds = PyTuple_New(n);
+        if (numeric == NULL || pieces == NULL || kinds == NULL)
+            goto done;
+        /* the tuples are filled in order: a failure leaves NULL items, which dealloc skips */
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *ck = PyTuple_GET_ITEM(canonical, i);
+            PyTuple_SET_ITEM(numeric, i, Py_NewRef(has_digit(ck) ? Py_True : Py_False));
+            PyObject *parts = has_separator(ck)
+                                  ? PyObject_CallFunctionObjArgs(state[R_PIECES], ck,
+                                                                 state[R_ENGLISH], NULL)
+                                  : PyTuple_New(0);
+            if (parts == NULL)
+                goto done;
+            PyTuple_SET_ITEM(pieces, i, parts);
+            PyObject *kind = kind_of(ck, state);
+            if (kind == NULL)
+                goto done;
+            PyTuple_SET_ITEM(kinds, i, kind);
+        }
+    }
+    fields = PyTuple_Pack(5, keys, canonical, numeric, pieces, kinds);
+done:
+    Py_XDECREF(numeric);
+    Py_XDECREF(pieces);
+    Py_XDECREF(kinds);
+    return fields;
+}
+
+/* Whether the state holds what the matcher builds (the types the code reads). */
+static int reference_state_ok(PyObject **state)
+{
+    PyObject *nn = state[R_NOT_NUMERIC], *np = state[R_NO_PIECES], *nk = state[R_NO_KINDS];
+    return tuple_like(state[R_TYPE]) && tuple_like(state[R_ANALYSIS]) &&
+           PyFrozenSet_CheckExact(state[R_NUMBER_WORDS]) && PyTuple_CheckExact(nn) &&
+           PyTuple_CheckExact(np) && PyTuple_CheckExact(nk) &&
+           PyTuple_GET_SIZE(np) == PyTuple_GET_SIZE(nn) &&
+           PyTuple_GET_SIZE(nk) == PyTuple_GET_SIZE(nn) && PyDict_CheckExact(state[R_MONTHS]) &&
+           PyDict_CheckExact(state[R_CACHE]) && PyLong_CheckExact(state[R_SIZE]) &&
+           PyBool_Check(state[R_ENGLISH]);
+}
+
+/* A reference that is not cached: the new ReferenceKeys (a new reference) or NULL. */
+static PyObject *reference_new(PyObject **state, PyObject *matcher, PyObject *reference)
+{
+    PyObject *text = NULL, *analysis = NULL, *keys = NULL, *canonical = NULL, *fields = NULL;
+    PyObject *result = NULL;
+    Py_ssize_t size = PyLong_AsSsize_t(state[R_SIZE]);
+    if (size == -1 && PyErr_Occurred())
+        return NULL;
+    text = PyUnicode_IS_ASCII(reference) ? Py_NewRef(reference)
+                                         : PyObject_CallOneArg(state[R_REPAIR], reference);
+    if (text == NULL || (analysis = PyObject_CallOneArg(state[R_ANALYZE], text)) == NULL)
+        goto done;
+    /* the common case: keywords (a list or tuple), and no number word in the text */
+    int common = (PyObject *)Py_TYPE(analysis) == state[R_ANALYSIS] &&
+                 PyTuple_GET_SIZE(analysis) == 2 && PyUnicode_CheckExact(text);
+    PyObject *keywords = common ? PyTuple_GET_ITEM(analysis, 0) : NULL;
+    common = common && (PyList_CheckExact(keywords) || PyTuple_CheckExact(keywords)) &&
+             Py_SIZE(keywords) > 0;
+#if PY_VERSION_HEX < 0x030C0000
+    if (common && PyUnicode_READY(text) < 0)
+        goto done;
+#endif
+    if (common && state[R_ENGLISH] == Py_True) {
+        int named;
+        if (PyUnicode_IS_ASCII(text))
+            named = ascii_names_number(text, state[R_NUMBER_WORDS]);
+        else {
+            PyObject *found = PyObject_CallOneArg(state[R_NAMES_NUMBER], text);
+            named = found == NULL ? -1 : PyObject_IsTrue(found);
+            Py_XDECREF(found);
+        }
+        if (named < 0)
+            goto done;
+        common = !named;
+    }
+    if (common && ((keys = PySequence_Tuple(keywords)) == NULL))
+        goto done;
+    common = common && all_ready_str(keys);
+    if (common) {
+        canonical = canonical_keys_of(keys, state[R_MEMO], state[R_TABLES], 0);
+        if (canonical == NULL)
+            goto done;
+        int equal = PyObject_RichCompareBool(canonical, keys, Py_EQ);
+        if (equal < 0)
+            goto done;
+        if (equal) /* one tuple fewer kept */
+            Py_SETREF(canonical, Py_NewRef(keys));
+        common = PyTuple_CheckExact(canonical) && all_ready_str(canonical);
+    }
+    if (!common) { /* number words, no keyword, other types: the Python code */
+        result = PyObject_CallFunctionObjArgs(state[R_PREPARE], matcher, reference, text,
+                                              analysis, NULL);
+        goto done;
+    }
+    if ((fields = reference_fields(keys, canonical, state)) == NULL)
+        goto done;
+    PyObject *cache = state[R_CACHE]; /* bounded, the entry stored whole */
+    if (PyDict_GET_SIZE(cache) >= size)
+        PyDict_Clear(cache);
+    if (PyDict_SetItem(cache, reference, fields) < 0)
+        goto done;
+    result = new_reference(state[R_TYPE], fields);
+done:
+    Py_XDECREF(text);
+    Py_XDECREF(analysis);
+    Py_XDECREF(keys);
+    Py_XDECREF(canonical);
+    Py_XDECREF(fields);
+    return result;
+}
+
+static PyObject *py_reference(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !TUPLE_OF(args[0], R_N) ||
+        !reference_state_ok(&PyTuple_GET_ITEM(args[0], 0))) {
+        PyErr_SetString(PyExc_TypeError, "reference(state, matcher, reference): state must be "
+                                         "the tuple LenientMatcher builds");
+        return NULL;
+    }
+    PyObject *reference = args[2];
+    if (!PyUnicode_CheckExact(reference))
+        Py_RETURN_NONE;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(reference) < 0)
+        return NULL;
+#endif
+    if (KIND_NAME[0] == NULL) {
+        const char *names[3] = {"year", "small", "number"};
+        for (int i = 0; i < 3; i++)
+            if ((KIND_NAME[i] = PyUnicode_InternFromString(names[i])) == NULL)
+                return NULL;
+    }
+    PyObject *state = Py_NewRef(args[0]), *matcher = Py_NewRef(args[1]);
+    Py_INCREF(reference); /* Python code may run: the arguments are held */
+    PyObject **items = &PyTuple_GET_ITEM(state, 0), *result;
+    PyObject *cached = PyDict_GetItemWithError(items[R_CACHE], reference); /* exact str */
+    if (cached != NULL) { /* ReferenceKeys(*cached) */
+        Py_INCREF(cached);
+        result = PyTuple_CheckExact(cached) ? new_reference(items[R_TYPE], cached)
+                                            : Py_NewRef(Py_None);
+        Py_DECREF(cached);
+    }
+    else
+        result = PyErr_Occurred() ? NULL : reference_new(items, matcher, reference);
+    Py_DECREF(reference);
+    Py_DECREF(matcher);
+    Py_DECREF(state);
+    return result;
+}
+
+/* ---- end of prepared references --------------------------------------------------------- */
+
 /* Interned names: the info dict's keys and the attributes read. */
 enum {
     K_MATCHED_KEYWORDS, K_TOTAL_KEYWORDS, K_MATCHED, K_MISSING, K_INPUT_KEYWORDS,
@@ -1393,6 +1795,8 @@ done:
 static PyMethodDef METHODS[] = {
     {"canonical_keys", (PyCFunction)(void (*)(void))py_canonical_keys, METH_FASTCALL,
      "canonical_keys(keys, memo, tables, as_dict) -> tuple or dict of the canonical keys."},
+    {"reference", (PyCFunction)(void (*)(void))py_reference, METH_FASTCALL,
+     "reference(state, matcher, reference) -> LenientMatcher.reference(reference), or None."},
     {"without_digits", (PyCFunction)py_without_digits, METH_O,
      "without_digits(keys) -> the keys without a decimal digit, or None."},
     {"kind_candidates", (PyCFunction)(void (*)(void))py_kind_candidates, METH_FASTCALL,
