@@ -291,6 +291,31 @@ def test_names_number_equals_the_python_code() -> None:
     assert len(named) >= 10
 
 
+NUMBER_TEXT_PIECES = [
+    *["four", "Twenty", "HUNDRED", "sixth", "one", "tw", "o", "elve", "_", "4", " ", "-", ","],
+    *["é", "ï", "\u0301", "\u0308", "\u094d", "\u00a0", "ℌ", "ǅ", "ﬁ", "ve", "²", "İ", "Ⅻ"],
+    *["ＦＯＵＲ", "ß", "ſ", "\u212a", "ö", "Ω", "东", "а", "\u200b", "’", "–", "…", "🙂", "ı"],
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=20),
+        st.lists(st.sampled_from(NUMBER_TEXT_PIECES), max_size=8).map("".join),
+    )
+)
+def test_number_words_are_found_as_the_python_code_finds_them(text: str) -> None:
+    """The compiled test of a text's number words (each character's fold_accents, kept): the
+    answer of _names_number, or None for a text beyond the BMP."""
+    assert native is not None
+    found = native.names_number(text, kl._NUMBER_WORD_SET, lenient.fold_accents)
+    if found is None:
+        assert any(ord(c) > 0xFFFF for c in text)
+    else:
+        assert found is kl._names_number(text), text
+
+
 # ---- real references ---------------------------------------------------------------------------
 def _golds(name: str, limit: int) -> list[str]:
     path = SHARED / "qa_human" / "evouna" / f"{name}.json"

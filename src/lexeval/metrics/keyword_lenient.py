@@ -874,4 +874,5 @@ _REFERENCE_CONSTANTS = (
     _MONTH_KINDS,
     _pieces,
     conflict_kind,
+    fold_accents,
 )

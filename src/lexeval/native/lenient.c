@@ -431,22 +431,24 @@ done:
  * `_native` tuple, in the order of the R_ names below: the constants of
  * lexeval.metrics.keyword_lenient (ReferenceKeys, KeywordAnalysis, LenientMatcher._prepare,
  * repair_mojibake, _names_number, the number words as a frozenset of str, _NOT_NUMERIC,
- * _NO_PIECES, _NO_KINDS, _MONTH_KINDS, _pieces, conflict_kind), then the matcher's own:
- * its cache of references (a dict), the cache's size, its analyze callable, english (a bool),
- * the canonical keys' memo and tables (lexeval.text.lenient.canonical_tables).
+ * _NO_PIECES, _NO_KINDS, _MONTH_KINDS, _pieces, conflict_kind, fold_accents), then the
+ * matcher's own: its cache of references (a dict), the cache's size, its analyze callable,
+ * english (a bool), the canonical keys' memo and tables (lexeval.text.lenient's
+ * canonical_tables).
  *
  * A cached reference is made a ReferenceKeys here. A new one is analyzed here (its text
- * repaired first by repair_mojibake when it is not ASCII); when the analysis is a
+ * repaired first by repair_mojibake when it is not ASCII). When the analysis is a
  * KeywordAnalysis whose keywords (a list or tuple of str) are not empty and the text names no
- * English number word (in C for an ASCII text, by _names_number otherwise), its keys, their
- * canonical keys (canonical_keys_of, mode 0) and the fields are built here as
- * LenientMatcher._prepare builds them (the shared tuples of plain words; the kinds of plain
- * numbers; _pieces and conflict_kind called for keys with a separator and for non-ASCII keys
- * with a digit), the cache emptied when full and the entry stored whole. Any other analysis
- * goes to _prepare(matcher, reference, text, analysis), the Python code. */
+ * English number word (names_number: each character's fold_accents, kept; _names_number for
+ * a text with a character beyond the BMP), its keys, their canonical keys (canonical_keys_of,
+ * mode 0) and the fields are built here as LenientMatcher._prepare builds them (the shared
+ * tuples of plain words; the kinds of plain numbers; _pieces and conflict_kind called for keys
+ * with a separator and for non-ASCII keys with a digit), the cache emptied when full and the
+ * entry stored whole. Any other analysis goes to _prepare(matcher, reference, text, analysis),
+ * the Python code. */
 enum {
     R_TYPE, R_ANALYSIS, R_PREPARE, R_REPAIR, R_NAMES_NUMBER, R_NUMBER_WORDS, R_NOT_NUMERIC,
-    R_NO_PIECES, R_NO_KINDS, R_MONTHS, R_PIECES, R_KIND, R_CACHE, R_SIZE, R_ANALYZE, R_ENGLISH,
+    R_NO_PIECES, R_NO_KINDS, R_MONTHS, R_PIECES, R_KIND, R_FOLD, R_CACHE, R_SIZE, R_ANALYZE, R_ENGLISH,
     R_MEMO, R_TABLES, R_N
 };
 
@@ -456,83 +458,178 @@ static int is_word(unsigned char c);
 
 static PyObject *KIND_NAME[3]; /* conflict_kind's "year", "small", "number" */
 
-/* What the number words are like (a frozenset of str; read once per set): the shortest and
- * longest, and whether all are ASCII letters in lower case. */
-static PyObject *number_words_seen;
-static Py_ssize_t number_words_min, number_words_max;
-static int number_words_letters;
+/* The number words as C strings, read once per set (a frozenset of str): when they are all
+ * ASCII letters in lower case, at most WORD_MAX of them and WORD_LONGEST long, a word is
+ * compared with those of its length; else `words_other` and each word is looked up in the set.
+ */
+#define WORD_MAX 256
+#define WORD_LONGEST 31
+static PyObject *words_seen;
+static int words_other;
+static char words_text[WORD_MAX][WORD_LONGEST + 1];
+/* the words of each length and first letter: a list through words_next (-1 ends it) */
+static int words_first[WORD_LONGEST + 1][26], words_next[WORD_MAX];
 
-static int number_words_shape(PyObject *words)
+static int number_words_read(PyObject *words)
 {
-    if (words == number_words_seen)
+    if (words == words_seen)
         return 0;
-    Py_ssize_t lo = PY_SSIZE_T_MAX, hi = 0;
-    int letters = 1;
+    int other = 0, count = 0;
+    Py_CLEAR(words_seen); /* read again, whole */
+    memset(words_first, -1, sizeof(words_first));
     PyObject *iterator = PyObject_GetIter(words), *word;
     if (iterator == NULL)
         return -1;
     while ((word = PyIter_Next(iterator)) != NULL) { /* a frozenset: no Python code runs */
-        Py_ssize_t n = PyUnicode_CheckExact(word) ? PyUnicode_GET_LENGTH(word) : -1;
-        if (n < 0) { /* not a str: every word is looked up */
-            letters = 0;
-            lo = 0;
-            hi = PY_SSIZE_T_MAX;
+        Py_ssize_t n = PyUnicode_CheckExact(word) && PyUnicode_IS_ASCII(word)
+                           ? PyUnicode_GET_LENGTH(word)
+                           : -1;
+        if (n < 1 || n > WORD_LONGEST || count == WORD_MAX)
+            other = 1;
+        for (Py_ssize_t i = 0; !other && i < n; i++) {
+            Py_UCS1 c = PyUnicode_1BYTE_DATA(word)[i];
+            other = c < 'a' || c > 'z';
         }
-        else {
-            lo = n < lo ? n : lo;
-            hi = n > hi ? n : hi;
-            for (Py_ssize_t i = 0; letters && i < n; i++) {
-                Py_UCS4 c = PyUnicode_READ_CHAR(word, i);
-                letters = c >= 'a' && c <= 'z';
-            }
+        if (!other) {
+            memcpy(words_text[count], PyUnicode_1BYTE_DATA(word), (size_t)n);
+            int *first = &words_first[n][words_text[count][0] - 'a'];
+            words_next[count] = *first;
+            *first = count++;
         }
         Py_DECREF(word);
     }
     Py_DECREF(iterator);
     if (PyErr_Occurred())
         return -1;
-    Py_XSETREF(number_words_seen, Py_NewRef(words));
-    number_words_min = lo;
-    number_words_max = hi;
-    number_words_letters = letters;
+    Py_XSETREF(words_seen, Py_NewRef(words));
+    words_other = other;
     return 0;
 }
 
-/* _names_number(text) of an ASCII text (an exact, ready str): whether one of its words (the
- * runs of letters, digits and "_", in lower case) is a number word. 1, 0 or -1. */
-static int ascii_names_number(PyObject *text, PyObject *words)
+/* One word of a folded text, as the scan builds it: its first WORD_LONGEST characters in
+ * `text` when they are ASCII letters (`plain`), and its length. */
+typedef struct {
+    char text[WORD_LONGEST + 1];
+    Py_ssize_t length;
+    int plain;
+} Word;
+
+/* Whether the word ended is a number word: 1, 0 or -1; the word is emptied. */
+static int word_end(Word *w, PyObject *words)
 {
-    if (number_words_shape(words) < 0)
-        return -1;
-    const Py_UCS1 *s = PyUnicode_1BYTE_DATA(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
-    while (i < n) {
-        if (!is_word(s[i])) {
-            i++;
-            continue;
-        }
-        Py_ssize_t start = i;
-        int letters = 1;
-        for (; i < n && is_word(s[i]); i++)
-            letters &= (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z');
-        Py_ssize_t length = i - start;
-        if (length < number_words_min || length > number_words_max ||
-            (number_words_letters && !letters))
-            continue;
-        PyObject *word = PyUnicode_New(length, 127);
+    Py_ssize_t n = w->length;
+    int plain = w->plain && n <= WORD_LONGEST;
+    w->length = 0;
+    w->plain = 1;
+    if (n == 0 || !plain)
+        return 0; /* the number words are ASCII letters (or looked up: see below) */
+    if (words_other) { /* looked up in the set */
+        PyObject *word = PyUnicode_DecodeASCII(w->text, n, NULL);
         if (word == NULL)
             return -1;
-        Py_UCS1 *d = PyUnicode_1BYTE_DATA(word);
-        for (Py_ssize_t j = 0; j < length; j++) {
-            Py_UCS1 c = s[start + j];
-            d[j] = c >= 'A' && c <= 'Z' ? (Py_UCS1)(c + 32) : c;
-        }
         int in = PySet_Contains(words, word); /* exact str: no Python code runs */
         Py_DECREF(word);
-        if (in != 0)
-            return in;
+        return in;
     }
+    for (int i = words_first[n][w->text[0] - 'a']; i >= 0; i = words_next[i])
+        if (memcmp(words_text[i], w->text, (size_t)n) == 0)
+            return 1;
     return 0;
+}
+
+/* Adds the character c of a folded text to the word (a word character: ASCII letters,
+ * digits, "_" and the Unicode letters and digits of str.isalnum, as re's \w), or ends it:
+ * 1 when the word ended was a number word, 0 or -1. `own`: c is an ASCII character of the text
+ * itself, in lower case once folded (a character's fold is taken as it is). */
+static int word_add(Word *w, Py_UCS4 c, int own, PyObject *words)
+{
+    if (c < 128 ? is_word((unsigned char)c) : Py_UNICODE_ISALNUM(c)) {
+        if (own && c >= 'A' && c <= 'Z')
+            c += 32; /* a text's own ASCII letter: casefold is lower there (a fold is kept) */
+        if (c >= 'a' && c <= 'z') {
+            if (w->length < WORD_LONGEST)
+                w->text[w->length] = (char)c;
+        }
+        else
+            w->plain = 0;
+        w->length++;
+        return 0;
+    }
+    return word_end(w, words);
+}
+
+/* fold_accents of each character of the Basic Multilingual Plane met so far (a str, or NULL):
+ * a text's fold is its characters' folds (casefold and NFKD map each character alone; NFKD's
+ * reordering of combining marks does not move a letter or digit), which the scan reads. */
+static PyObject *FOLDED[0x10000];
+
+/* _names_number(text) (lexeval.metrics.keyword_lenient) of an exact, ready str: whether a word
+ * of fold_accents(text) (a run of \w characters) is a number word, `fold` being fold_accents.
+ * 1, 0, 2 when the text has a character beyond the BMP (the Python code decides), or -1. */
+static int names_number(PyObject *text, PyObject *words, PyObject *fold)
+{
+    if (number_words_read(words) < 0)
+        return -1;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text), found = 0;
+    const void *data = PyUnicode_DATA(text);
+    Word w = {.length = 0, .plain = 1};
+    for (Py_ssize_t i = 0; i < n && found == 0; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < 128) {
+            found = word_add(&w, c, 1, words);
+            continue;
+        }
+        if (c > 0xFFFF)
+            return 2;
+        PyObject *folded = FOLDED[c];
+        if (folded == NULL) { /* once per character: fold_accents(chr(c)) */
+            PyObject *one = PyUnicode_FromOrdinal((int)c);
+            folded = one == NULL ? NULL : PyObject_CallOneArg(fold, one);
+            Py_XDECREF(one);
+            if (folded == NULL)
+                return -1;
+            if (!PyUnicode_CheckExact(folded)) {
+                Py_DECREF(folded);
+                return 2;
+            }
+            if (FOLDED[c] == NULL) /* the table holds it */
+                FOLDED[c] = folded;
+            else { /* another thread stored the same meanwhile */
+                Py_DECREF(folded);
+                folded = FOLDED[c];
+            }
+        }
+        Py_ssize_t m = PyUnicode_GET_LENGTH(folded);
+        int fkind = PyUnicode_KIND(folded);
+        const void *fdata = PyUnicode_DATA(folded);
+        for (Py_ssize_t j = 0; j < m && found == 0; j++)
+            found = word_add(&w, PyUnicode_READ(fkind, fdata, j), 0, words);
+    }
+    if (found == 0)
+        found = word_end(&w, words);
+    return found;
+}
+
+/* names_number(text, words, fold): names_number for the tests: a bool, or None when the Python
+ * code decides. */
+static PyObject *py_names_number(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyUnicode_CheckExact(args[0]) || !PyFrozenSet_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "names_number(text: str, words: frozenset, fold)");
+        return NULL;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(args[0]) < 0)
+        return NULL;
+#endif
+    int found = names_number(args[0], args[1], args[2]);
+    if (found < 0)
+        return NULL;
+    if (found == 2)
+        Py_RETURN_NONE;
+    return PyBool_FromLong(found);
 }
 
 /* Whether `type` is a tuple subclass whose instances are laid out as tuples (a named tuple). */
@@ -736,10 +833,8 @@ static PyObject *reference_new(PyObject **state, PyObject *matcher, PyObject *re
         goto done;
 #endif
     if (common && state[R_ENGLISH] == Py_True) {
-        int named;
-        if (PyUnicode_IS_ASCII(text))
-            named = ascii_names_number(text, state[R_NUMBER_WORDS]);
-        else {
+        int named = names_number(text, state[R_NUMBER_WORDS], state[R_FOLD]);
+        if (named == 2) { /* the Python code */
             PyObject *found = PyObject_CallOneArg(state[R_NAMES_NUMBER], text);
             named = found == NULL ? -1 : PyObject_IsTrue(found);
             Py_XDECREF(found);
@@ -1797,6 +1892,8 @@ static PyMethodDef METHODS[] = {
      "canonical_keys(keys, memo, tables, as_dict) -> tuple or dict of the canonical keys."},
     {"reference", (PyCFunction)(void (*)(void))py_reference, METH_FASTCALL,
      "reference(state, matcher, reference) -> LenientMatcher.reference(reference), or None."},
+    {"names_number", (PyCFunction)(void (*)(void))py_names_number, METH_FASTCALL,
+     "names_number(text, words, fold) -> whether fold(text) has a number word, or None."},
     {"without_digits", (PyCFunction)py_without_digits, METH_O,
      "without_digits(keys) -> the keys without a decimal digit, or None."},
     {"kind_candidates", (PyCFunction)(void (*)(void))py_kind_candidates, METH_FASTCALL,
