@@ -316,6 +316,24 @@ def test_number_words_are_found_as_the_python_code_finds_them(text: str) -> None
         assert found is kl._names_number(text), text
 
 
+NUMBER_KEY_PIECES = [
+    *["0", "00", "1", "7", "12", "999", "2004", ".", ",", ":", "-", ",000", ".50", "0.", "'"],
+    *["st", "nd", "rd", "th", "s", "x", "TH", "ft", "in", "km", "kg", "kgs", "feet", "mph"],
+    *["twenty", "five", "hundred", "catch", "mid", "a", "b.", "/", "_", "é", " "],
+]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(NUMBER_KEY_PIECES), min_size=1, max_size=6).map("".join))
+def test_canonical_keys_of_numbers_equal_the_python_code(key: str) -> None:
+    """Keys with digits (ordinals, thousands, leading and trailing zeros, glued units, number
+    phrases): computed in C, or by the Python code, as _canonical computes them."""
+    for english in (True, False):
+        lenient.clear_caches()
+        assert lenient.canonical_keys([key], english) == (lenient._canonical(key, english),)
+        assert lenient.canonical_keys([key], english) == (lenient._canonical(key, english),)
+
+
 # ---- real references ---------------------------------------------------------------------------
 def _golds(name: str, limit: int) -> list[str]:
     path = SHARED / "qa_human" / "evouna" / f"{name}.json"

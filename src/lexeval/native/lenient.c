@@ -129,6 +129,8 @@ typedef struct {
  * its leading zeros), an English number word's digits or a unit's one spelling when all
  * letters, the value of two English number words when two runs of letters joined by one
  * hyphen ("twenty-four"), else itself. */
+static PyObject *number_canonical(PyObject *key, Tables *t);
+
 static PyObject *plain_canonical(PyObject *key, Tables *t)
 {
     if (!PyUnicode_IS_ASCII(key))
@@ -140,7 +142,7 @@ static PyObject *plain_canonical(PyObject *key, Tables *t)
     if (s[0] >= '0' && s[0] <= '9') { /* all digits: without leading zeros ("007" -> "7") */
         for (i = 0; i < n; i++)
             if (s[i] < '0' || s[i] > '9')
-                return NULL;
+                return number_canonical(key, t); /* digits and more: "1,000", "9th" */
         Py_ssize_t zeros = 0;
         while (zeros < n - 1 && s[zeros] == '0')
             zeros++;
@@ -154,7 +156,9 @@ static PyObject *plain_canonical(PyObject *key, Tables *t)
             letters++;
         else if (c == '-')
             hyphens++;
-        else if ((c >= '0' && c <= '9') || c == '.' || c == ' ' || c < 32 || c == 127)
+        else if (c >= '0' && c <= '9')
+            return number_canonical(key, t); /* "catch-22", "x86" */
+        else if (c == '.' || c == ' ' || c < 32 || c == 127)
             return NULL; /* numbers, acronyms, phrases: the Python code */
     }
     letters += upper;
@@ -422,6 +426,134 @@ done:
     found.n = 0;
     refs_free(&found);
     return result;
+}
+
+/* ---- canonical keys of numbers ---------------------------------------------------------- */
+
+#define DIGIT(c) ((c) >= '0' && (c) <= '9')
+#define LOWER(c) ((c) >= 'a' && (c) <= 'z')
+#define NUMBER_KEY_MAX 64
+
+/* The canonical key of an ASCII key (an exact, ready str) with a digit and without a space or
+ * a control character, as lexeval.text.lenient._canonical computes it: a new reference, or
+ * NULL without an error when the Python code must compute it (a number glued to a unit, a
+ * number phrase that begins with a number word, a key of more than NUMBER_KEY_MAX
+ * characters), NULL with one on error. In lower case, then an ordinal ("9th") without its
+ * ending; then a number ([0-9.,:]+) without thousands separators ("1,000"), the leading zeros
+ * of each of its numbers ("09:15" -> "9:15", "00" -> "0") and the trailing zeros of its
+ * decimals ("3.50" -> "3.5", "2.0" -> "2"). */
+static PyObject *number_canonical(PyObject *key, Tables *t)
+{
+    const unsigned char *s = PyUnicode_1BYTE_DATA(key);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key), i;
+    char k[NUMBER_KEY_MAX + 1] = {0};
+    if (n == 0 || n > NUMBER_KEY_MAX)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        if (s[i] == ' ' || s[i] < 32 || s[i] >= 127)
+            return NULL;
+        k[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
+    }
+    int english = t->number_words != Py_None;
+    if (english && DIGIT(k[0])) { /* _GLUED_UNIT: digits[.digits][-]unit ("6ft", "2.5-kg") */
+        for (i = 0; i < n && DIGIT(k[i]); i++)
+            ;
+        if (i + 1 < n && k[i] == '.' && DIGIT(k[i + 1]))
+            for (i++; i < n && DIGIT(k[i]); i++)
+                ;
+        i += i < n && k[i] == '-';
+        Py_ssize_t start = i;
+        while (i < n && LOWER(k[i]))
+            i++;
+        if (i == n && start < n) { /* a unit (UNITS_EN: _WORD_UNITS and "in") is theirs */
+            if (n - start == 2 && k[start] == 'i' && k[start + 1] == 'n')
+                return NULL;
+            PyObject *name = PyUnicode_DecodeASCII(k + start, n - start, NULL);
+            int unit = name == NULL ? -1 : PyDict_Contains(t->units, name);
+            Py_XDECREF(name);
+            if (unit != 0)
+                return NULL;
+        }
+    }
+    if (english && LOWER(k[0])) { /* _NUMBER_PHRASE: letters(-[a-z0-9]+)+, a number word first */
+        Py_ssize_t first = 0, groups = 0;
+        for (i = 0; i < n && LOWER(k[i]); i++)
+            ;
+        first = i;
+        while (i < n && k[i] == '-') {
+            Py_ssize_t start = ++i;
+            while (i < n && (LOWER(k[i]) || DIGIT(k[i])))
+                i++;
+            if (i == start)
+                break;
+            groups++;
+        }
+        if (i == n && groups > 0 && k[n - 1] != '-') {
+            PyObject *word = PyUnicode_DecodeASCII(k, first, NULL);
+            int number = word == NULL ? -1 : PyDict_Contains(t->values, word);
+            Py_XDECREF(word);
+            if (number != 0)
+                return NULL; /* number_phrase decides */
+        }
+    }
+    if (n >= 3) { /* _ORDINAL: digits and st, nd, rd or th */
+        char a = k[n - 2], b = k[n - 1];
+        int ending = (a == 's' && b == 't') || (a == 'n' && b == 'd') || (a == 'r' && b == 'd') ||
+                     (a == 't' && b == 'h');
+        for (i = 0; ending && i < n - 2; i++)
+            ending = DIGIT(k[i]);
+        if (ending)
+            n -= 2;
+    }
+    int numeric = 1; /* _NUMERIC: [0-9.,:]+ */
+    for (i = 0; numeric && i < n; i++)
+        numeric = DIGIT(k[i]) || k[i] == '.' || k[i] == ',' || k[i] == ':';
+    if (numeric) {
+        /* _THOUSANDS: \d{1,3}(,\d{3})+ -> without the commas */
+        Py_ssize_t lead = 0;
+        while (lead < n && DIGIT(k[lead]))
+            lead++;
+        int thousands = lead >= 1 && lead <= 3 && lead < n;
+        for (i = lead; thousands && i < n; i += 4)
+            thousands = i + 3 < n && k[i] == ',' && DIGIT(k[i + 1]) && DIGIT(k[i + 2]) &&
+                        DIGIT(k[i + 3]);
+        if (thousands) {
+            Py_ssize_t m = 0;
+            for (i = 0; i < n; i++)
+                if (k[i] != ',')
+                    k[m++] = k[i];
+            n = m;
+        }
+        /* _LEADING_ZEROS: (?<!\d)0+(?=\d) removed (a run of zeros after no digit: all of it
+         * before a digit, all but its last before anything else) */
+        Py_ssize_t m = 0;
+        for (i = 0; i < n;) {
+            if (k[i] == '0' && (i == 0 || !DIGIT(k[i - 1]))) {
+                Py_ssize_t end = i;
+                while (end < n && k[end] == '0')
+                    end++;
+                if (end < n && DIGIT(k[end]))
+                    i = end;
+                else
+                    i = end - 1;
+                while (i < end) /* the zeros kept */
+                    k[m++] = k[i++];
+                continue;
+            }
+            k[m++] = k[i++];
+        }
+        n = m;
+        if (memchr(k, '.', (size_t)n) != NULL) { /* rstrip("0").rstrip("."), unless empty */
+            Py_ssize_t end = n;
+            while (end > 0 && k[end - 1] == '0')
+                end--;
+            while (end > 0 && k[end - 1] == '.')
+                end--;
+            if (end > 0)
+                n = end;
+        }
+    }
+    return PyUnicode_DecodeASCII(k, n, NULL);
 }
 
 /* ---- prepared references (LenientMatcher.reference) ---------------------------------------- */
