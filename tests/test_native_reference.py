@@ -334,6 +334,29 @@ def test_canonical_keys_of_numbers_equal_the_python_code(key: str) -> None:
         assert lenient.canonical_keys([key], english) == (lenient._canonical(key, english),)
 
 
+FOLDED_KEY_PIECES = [
+    *["é", "Ö", "ß", "ſ", "\u212a", "ℌ", "ǅ", "ﬁ", "²", "İ", "ı", "Ⅻ", "ｆ", "–", "—", "\u2212"],
+    *["\u0301", "\u0308", "\u094d", "\u00a0", "Ω", "东", "а", "’", "🙂", "\u200e", "ñ"],
+    *["four", "Twenty", "feet", "km", "a", "x", "-", "1", "12", "th", ".", " ", "5,000"],
+]
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(st.sampled_from(FOLDED_KEY_PIECES), min_size=1, max_size=5).map("".join),
+    st.booleans(),
+)
+def test_canonical_keys_of_folded_keys_equal_the_python_code(key: str, met: bool) -> None:
+    """Non-ASCII keys: computed in C from the folds of the characters the number-word test has
+    met (``met``: this key's, after a cold start), or by the Python code, as _canonical does."""
+    assert native is not None
+    for english in (True, False):
+        lenient.clear_caches()
+        if met:
+            native.names_number(key, kl._NUMBER_WORD_SET, lenient.fold_accents)
+        assert lenient.canonical_keys([key], english) == (lenient._canonical(key, english),)
+
+
 # ---- real references ---------------------------------------------------------------------------
 def _golds(name: str, limit: int) -> list[str]:
     path = SHARED / "qa_human" / "evouna" / f"{name}.json"

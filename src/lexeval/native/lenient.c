@@ -130,11 +130,12 @@ typedef struct {
  * letters, the value of two English number words when two runs of letters joined by one
  * hyphen ("twenty-four"), else itself. */
 static PyObject *number_canonical(PyObject *key, Tables *t);
+static PyObject *folded_canonical(PyObject *key, Tables *t);
 
 static PyObject *plain_canonical(PyObject *key, Tables *t)
 {
     if (!PyUnicode_IS_ASCII(key))
-        return NULL;
+        return folded_canonical(key, t); /* "Röntgen": from its characters' folds, if known */
     const unsigned char *s = PyUnicode_1BYTE_DATA(key);
     Py_ssize_t n = PyUnicode_GET_LENGTH(key), upper = 0, letters = 0, hyphens = 0, i;
     if (n == 0)
@@ -741,6 +742,47 @@ static int names_number(PyObject *text, PyObject *words, PyObject *fold)
     if (found == 0)
         found = word_end(&w, words);
     return found;
+}
+
+/* The canonical key of a non-ASCII key (an exact, ready str) whose fold_accents is ASCII in
+ * lower case once its dashes are hyphens, from its characters' folds in FOLDED (those
+ * names_number met): the canonical key of that fold (plain_canonical; _canonical folds such a
+ * key, then applies to it the rules of its fold). NULL without an error when the Python code
+ * must compute it (a character not met yet, or beyond the BMP, whose fold is not ASCII or has
+ * a capital letter: "ℌ" is "H"), NULL with one on error. */
+static PyObject *folded_canonical(PyObject *key, Tables *t)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key), m = 0;
+    int kind = PyUnicode_KIND(key);
+    const void *data = PyUnicode_DATA(key);
+    char k[NUMBER_KEY_MAX + 1];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < 128 || (c >= 0x2010 && c <= 0x2015) || c == 0x2212) { /* (dashes: "-") */
+            if (m == NUMBER_KEY_MAX)
+                return NULL;
+            k[m++] = (char)(c >= 128 ? '-' : c >= 'A' && c <= 'Z' ? c + 32 : c);
+            continue;
+        }
+        PyObject *folded = c <= 0xFFFF ? FOLDED[c] : NULL;
+        if (folded == NULL || !PyUnicode_IS_ASCII(folded))
+            return NULL;
+        Py_ssize_t f = PyUnicode_GET_LENGTH(folded);
+        const Py_UCS1 *d = PyUnicode_1BYTE_DATA(folded);
+        for (Py_ssize_t j = 0; j < f; j++) {
+            if (m == NUMBER_KEY_MAX || (d[j] >= 'A' && d[j] <= 'Z'))
+                return NULL;
+            k[m++] = (char)d[j];
+        }
+    }
+    if (m == 0)
+        return NULL;
+    PyObject *folded = PyUnicode_DecodeASCII(k, m, NULL);
+    if (folded == NULL)
+        return NULL;
+    PyObject *canonical = plain_canonical(folded, t);
+    Py_DECREF(folded);
+    return canonical;
 }
 
 /* names_number(text, words, fold): names_number for the tests: a bool, or None when the Python
