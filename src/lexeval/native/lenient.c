@@ -573,12 +573,15 @@ static PyObject *number_canonical(PyObject *key, Tables *t)
  * repaired first by repair_mojibake when it is not ASCII). When the analysis is a
  * KeywordAnalysis whose keywords (a list or tuple of str) are not empty and the text names no
  * English number word (names_number: each character's fold_accents, kept; _names_number for
- * a text with a character beyond the BMP), its keys, their canonical keys (canonical_keys_of,
- * mode 0) and the fields are built here as LenientMatcher._prepare builds them (the shared
+ * a text with a character beyond the BMP), its keys are its keywords; else they are chosen
+ * as _keywords_of chooses them (other_keywords: number words merged and kept, or every key).
+ * Their canonical keys (canonical_keys_of, mode 0) and the fields are built here as
+ * LenientMatcher._prepare builds them (the shared
  * tuples of plain words; the kinds of plain numbers; _pieces and conflict_kind called for keys
  * with a separator and for non-ASCII keys with a digit), the cache emptied when full and the
- * entry stored whole. Any other analysis goes to _prepare(matcher, reference, text, analysis),
- * the Python code. */
+ * entry stored whole. Any other analysis (types the matcher does not build, a merge that
+ * merge_number_words leaves to the Python code) goes to _prepare(matcher, reference, text,
+ * analysis), the Python code. */
 enum {
     R_TYPE, R_ANALYSIS, R_PREPARE, R_REPAIR, R_NAMES_NUMBER, R_NUMBER_WORDS, R_NOT_NUMERIC,
     R_NO_PIECES, R_NO_KINDS, R_MONTHS, R_PIECES, R_KIND, R_FOLD, R_CACHE, R_SIZE, R_ANALYZE, R_ENGLISH,
@@ -984,6 +987,104 @@ static int reference_state_ok(PyObject **state)
            PyBool_Check(state[R_ENGLISH]);
 }
 
+/* Whether a list or tuple holds exact, ready str only. */
+static int all_str(PyObject *items)
+{
+    for (Py_ssize_t i = 0; i < Py_SIZE(items); i++) {
+        PyObject *item = PyList_CheckExact(items) ? PyList_GET_ITEM(items, i)
+                                                  : PyTuple_GET_ITEM(items, i);
+        if (!PyUnicode_CheckExact(item))
+            return 0;
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(item) < 0) {
+            PyErr_Clear();
+            return 0;
+        }
+#endif
+    }
+    return 1;
+}
+
+/* The keywords that _keywords_of chooses for a text without keywords or that names a number
+ * word, from its keywords and every key (lists or tuples of str): with English number words
+ * among its keys, the merged keys that are keywords, number words or not keys, then the
+ * keywords that are not keys; when there is none, every key, once. A new reference (keywords
+ * itself when they stand), None when the Python code decides (other types), NULL on error. */
+static PyObject *other_keywords(PyObject *keywords, PyObject *all, int english, PyObject *tables)
+{
+    if (!(PyList_CheckExact(all) || PyTuple_CheckExact(all)) || !all_str(all) ||
+        !all_str(keywords) || !TUPLE_OF(tables, 4))
+        Py_RETURN_NONE;
+    PyObject *words = PyTuple_GET_ITEM(tables, 0), *values = PyTuple_GET_ITEM(tables, 3);
+    PyObject *items = PySequence_Fast(all, ""), *chosen = NULL, *kept = NULL, *in_all = NULL;
+    PyObject *merged = NULL, *found = NULL;
+    if (items == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+    PyObject **item = PySequence_Fast_ITEMS(items);
+    int number = 0;
+    if (english && n > 0) {
+        if (!PyDict_CheckExact(words) || !PyDict_CheckExact(values)) {
+            chosen = Py_NewRef(Py_None);
+            goto done;
+        }
+        for (Py_ssize_t i = 0; number == 0 && i < n; i++)
+            number = PyDict_Contains(words, item[i]);
+        if (number < 0)
+            goto done;
+    }
+    if (number) { /* spaCy's stopwords: "four" can be the whole answer, "twenty four" one */
+        PyObject *call[2] = {all, values};
+        if ((kept = PySet_New(keywords)) == NULL || (in_all = PySet_New(all)) == NULL ||
+            (merged = py_merge_number_words(NULL, call, 2)) == NULL ||
+            (found = PyDict_New()) == NULL)
+            goto done;
+        if (merged == Py_None) {
+            chosen = Py_NewRef(Py_None);
+            goto done;
+        }
+        Py_SETREF(merged, PySequence_Fast(merged, ""));
+        if (merged == NULL)
+            goto done;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(merged); i++) {
+            PyObject *t = PySequence_Fast_ITEMS(merged)[i];
+            int in = PySet_Contains(kept, t);
+            if (in == 0)
+                in = PyDict_Contains(words, t);
+            if (in == 0) {
+                int known = PySet_Contains(in_all, t);
+                in = known < 0 ? -1 : !known;
+            }
+            if (in < 0 || (in && PyDict_SetItem(found, t, Py_None) < 0))
+                goto done;
+        }
+        for (Py_ssize_t i = 0; i < Py_SIZE(keywords); i++) {
+            PyObject *k = PyList_CheckExact(keywords) ? PyList_GET_ITEM(keywords, i)
+                                                      : PyTuple_GET_ITEM(keywords, i);
+            int in = PySet_Contains(in_all, k);
+            if (in < 0 || (!in && PyDict_SetItem(found, k, Py_None) < 0))
+                goto done;
+        }
+        chosen = PySequence_List(found);
+    }
+    else
+        chosen = Py_NewRef(keywords);
+    if (chosen != NULL && Py_SIZE(chosen) == 0) { /* every key, once */
+        Py_XSETREF(found, PyDict_New());
+        for (Py_ssize_t i = 0; found != NULL && i < n; i++)
+            if (PyDict_SetItem(found, item[i], Py_None) < 0)
+                Py_CLEAR(found);
+        Py_SETREF(chosen, found == NULL ? NULL : PySequence_List(found));
+    }
+done:
+    Py_DECREF(items);
+    Py_XDECREF(kept);
+    Py_XDECREF(in_all);
+    Py_XDECREF(merged);
+    Py_XDECREF(found);
+    return chosen;
+}
+
 /* A reference that is not cached: the new ReferenceKeys (a new reference) or NULL. */
 static PyObject *reference_new(PyObject **state, PyObject *matcher, PyObject *reference)
 {
@@ -996,18 +1097,19 @@ static PyObject *reference_new(PyObject **state, PyObject *matcher, PyObject *re
                                          : PyObject_CallOneArg(state[R_REPAIR], reference);
     if (text == NULL || (analysis = PyObject_CallOneArg(state[R_ANALYZE], text)) == NULL)
         goto done;
-    /* the common case: keywords (a list or tuple), and no number word in the text */
+    /* the keywords (a list or tuple of str): the analysis' own when there are some and the
+     * text names no number word, else as _keywords_of chooses them */
     int common = (PyObject *)Py_TYPE(analysis) == state[R_ANALYSIS] &&
                  PyTuple_GET_SIZE(analysis) == 2 && PyUnicode_CheckExact(text);
-    PyObject *keywords = common ? PyTuple_GET_ITEM(analysis, 0) : NULL;
-    common = common && (PyList_CheckExact(keywords) || PyTuple_CheckExact(keywords)) &&
-             Py_SIZE(keywords) > 0;
+    PyObject *keywords = common ? PyTuple_GET_ITEM(analysis, 0) : NULL, *chosen = NULL;
+    common = common && (PyList_CheckExact(keywords) || PyTuple_CheckExact(keywords));
 #if PY_VERSION_HEX < 0x030C0000
     if (common && PyUnicode_READY(text) < 0)
         goto done;
 #endif
-    if (common && state[R_ENGLISH] == Py_True) {
-        int named = names_number(text, state[R_NUMBER_WORDS], state[R_FOLD]);
+    int named = 0;
+    if (common && Py_SIZE(keywords) > 0 && state[R_ENGLISH] == Py_True) {
+        named = names_number(text, state[R_NUMBER_WORDS], state[R_FOLD]);
         if (named == 2) { /* the Python code */
             PyObject *found = PyObject_CallOneArg(state[R_NAMES_NUMBER], text);
             named = found == NULL ? -1 : PyObject_IsTrue(found);
@@ -1015,9 +1117,22 @@ static PyObject *reference_new(PyObject **state, PyObject *matcher, PyObject *re
         }
         if (named < 0)
             goto done;
-        common = !named;
     }
-    if (common && ((keys = PySequence_Tuple(keywords)) == NULL))
+    if (common && Py_SIZE(keywords) > 0 && !named)
+        chosen = Py_NewRef(keywords);
+    else if (common) {
+        chosen = other_keywords(keywords, PyTuple_GET_ITEM(analysis, 1),
+                                state[R_ENGLISH] == Py_True, state[R_TABLES]);
+        if (chosen == NULL)
+            goto done;
+        if (chosen == Py_None) /* the Python code */
+            Py_CLEAR(chosen);
+    }
+    common = chosen != NULL;
+    if (common)
+        keys = PySequence_Tuple(chosen);
+    Py_XDECREF(chosen);
+    if (common && keys == NULL)
         goto done;
     common = common && all_ready_str(keys);
     if (common) {
