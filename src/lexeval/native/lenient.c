@@ -584,8 +584,8 @@ static PyObject *number_canonical(PyObject *key, Tables *t)
  * analysis), the Python code. */
 enum {
     R_TYPE, R_ANALYSIS, R_PREPARE, R_REPAIR, R_NAMES_NUMBER, R_NUMBER_WORDS, R_NOT_NUMERIC,
-    R_NO_PIECES, R_NO_KINDS, R_MONTHS, R_PIECES, R_KIND, R_FOLD, R_CACHE, R_SIZE, R_ANALYZE, R_ENGLISH,
-    R_MEMO, R_TABLES, R_N
+    R_NO_PIECES, R_NO_KINDS, R_MONTHS, R_PIECES, R_KIND, R_FOLD, R_CACHE, R_SIZE, R_ANALYZE,
+    R_ENGLISH, R_MEMO, R_TABLES, R_N
 };
 
 static int has_digit(PyObject *s);
@@ -984,7 +984,8 @@ static int reference_state_ok(PyObject **state)
            PyTuple_GET_SIZE(np) == PyTuple_GET_SIZE(nn) &&
            PyTuple_GET_SIZE(nk) == PyTuple_GET_SIZE(nn) && PyDict_CheckExact(state[R_MONTHS]) &&
            PyDict_CheckExact(state[R_CACHE]) && PyLong_CheckExact(state[R_SIZE]) &&
-           PyBool_Check(state[R_ENGLISH]);
+           PyBool_Check(state[R_ENGLISH]) && PyDict_Check(state[R_MEMO]) &&
+           TUPLE_OF(state[R_TABLES], 4);
 }
 
 /* Whether a list or tuple holds exact, ready str only. */
@@ -1109,7 +1110,20 @@ static PyObject *reference_new(PyObject **state, PyObject *matcher, PyObject *re
 #endif
     int named = 0;
     if (common && Py_SIZE(keywords) > 0 && state[R_ENGLISH] == Py_True) {
-        named = names_number(text, state[R_NUMBER_WORDS], state[R_FOLD]);
+        /* whether the text names a number word changes the keywords only when one of its
+         * keys is a number word (_keywords_of keeps them otherwise): looked for first */
+        PyObject *all = PyTuple_GET_ITEM(analysis, 1);
+        PyObject *words = PyTuple_GET_ITEM(state[R_TABLES], 0);
+        named = 1;
+        if ((PyList_CheckExact(all) || PyTuple_CheckExact(all)) && all_str(all) &&
+            PyDict_CheckExact(words)) {
+            named = 0;
+            for (Py_ssize_t i = 0; named == 0 && i < Py_SIZE(all); i++)
+                named = PyDict_Contains(words, PyList_CheckExact(all) ? PyList_GET_ITEM(all, i)
+                                                                      : PyTuple_GET_ITEM(all, i));
+        }
+        if (named > 0)
+            named = names_number(text, state[R_NUMBER_WORDS], state[R_FOLD]);
         if (named == 2) { /* the Python code */
             PyObject *found = PyObject_CallOneArg(state[R_NAMES_NUMBER], text);
             named = found == NULL ? -1 : PyObject_IsTrue(found);
