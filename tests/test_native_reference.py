@@ -284,6 +284,10 @@ def test_names_number_equals_the_python_code() -> None:
     ]
     assert found == [kl._names_number(f"Paris {t}") for t in texts]
     assert sum(found) >= 15
+    # number words that are not ASCII letters in lower case: the Python code decides
+    assert native.names_number("x 20", frozenset({"20"}), lenient.fold_accents) is None
+    assert native.names_number("x vier", frozenset({"vier"}), lenient.fold_accents) is True
+    assert native.names_number("x four", kl._NUMBER_WORD_SET, lenient.fold_accents) is True
 
 
 NUMBER_TEXT_PIECES = [

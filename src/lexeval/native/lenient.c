@@ -596,8 +596,8 @@ static PyObject *KIND_NAME[3]; /* conflict_kind's "year", "small", "number" */
 
 /* The number words as C strings, read once per set (a frozenset of str): when they are all
  * ASCII letters in lower case, at most WORD_MAX of them and WORD_LONGEST long, a word is
- * compared with those of its length; else `words_other` and each word is looked up in the set.
- */
+ * compared with those of its length and first letter; else `words_other`, and the Python code
+ * decides. */
 #define WORD_MAX 256
 #define WORD_LONGEST 31
 static PyObject *words_seen;
@@ -657,16 +657,9 @@ static int word_end(Word *w, PyObject *words)
     int plain = w->plain && n <= WORD_LONGEST;
     w->length = 0;
     w->plain = 1;
+    (void)words;
     if (n == 0 || !plain)
-        return 0; /* the number words are ASCII letters (or looked up: see below) */
-    if (words_other) { /* looked up in the set */
-        PyObject *word = PyUnicode_DecodeASCII(w->text, n, NULL);
-        if (word == NULL)
-            return -1;
-        int in = PySet_Contains(words, word); /* exact str: no Python code runs */
-        Py_DECREF(word);
-        return in;
-    }
+        return 0; /* the number words are ASCII letters */
     for (int i = words_first[n][w->text[0] - 'a']; i >= 0; i = words_next[i])
         if (memcmp(words_text[i], w->text, (size_t)n) == 0)
             return 1;
@@ -701,11 +694,14 @@ static PyObject *FOLDED[0x10000];
 
 /* _names_number(text) (lexeval.metrics.keyword_lenient) of an exact, ready str: whether a word
  * of fold_accents(text) (a run of \w characters) is a number word, `fold` being fold_accents.
- * 1, 0, 2 when the text has a character beyond the BMP (the Python code decides), or -1. */
+ * 1, 0, 2 when the text has a character beyond the BMP or the words are not ASCII letters in
+ * lower case (the Python code decides), or -1. */
 static int names_number(PyObject *text, PyObject *words, PyObject *fold)
 {
     if (number_words_read(words) < 0)
         return -1;
+    if (words_other)
+        return 2;
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     int kind = PyUnicode_KIND(text), found = 0;
     const void *data = PyUnicode_DATA(text);
