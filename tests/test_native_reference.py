@@ -461,6 +461,18 @@ def test_processors_of_other_types_take_the_python_code() -> None:
             check(compiled, python, reference)
 
 
+def test_a_subclass_takes_the_python_code() -> None:
+    """A subclass's methods are called: its matchers have no compiled state."""
+
+    class Upper(LenientMatcher):
+        def _keywords_of(self, text: str, analysis: KeywordAnalysis) -> list[str]:
+            return [k.upper() for k in super()._keywords_of(text, analysis)]
+
+    matcher = Upper(NORMALIZERS["en"])
+    assert matcher._native is None
+    assert matcher.reference("Paris, France").keys == ("PARIS", "FRANCE")
+
+
 def test_references_that_are_not_str_and_errors() -> None:
     """A str subclass takes the Python code; the analysis' errors propagate; a state that is
     not the matcher's is a TypeError."""

@@ -493,9 +493,10 @@ class LenientMatcher:
         # the caches hold the fields as plain tuples: the garbage collector stops tracking a
         # tuple of strings, numbers and such tuples (never a named tuple: a subclass instance)
         self._references: dict[str, tuple[Any, ...]] = {}
-        # what the compiled reference() reads (None: the Python code, the reference)
+        # what the compiled reference() reads (None: the Python code, the reference; also for
+        # a subclass, whose methods the compiled path would not call)
         self._native: tuple[Any, ...] | None = None
-        if NATIVE_SCORE and _NATIVE_REFERENCE is not None:
+        if NATIVE_SCORE and _NATIVE_REFERENCE is not None and type(self) is LenientMatcher:
             memo, tables = canonical_tables(self.english)
             self._native = (
                 *_REFERENCE_CONSTANTS,
