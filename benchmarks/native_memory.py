@@ -133,9 +133,16 @@ def lenient_tasks(pairs: list[tuple[str, str]]) -> dict[str, Callable[[int], obj
             lambda: native.score(failing, *args),
             lambda: native.canonical_keys(["a"], [], (None, None, 1), 0),
             lambda: native.has(object(), "x", 10),
+            lambda: native.reference((), matcher, "x"),
         ):
             with contextlib.suppress(LookupError, TypeError, AttributeError):
                 call()
+
+    texts = [r for r, _ in pairs[:300]] + ["four", "Twenty-four hours", "", "Röntgen 1,000"]
+
+    def reference(i: int) -> object:
+        matcher._references.clear()  # prepared again: the compiled path of a new reference
+        return matcher.reference(texts[i % len(texts)])
 
     def score(i: int) -> object:
         ref, weighted, out, echoed = prepared[i % len(prepared)]
@@ -143,6 +150,7 @@ def lenient_tasks(pairs: list[tuple[str, str]]) -> dict[str, Callable[[int], obj
 
     return {
         "lenient_score": score,
+        "LenientMatcher.reference (new references)": reference,
         "has": lambda i: native.has(prepared[i % 300][2], f"k{i % 500}ey", 32768),
         "canonical_keys (known)": lambda i: lenient.canonical_keys(keys[i % len(keys)], True),
         "canonical_key_set (new words)": lambda i: lenient.canonical_key_set(

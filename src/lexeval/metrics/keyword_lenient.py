@@ -57,6 +57,7 @@ from lexeval.text.lenient import (
     canonical_index,
     canonical_key_set,
     canonical_keys,
+    canonical_tables,
     fold_accents,
     hyphenate_dashes,
     merge_number_words,
@@ -85,6 +86,8 @@ _NATIVE = load("lenient")
 NATIVE_SCORE = _NATIVE is not None
 #: ``LenientMatcher.weighted``'s compiled look-up (used where ``KeywordWeights.native_state``).
 _NATIVE_WEIGHTS = load("weights")
+#: ``lexeval.native.lenient.reference``: LenientMatcher.reference's compiled path, or None.
+_NATIVE_REFERENCE: Callable[..., Any] | None = None if _NATIVE is None else _NATIVE.reference
 
 _PARTS = re.compile(r"[-‐-―/ ]+")
 _THOUSANDS_IN_TEXT = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?!\d)")
@@ -494,6 +497,20 @@ class LenientMatcher:
         # the caches hold the fields as plain tuples: the garbage collector stops tracking a
         # tuple of strings, numbers and such tuples (never a named tuple: a subclass instance)
         self._references: dict[str, tuple[Any, ...]] = {}
+        # what the compiled reference() reads (None: the Python code, the reference; also for
+        # a subclass, whose methods the compiled path would not call)
+        self._native: tuple[Any, ...] | None = None
+        if NATIVE_SCORE and _NATIVE_REFERENCE is not None and type(self) is LenientMatcher:
+            memo, tables = canonical_tables(self.english)
+            self._native = (
+                *_REFERENCE_CONSTANTS,
+                self._references,
+                _REFERENCE_CACHE_SIZE,
+                self._analyze,
+                self.english,
+                memo,
+                tables,
+            )
         # the weighing function of each weights object, with its cache (a metric has one or
         # two weights objects; a few kept)
         self._weighted: dict[KeywordWeights, Callable[[ReferenceKeys], Weighted]] = {}
@@ -516,7 +533,10 @@ class LenientMatcher:
     def reference_keywords(self, reference: str) -> list[str]:
         """Reference keywords, with English number words kept and a stopword-only fallback."""
         text = repair_mojibake(reference)
-        analysis = self._analyze(text)
+        return self._keywords_of(text, self._analyze(text))
+
+    def _keywords_of(self, text: str, analysis: KeywordAnalysis) -> list[str]:
+        """:meth:`reference_keywords` of a (repaired) reference text from its analysis."""
         ref_kw = analysis.keywords
         english = self.english
         if ref_kw and not (english and _names_number(text)):
@@ -540,11 +560,23 @@ class LenientMatcher:
 
     def reference(self, reference: str) -> ReferenceKeys:
         """The reference's keywords prepared for matching (cached per reference)."""
+        native = self._native
+        if native is not None and _NATIVE_REFERENCE is not None:  # compiled: known or common
+            found: ReferenceKeys | None = _NATIVE_REFERENCE(native, self, reference)
+            if found is not None:
+                return found
         cached = self._references.get(reference)
         if cached is not None:
             return _new_tuple(ReferenceKeys, cached)  # ReferenceKeys(*cached), without its frame
+        text = repair_mojibake(reference)
+        return self._prepare(reference, text, self._analyze(text))
+
+    def _prepare(self, reference: str, text: str, analysis: KeywordAnalysis) -> ReferenceKeys:
+        """The reference prepared from its (repaired) text's analysis, and cached (the
+        reference of the compiled path, ``lexeval.native.lenient.reference``, which calls it
+        for the texts it leaves: number words, no keyword, types it does not know)."""
         english = self.english
-        keys = tuple(self.reference_keywords(reference))
+        keys = tuple(self._keywords_of(text, analysis))
         canonical = canonical_keys(keys, english)
         if canonical == keys:
             canonical = keys  # one tuple fewer kept
@@ -847,3 +879,22 @@ def _pieces(canonical: str, english: bool) -> tuple[str, ...]:
 
 def _drop_commas(match: re.Match[str]) -> str:
     return match.group().replace(",", "")
+
+
+#: What the compiled ``reference`` reads, before each matcher's own (``LenientMatcher._native``;
+#: the order of lenient.c's ``R_`` names).
+_REFERENCE_CONSTANTS = (
+    ReferenceKeys,
+    KeywordAnalysis,
+    LenientMatcher._prepare,
+    repair_mojibake,
+    _names_number,
+    _NUMBER_WORD_SET,
+    _NOT_NUMERIC,
+    _NO_PIECES,
+    _NO_KINDS,
+    _MONTH_KINDS,
+    _pieces,
+    conflict_kind,
+    fold_accents,
+)

@@ -129,10 +129,13 @@ typedef struct {
  * its leading zeros), an English number word's digits or a unit's one spelling when all
  * letters, the value of two English number words when two runs of letters joined by one
  * hyphen ("twenty-four"), else itself. */
+static PyObject *number_canonical(PyObject *key, Tables *t);
+static PyObject *folded_canonical(PyObject *key, Tables *t);
+
 static PyObject *plain_canonical(PyObject *key, Tables *t)
 {
     if (!PyUnicode_IS_ASCII(key))
-        return NULL;
+        return folded_canonical(key, t); /* "Röntgen": from its characters' folds, if known */
     const unsigned char *s = PyUnicode_1BYTE_DATA(key);
     Py_ssize_t n = PyUnicode_GET_LENGTH(key), upper = 0, letters = 0, hyphens = 0, i;
     if (n == 0)
@@ -140,7 +143,7 @@ static PyObject *plain_canonical(PyObject *key, Tables *t)
     if (s[0] >= '0' && s[0] <= '9') { /* all digits: without leading zeros ("007" -> "7") */
         for (i = 0; i < n; i++)
             if (s[i] < '0' || s[i] > '9')
-                return NULL;
+                return number_canonical(key, t); /* digits and more: "1,000", "9th" */
         Py_ssize_t zeros = 0;
         while (zeros < n - 1 && s[zeros] == '0')
             zeros++;
@@ -154,7 +157,9 @@ static PyObject *plain_canonical(PyObject *key, Tables *t)
             letters++;
         else if (c == '-')
             hyphens++;
-        else if ((c >= '0' && c <= '9') || c == '.' || c == ' ' || c < 32 || c == 127)
+        else if (c >= '0' && c <= '9')
+            return number_canonical(key, t); /* "catch-22", "x86" */
+        else if (c == '.' || c == ' ' || c < 32 || c == 127)
             return NULL; /* numbers, acronyms, phrases: the Python code */
     }
     letters += upper;
@@ -423,6 +428,797 @@ done:
     refs_free(&found);
     return result;
 }
+
+/* ---- canonical keys of numbers ---------------------------------------------------------- */
+
+#define DIGIT(c) ((c) >= '0' && (c) <= '9')
+#define LOWER(c) ((c) >= 'a' && (c) <= 'z')
+#define NUMBER_KEY_MAX 64
+
+/* The canonical key of an ASCII key (an exact, ready str) with a digit and without a space or
+ * a control character, as lexeval.text.lenient._canonical computes it: a new reference, or
+ * NULL without an error when the Python code must compute it (a number glued to a unit, a
+ * number phrase that begins with a number word, a key of more than NUMBER_KEY_MAX
+ * characters), NULL with one on error. In lower case, then an ordinal ("9th") without its
+ * ending; then a number ([0-9.,:]+) without thousands separators ("1,000"), the leading zeros
+ * of each of its numbers ("09:15" -> "9:15", "00" -> "0") and the trailing zeros of its
+ * decimals ("3.50" -> "3.5", "2.0" -> "2"). */
+static PyObject *number_canonical(PyObject *key, Tables *t)
+{
+    const unsigned char *s = PyUnicode_1BYTE_DATA(key);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key), i;
+    char k[NUMBER_KEY_MAX + 1] = {0};
+    if (n == 0 || n > NUMBER_KEY_MAX)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        if (s[i] == ' ' || s[i] < 32 || s[i] >= 127)
+            return NULL;
+        k[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
+    }
+    int english = t->number_words != Py_None;
+    if (english && DIGIT(k[0])) { /* _GLUED_UNIT: digits[.digits][-]unit ("6ft", "2.5-kg") */
+        for (i = 0; i < n && DIGIT(k[i]); i++)
+            ;
+        if (i + 1 < n && k[i] == '.' && DIGIT(k[i + 1]))
+            for (i++; i < n && DIGIT(k[i]); i++)
+                ;
+        i += i < n && k[i] == '-';
+        Py_ssize_t start = i;
+        while (i < n && LOWER(k[i]))
+            i++;
+        if (i == n && start < n) { /* a unit (UNITS_EN: _WORD_UNITS and "in") is theirs */
+            if (n - start == 2 && k[start] == 'i' && k[start + 1] == 'n')
+                return NULL;
+            PyObject *name = PyUnicode_DecodeASCII(k + start, n - start, NULL);
+            int unit = name == NULL ? -1 : PyDict_Contains(t->units, name);
+            Py_XDECREF(name);
+            if (unit != 0)
+                return NULL;
+        }
+    }
+    if (english && LOWER(k[0])) { /* _NUMBER_PHRASE: letters(-[a-z0-9]+)+, a number word first */
+        Py_ssize_t first = 0, groups = 0;
+        for (i = 0; i < n && LOWER(k[i]); i++)
+            ;
+        first = i;
+        while (i < n && k[i] == '-') {
+            Py_ssize_t start = ++i;
+            while (i < n && (LOWER(k[i]) || DIGIT(k[i])))
+                i++;
+            if (i == start)
+                break;
+            groups++;
+        }
+        if (i == n && groups > 0 && k[n - 1] != '-') {
+            PyObject *word = PyUnicode_DecodeASCII(k, first, NULL);
+            int number = word == NULL ? -1 : PyDict_Contains(t->values, word);
+            Py_XDECREF(word);
+            if (number != 0)
+                return NULL; /* number_phrase decides */
+        }
+    }
+    if (n >= 3) { /* _ORDINAL: digits and st, nd, rd or th */
+        char a = k[n - 2], b = k[n - 1];
+        int ending = (a == 's' && b == 't') || (a == 'n' && b == 'd') || (a == 'r' && b == 'd') ||
+                     (a == 't' && b == 'h');
+        for (i = 0; ending && i < n - 2; i++)
+            ending = DIGIT(k[i]);
+        if (ending)
+            n -= 2;
+    }
+    int numeric = 1; /* _NUMERIC: [0-9.,:]+ */
+    for (i = 0; numeric && i < n; i++)
+        numeric = DIGIT(k[i]) || k[i] == '.' || k[i] == ',' || k[i] == ':';
+    if (numeric) {
+        /* _THOUSANDS: \d{1,3}(,\d{3})+ -> without the commas */
+        Py_ssize_t lead = 0;
+        while (lead < n && DIGIT(k[lead]))
+            lead++;
+        int thousands = lead >= 1 && lead <= 3 && lead < n;
+        for (i = lead; thousands && i < n; i += 4)
+            thousands = i + 3 < n && k[i] == ',' && DIGIT(k[i + 1]) && DIGIT(k[i + 2]) &&
+                        DIGIT(k[i + 3]);
+        if (thousands) {
+            Py_ssize_t m = 0;
+            for (i = 0; i < n; i++)
+                if (k[i] != ',')
+                    k[m++] = k[i];
+            n = m;
+        }
+        /* _LEADING_ZEROS: (?<!\d)0+(?=\d) removed (a run of zeros after no digit: all of it
+         * before a digit, all but its last before anything else) */
+        Py_ssize_t m = 0;
+        for (i = 0; i < n;) {
+            if (k[i] == '0' && (i == 0 || !DIGIT(k[i - 1]))) {
+                Py_ssize_t end = i;
+                while (end < n && k[end] == '0')
+                    end++;
+                if (end < n && DIGIT(k[end]))
+                    i = end;
+                else
+                    i = end - 1;
+                while (i < end) /* the zeros kept */
+                    k[m++] = k[i++];
+                continue;
+            }
+            k[m++] = k[i++];
+        }
+        n = m;
+        if (memchr(k, '.', (size_t)n) != NULL) { /* rstrip("0").rstrip("."), unless empty */
+            Py_ssize_t end = n;
+            while (end > 0 && k[end - 1] == '0')
+                end--;
+            while (end > 0 && k[end - 1] == '.')
+                end--;
+            if (end > 0)
+                n = end;
+        }
+    }
+    return PyUnicode_DecodeASCII(k, n, NULL);
+}
+
+/* ---- prepared references (LenientMatcher.reference) ---------------------------------------- */
+
+/* reference(state, matcher, reference): LenientMatcher.reference(reference) for a reference
+ * that is an exact str, or None (the Python code then runs). `state` is the matcher's
+ * `_native` tuple, in the order of the R_ names below: the constants of
+ * lexeval.metrics.keyword_lenient (ReferenceKeys, KeywordAnalysis, LenientMatcher._prepare,
+ * repair_mojibake, _names_number, the number words as a frozenset of str, _NOT_NUMERIC,
+ * _NO_PIECES, _NO_KINDS, _MONTH_KINDS, _pieces, conflict_kind, fold_accents), then the
+ * matcher's own: its cache of references (a dict), the cache's size, its analyze callable,
+ * english (a bool), the canonical keys' memo and tables (lexeval.text.lenient's
+ * canonical_tables).
+ *
+ * A cached reference is made a ReferenceKeys here. A new one is analyzed here (its text
+ * repaired first by repair_mojibake when it is not ASCII). When the analysis is a
+ * KeywordAnalysis whose keywords (a list or tuple of str) are not empty and the text names no
+ * English number word (names_number: each character's fold_accents, kept; _names_number for
+ * a text with a character beyond the BMP), its keys are its keywords; else they are chosen
+ * as _keywords_of chooses them (other_keywords: number words merged and kept, or every key).
+ * Their canonical keys (canonical_keys_of, mode 0) and the fields are built here as
+ * LenientMatcher._prepare builds them (the shared
+ * tuples of plain words; the kinds of plain numbers; _pieces and conflict_kind called for keys
+ * with a separator and for non-ASCII keys with a digit), the cache emptied when full and the
+ * entry stored whole. Any other analysis (types the matcher does not build, a merge that
+ * merge_number_words leaves to the Python code) goes to _prepare(matcher, reference, text,
+ * analysis), the Python code. */
+enum {
+    R_TYPE, R_ANALYSIS, R_PREPARE, R_REPAIR, R_NAMES_NUMBER, R_NUMBER_WORDS, R_NOT_NUMERIC,
+    R_NO_PIECES, R_NO_KINDS, R_MONTHS, R_PIECES, R_KIND, R_FOLD, R_CACHE, R_SIZE, R_ANALYZE,
+    R_ENGLISH, R_MEMO, R_TABLES, R_N
+};
+
+static int has_digit(PyObject *s);
+static int all_ready_str(PyObject *tuple);
+static int is_word(unsigned char c);
+
+static PyObject *KIND_NAME[3]; /* conflict_kind's "year", "small", "number" */
+
+/* The number words as C strings, read once per set (a frozenset of str): when they are all
+ * ASCII letters in lower case, at most WORD_MAX of them and WORD_LONGEST long, a word is
+ * compared with those of its length and first letter; else `words_other`, and the Python code
+ * decides. */
+#define WORD_MAX 256
+#define WORD_LONGEST 31
+static PyObject *words_seen;
+static int words_other;
+static char words_text[WORD_MAX][WORD_LONGEST + 1];
+/* the words of each length and first letter: a list through words_next (-1 ends it) */
+static int words_first[WORD_LONGEST + 1][26], words_next[WORD_MAX];
+
+static int number_words_read(PyObject *words)
+{
+    if (words == words_seen)
+        return 0;
+    int other = 0, count = 0;
+    Py_CLEAR(words_seen); /* read again, whole */
+    memset(words_first, -1, sizeof(words_first));
+    PyObject *iterator = PyObject_GetIter(words), *word;
+    if (iterator == NULL)
+        return -1;
+    while ((word = PyIter_Next(iterator)) != NULL) { /* a frozenset: no Python code runs */
+        Py_ssize_t n = PyUnicode_CheckExact(word) && PyUnicode_IS_ASCII(word)
+                           ? PyUnicode_GET_LENGTH(word)
+                           : -1;
+        if (n < 1 || n > WORD_LONGEST || count == WORD_MAX)
+            other = 1;
+        for (Py_ssize_t i = 0; !other && i < n; i++) {
+            Py_UCS1 c = PyUnicode_1BYTE_DATA(word)[i];
+            other = c < 'a' || c > 'z';
+        }
+        if (!other) {
+            memcpy(words_text[count], PyUnicode_1BYTE_DATA(word), (size_t)n);
+            int *first = &words_first[n][words_text[count][0] - 'a'];
+            words_next[count] = *first;
+            *first = count++;
+        }
+        Py_DECREF(word);
+    }
+    Py_DECREF(iterator);
+    if (PyErr_Occurred())
+        return -1;
+    Py_XSETREF(words_seen, Py_NewRef(words));
+    words_other = other;
+    return 0;
+}
+
+/* One word of a folded text, as the scan builds it: its first WORD_LONGEST characters in
+ * `text` when they are ASCII letters (`plain`), and its length. */
+typedef struct {
+    char text[WORD_LONGEST + 1];
+    Py_ssize_t length;
+    int plain;
+} Word;
+
+/* Whether the word ended is a number word: 1, 0 or -1; the word is emptied. */
+static int word_end(Word *w, PyObject *words)
+{
+    Py_ssize_t n = w->length;
+    int plain = w->plain && n <= WORD_LONGEST;
+    w->length = 0;
+    w->plain = 1;
+    (void)words;
+    if (n == 0 || !plain)
+        return 0; /* the number words are ASCII letters */
+    for (int i = words_first[n][w->text[0] - 'a']; i >= 0; i = words_next[i])
+        if (memcmp(words_text[i], w->text, (size_t)n) == 0)
+            return 1;
+    return 0;
+}
+
+/* Adds the character c of a folded text to the word (a word character: ASCII letters,
+ * digits, "_" and the Unicode letters and digits of str.isalnum, as re's \w), or ends it:
+ * 1 when the word ended was a number word, 0 or -1. `own`: c is an ASCII character of the text
+ * itself, in lower case once folded (a character's fold is taken as it is). */
+static int word_add(Word *w, Py_UCS4 c, int own, PyObject *words)
+{
+    if (c < 128 ? is_word((unsigned char)c) : Py_UNICODE_ISALNUM(c)) {
+        if (own && c >= 'A' && c <= 'Z')
+            c += 32; /* a text's own ASCII letter: casefold is lower there (a fold is kept) */
+        if (c >= 'a' && c <= 'z') {
+            if (w->length < WORD_LONGEST)
+                w->text[w->length] = (char)c;
+        }
+        else
+            w->plain = 0;
+        w->length++;
+        return 0;
+    }
+    return word_end(w, words);
+}
+
+/* fold_accents of each character of the Basic Multilingual Plane met so far (a str, or NULL):
+ * a text's fold is its characters' folds (casefold and NFKD map each character alone; NFKD's
+ * reordering of combining marks does not move a letter or digit), which the scan reads. */
+static PyObject *FOLDED[0x10000];
+
+/* _names_number(text) (lexeval.metrics.keyword_lenient) of an exact, ready str: whether a word
+ * of fold_accents(text) (a run of \w characters) is a number word, `fold` being fold_accents.
+ * 1, 0, 2 when the text has a character beyond the BMP or the words are not ASCII letters in
+ * lower case (the Python code decides), or -1. */
+static int names_number(PyObject *text, PyObject *words, PyObject *fold)
+{
+    if (number_words_read(words) < 0)
+        return -1;
+    if (words_other)
+        return 2;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text), found = 0;
+    const void *data = PyUnicode_DATA(text);
+    Word w = {.length = 0, .plain = 1};
+    for (Py_ssize_t i = 0; i < n && found == 0; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < 128) {
+            found = word_add(&w, c, 1, words);
+            continue;
+        }
+        if (c > 0xFFFF)
+            return 2;
+        PyObject *folded = FOLDED[c];
+        if (folded == NULL) { /* once per character: fold_accents(chr(c)) */
+            PyObject *one = PyUnicode_FromOrdinal((int)c);
+            folded = one == NULL ? NULL : PyObject_CallOneArg(fold, one);
+            Py_XDECREF(one);
+            if (folded == NULL)
+                return -1;
+            if (!PyUnicode_CheckExact(folded)) {
+                Py_DECREF(folded);
+                return 2;
+            }
+            if (FOLDED[c] == NULL) /* the table holds it */
+                FOLDED[c] = folded;
+            else { /* another thread stored the same meanwhile */
+                Py_DECREF(folded);
+                folded = FOLDED[c];
+            }
+        }
+        Py_ssize_t m = PyUnicode_GET_LENGTH(folded);
+        int fkind = PyUnicode_KIND(folded);
+        const void *fdata = PyUnicode_DATA(folded);
+        for (Py_ssize_t j = 0; j < m && found == 0; j++)
+            found = word_add(&w, PyUnicode_READ(fkind, fdata, j), 0, words);
+    }
+    if (found == 0)
+        found = word_end(&w, words);
+    return found;
+}
+
+/* The canonical key of a non-ASCII key (an exact, ready str) whose fold_accents is ASCII in
+ * lower case once its dashes are hyphens, from its characters' folds in FOLDED (those
+ * names_number met): the canonical key of that fold (plain_canonical; _canonical folds such a
+ * key, then applies to it the rules of its fold). NULL without an error when the Python code
+ * must compute it (a character not met yet, or beyond the BMP, whose fold is not ASCII or has
+ * a capital letter: "ℌ" is "H"), NULL with one on error. */
+static PyObject *folded_canonical(PyObject *key, Tables *t)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key), m = 0;
+    int kind = PyUnicode_KIND(key);
+    const void *data = PyUnicode_DATA(key);
+    char k[NUMBER_KEY_MAX + 1];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < 128 || (c >= 0x2010 && c <= 0x2015) || c == 0x2212) { /* (dashes: "-") */
+            if (m == NUMBER_KEY_MAX)
+                return NULL;
+            k[m++] = (char)(c >= 128 ? '-' : c >= 'A' && c <= 'Z' ? c + 32 : c);
+            continue;
+        }
+        PyObject *folded = c <= 0xFFFF ? FOLDED[c] : NULL;
+        if (folded == NULL || !PyUnicode_IS_ASCII(folded))
+            return NULL;
+        Py_ssize_t f = PyUnicode_GET_LENGTH(folded);
+        const Py_UCS1 *d = PyUnicode_1BYTE_DATA(folded);
+        for (Py_ssize_t j = 0; j < f; j++) {
+            if (m == NUMBER_KEY_MAX || (d[j] >= 'A' && d[j] <= 'Z'))
+                return NULL;
+            k[m++] = (char)d[j];
+        }
+    }
+    if (m == 0)
+        return NULL;
+    PyObject *folded = PyUnicode_DecodeASCII(k, m, NULL);
+    if (folded == NULL)
+        return NULL;
+    PyObject *canonical = plain_canonical(folded, t);
+    Py_DECREF(folded);
+    return canonical;
+}
+
+/* names_number(text, words, fold): names_number for the tests: a bool, or None when the Python
+ * code decides. */
+static PyObject *py_names_number(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyUnicode_CheckExact(args[0]) || !PyFrozenSet_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "names_number(text: str, words: frozenset, fold)");
+        return NULL;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(args[0]) < 0)
+        return NULL;
+#endif
+    int found = names_number(args[0], args[1], args[2]);
+    if (found < 0)
+        return NULL;
+    if (found == 2)
+        Py_RETURN_NONE;
+    return PyBool_FromLong(found);
+}
+
+/* Whether `type` is a tuple subclass whose instances are laid out as tuples (a named tuple). */
+static int tuple_like(PyObject *type)
+{
+    if (!PyType_Check(type))
+        return 0;
+    PyTypeObject *t = (PyTypeObject *)type;
+    return PyType_IsSubtype(t, &PyTuple_Type) && t->tp_basicsize == PyTuple_Type.tp_basicsize &&
+           t->tp_itemsize == PyTuple_Type.tp_itemsize;
+}
+
+/* tuple.__new__(type, fields) for an exact tuple `fields` (held by the caller). */
+static PyObject *new_reference(PyObject *type, PyObject *fields)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(fields);
+    PyObject *made = ((PyTypeObject *)type)->tp_alloc((PyTypeObject *)type, n);
+    for (Py_ssize_t i = 0; made != NULL && i < n; i++)
+        PyTuple_SET_ITEM(made, i, Py_NewRef(PyTuple_GET_ITEM(fields, i)));
+    return made;
+}
+
+/* A new tuple of n times `item` ((item,) * n). */
+static PyObject *repeated(PyObject *item, Py_ssize_t n)
+{
+    PyObject *made = PyTuple_New(n);
+    for (Py_ssize_t i = 0; made != NULL && i < n; i++)
+        PyTuple_SET_ITEM(made, i, Py_NewRef(item));
+    return made;
+}
+
+/* "".join(keys).isalpha() for a tuple of exact, ready str. */
+static int joined_alpha(PyObject *keys)
+{
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(keys); i++) {
+        PyObject *key = PyTuple_GET_ITEM(keys, i);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(key);
+        total += n;
+        if (PyUnicode_IS_ASCII(key)) {
+            const Py_UCS1 *s = PyUnicode_1BYTE_DATA(key);
+            for (Py_ssize_t j = 0; j < n; j++)
+                if (!((s[j] >= 'a' && s[j] <= 'z') || (s[j] >= 'A' && s[j] <= 'Z')))
+                    return 0;
+        }
+        else {
+            int kind = PyUnicode_KIND(key);
+            const void *data = PyUnicode_DATA(key);
+            for (Py_ssize_t j = 0; j < n; j++)
+                if (!Py_UNICODE_ISALPHA(PyUnicode_READ(kind, data, j)))
+                    return 0;
+        }
+    }
+    return total > 0;
+}
+
+/* Whether an exact, ready str has a character of _pieces' separators ("-", "/", " ", U+2010
+ * to U+2015: the pattern _PARTS). */
+static int has_separator(PyObject *s)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c == '-' || c == '/' || c == ' ' || (c >= 0x2010 && c <= 0x2015))
+            return 1;
+    }
+    return 0;
+}
+
+/* conflict_kind(key, english) of an exact, ready str: a new reference (a str or None), or
+ * NULL on error. ASCII keys and keys without a digit here; the others by conflict_kind. */
+static PyObject *kind_of(PyObject *key, PyObject **state)
+{
+    int english = state[R_ENGLISH] == Py_True;
+    if (has_digit(key)) {
+        if (!PyUnicode_IS_ASCII(key)) /* other digits: the patterns of the Python code */
+            return PyObject_CallFunctionObjArgs(state[R_KIND], key, state[R_ENGLISH], NULL);
+        const Py_UCS1 *s = PyUnicode_1BYTE_DATA(key);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(key), i = 0;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i < n) /* not a plain number: a number */
+            return Py_NewRef(KIND_NAME[2]);
+        if (n == 4 && (s[0] == '1' || s[0] == '2'))
+            return Py_NewRef(KIND_NAME[0]);
+        return Py_NewRef(KIND_NAME[n <= 2 ? 1 : 2]);
+    }
+    if (!english)
+        return Py_NewRef(Py_None);
+    PyObject *month = PyDict_GetItemWithError(state[R_MONTHS], key); /* exact str */
+    if (month == NULL)
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+    return Py_NewRef(month);
+}
+
+/* The fields of a reference's keys and canonical keys (tuples of exact, ready str), as
+ * LenientMatcher._prepare builds them: a new tuple, or NULL on error. */
+static PyObject *reference_fields(PyObject *keys, PyObject *canonical, PyObject **state)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(canonical), made = PyTuple_GET_SIZE(state[R_NOT_NUMERIC]);
+    int english = state[R_ENGLISH] == Py_True;
+    PyObject *numeric = NULL, *pieces = NULL, *kinds = NULL, *fields = NULL;
+    if (joined_alpha(canonical)) { /* words: no digit, no part; a month is a kind */
+        if (n >= made) {
+            numeric = repeated(Py_False, n);
+            pieces = PyTuple_New(0);
+            if (pieces != NULL)
+                Py_SETREF(pieces, repeated(pieces, n));
+            kinds = repeated(Py_None, n);
+        }
+        else {
+            numeric = Py_NewRef(PyTuple_GET_ITEM(state[R_NOT_NUMERIC], n));
+            pieces = Py_NewRef(PyTuple_GET_ITEM(state[R_NO_PIECES], n));
+            kinds = Py_NewRef(PyTuple_GET_ITEM(state[R_NO_KINDS], n));
+        }
+        if (numeric == NULL || pieces == NULL || kinds == NULL)
+            goto done;
+        int months = 0;
+        for (Py_ssize_t i = 0; english && !months && i < n; i++)
+            if ((months = PyDict_Contains(state[R_MONTHS], PyTuple_GET_ITEM(canonical, i))) < 0)
+                goto done;
+        if (months) { /* tuple(map(_MONTH_KINDS.get, canonical)) */
+            Py_SETREF(kinds, PyTuple_New(n));
+            for (Py_ssize_t i = 0; kinds != NULL && i < n; i++) {
+                PyObject *kind = PyDict_GetItemWithError(state[R_MONTHS],
+                                                         PyTuple_GET_ITEM(canonical, i));
+                if (kind == NULL && PyErr_Occurred())
+                    goto done;
+                PyTuple_SET_ITEM(kinds, i, Py_NewRef(kind == NULL ? Py_None : kind));
+            }
+            if (kinds == NULL)
+                goto done;
+        }
+    }
+    else {
+        numeric = PyTuple_New(n);
+        pieces = PyTuple_New(n);
+        kinds = PyTuple_New(n);
+        if (numeric == NULL || pieces == NULL || kinds == NULL)
+            goto done;
+        /* the tuples are filled in order: a failure leaves NULL items, which dealloc skips */
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *ck = PyTuple_GET_ITEM(canonical, i);
+            PyTuple_SET_ITEM(numeric, i, Py_NewRef(has_digit(ck) ? Py_True : Py_False));
+            PyObject *parts = has_separator(ck)
+                                  ? PyObject_CallFunctionObjArgs(state[R_PIECES], ck,
+                                                                 state[R_ENGLISH], NULL)
+                                  : PyTuple_New(0);
+            if (parts == NULL)
+                goto done;
+            PyTuple_SET_ITEM(pieces, i, parts);
+            PyObject *kind = kind_of(ck, state);
+            if (kind == NULL)
+                goto done;
+            PyTuple_SET_ITEM(kinds, i, kind);
+        }
+    }
+    fields = PyTuple_Pack(5, keys, canonical, numeric, pieces, kinds);
+done:
+    Py_XDECREF(numeric);
+    Py_XDECREF(pieces);
+    Py_XDECREF(kinds);
+    return fields;
+}
+
+/* Whether the state holds what the matcher builds (the types the code reads). */
+static int reference_state_ok(PyObject **state)
+{
+    PyObject *nn = state[R_NOT_NUMERIC], *np = state[R_NO_PIECES], *nk = state[R_NO_KINDS];
+    return tuple_like(state[R_TYPE]) && tuple_like(state[R_ANALYSIS]) &&
+           PyFrozenSet_CheckExact(state[R_NUMBER_WORDS]) && PyTuple_CheckExact(nn) &&
+           PyTuple_CheckExact(np) && PyTuple_CheckExact(nk) &&
+           PyTuple_GET_SIZE(np) == PyTuple_GET_SIZE(nn) &&
+           PyTuple_GET_SIZE(nk) == PyTuple_GET_SIZE(nn) && PyDict_CheckExact(state[R_MONTHS]) &&
+           PyDict_CheckExact(state[R_CACHE]) && PyLong_CheckExact(state[R_SIZE]) &&
+           PyBool_Check(state[R_ENGLISH]) && PyDict_Check(state[R_MEMO]) &&
+           TUPLE_OF(state[R_TABLES], 4);
+}
+
+/* Whether a list or tuple holds exact, ready str only. */
+static int all_str(PyObject *items)
+{
+    for (Py_ssize_t i = 0; i < Py_SIZE(items); i++) {
+        PyObject *item = PyList_CheckExact(items) ? PyList_GET_ITEM(items, i)
+                                                  : PyTuple_GET_ITEM(items, i);
+        if (!PyUnicode_CheckExact(item))
+            return 0;
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(item) < 0) {
+            PyErr_Clear();
+            return 0;
+        }
+#endif
+    }
+    return 1;
+}
+
+/* The keywords that _keywords_of chooses for a text without keywords or that names a number
+ * word, from its keywords and every key (lists or tuples of str): with English number words
+ * among its keys, the merged keys that are keywords, number words or not keys, then the
+ * keywords that are not keys; when there is none, every key, once. A new reference (keywords
+ * itself when they stand), None when the Python code decides (other types), NULL on error. */
+static PyObject *other_keywords(PyObject *keywords, PyObject *all, int english, PyObject *tables)
+{
+    if (!(PyList_CheckExact(all) || PyTuple_CheckExact(all)) || !all_str(all) ||
+        !all_str(keywords) || !TUPLE_OF(tables, 4))
+        Py_RETURN_NONE;
+    PyObject *words = PyTuple_GET_ITEM(tables, 0), *values = PyTuple_GET_ITEM(tables, 3);
+    PyObject *items = PySequence_Fast(all, ""), *chosen = NULL, *kept = NULL, *in_all = NULL;
+    PyObject *merged = NULL, *found = NULL;
+    if (items == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+    PyObject **item = PySequence_Fast_ITEMS(items);
+    int number = 0;
+    if (english && n > 0) {
+        if (!PyDict_CheckExact(words) || !PyDict_CheckExact(values)) {
+            chosen = Py_NewRef(Py_None);
+            goto done;
+        }
+        for (Py_ssize_t i = 0; number == 0 && i < n; i++)
+            number = PyDict_Contains(words, item[i]);
+        if (number < 0)
+            goto done;
+    }
+    if (number) { /* spaCy's stopwords: "four" can be the whole answer, "twenty four" one */
+        PyObject *call[2] = {all, values};
+        if ((kept = PySet_New(keywords)) == NULL || (in_all = PySet_New(all)) == NULL ||
+            (merged = py_merge_number_words(NULL, call, 2)) == NULL ||
+            (found = PyDict_New()) == NULL)
+            goto done;
+        if (merged == Py_None) {
+            chosen = Py_NewRef(Py_None);
+            goto done;
+        }
+        Py_SETREF(merged, PySequence_Fast(merged, ""));
+        if (merged == NULL)
+            goto done;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(merged); i++) {
+            PyObject *t = PySequence_Fast_ITEMS(merged)[i];
+            int in = PySet_Contains(kept, t);
+            if (in == 0)
+                in = PyDict_Contains(words, t);
+            if (in == 0) {
+                int known = PySet_Contains(in_all, t);
+                in = known < 0 ? -1 : !known;
+            }
+            if (in < 0 || (in && PyDict_SetItem(found, t, Py_None) < 0))
+                goto done;
+        }
+        for (Py_ssize_t i = 0; i < Py_SIZE(keywords); i++) {
+            PyObject *k = PyList_CheckExact(keywords) ? PyList_GET_ITEM(keywords, i)
+                                                      : PyTuple_GET_ITEM(keywords, i);
+            int in = PySet_Contains(in_all, k);
+            if (in < 0 || (!in && PyDict_SetItem(found, k, Py_None) < 0))
+                goto done;
+        }
+        chosen = PySequence_List(found);
+    }
+    else
+        chosen = Py_NewRef(keywords);
+    if (chosen != NULL && Py_SIZE(chosen) == 0) { /* every key, once */
+        Py_XSETREF(found, PyDict_New());
+        for (Py_ssize_t i = 0; found != NULL && i < n; i++)
+            if (PyDict_SetItem(found, item[i], Py_None) < 0)
+                Py_CLEAR(found);
+        Py_SETREF(chosen, found == NULL ? NULL : PySequence_List(found));
+    }
+done:
+    Py_DECREF(items);
+    Py_XDECREF(kept);
+    Py_XDECREF(in_all);
+    Py_XDECREF(merged);
+    Py_XDECREF(found);
+    return chosen;
+}
+
+/* A reference that is not cached: the new ReferenceKeys (a new reference) or NULL. */
+static PyObject *reference_new(PyObject **state, PyObject *matcher, PyObject *reference)
+{
+    PyObject *text = NULL, *analysis = NULL, *keys = NULL, *canonical = NULL, *fields = NULL;
+    PyObject *result = NULL;
+    Py_ssize_t size = PyLong_AsSsize_t(state[R_SIZE]);
+    if (size == -1 && PyErr_Occurred())
+        return NULL;
+    text = PyUnicode_IS_ASCII(reference) ? Py_NewRef(reference)
+                                         : PyObject_CallOneArg(state[R_REPAIR], reference);
+    if (text == NULL || (analysis = PyObject_CallOneArg(state[R_ANALYZE], text)) == NULL)
+        goto done;
+    /* the keywords (a list or tuple of str): the analysis' own when there are some and the
+     * text names no number word, else as _keywords_of chooses them */
+    int common = (PyObject *)Py_TYPE(analysis) == state[R_ANALYSIS] &&
+                 PyTuple_GET_SIZE(analysis) == 2 && PyUnicode_CheckExact(text);
+    PyObject *keywords = common ? PyTuple_GET_ITEM(analysis, 0) : NULL, *chosen = NULL;
+    common = common && (PyList_CheckExact(keywords) || PyTuple_CheckExact(keywords));
+#if PY_VERSION_HEX < 0x030C0000
+    if (common && PyUnicode_READY(text) < 0)
+        goto done;
+#endif
+    int named = 0;
+    if (common && Py_SIZE(keywords) > 0 && state[R_ENGLISH] == Py_True) {
+        /* whether the text names a number word changes the keywords only when one of its
+         * keys is a number word (_keywords_of keeps them otherwise): looked for first */
+        PyObject *all = PyTuple_GET_ITEM(analysis, 1);
+        PyObject *words = PyTuple_GET_ITEM(state[R_TABLES], 0);
+        named = 1;
+        if ((PyList_CheckExact(all) || PyTuple_CheckExact(all)) && all_str(all) &&
+            PyDict_CheckExact(words)) {
+            named = 0;
+            for (Py_ssize_t i = 0; named == 0 && i < Py_SIZE(all); i++)
+                named = PyDict_Contains(words, PyList_CheckExact(all) ? PyList_GET_ITEM(all, i)
+                                                                      : PyTuple_GET_ITEM(all, i));
+        }
+        if (named > 0)
+            named = names_number(text, state[R_NUMBER_WORDS], state[R_FOLD]);
+        if (named == 2) { /* the Python code */
+            PyObject *found = PyObject_CallOneArg(state[R_NAMES_NUMBER], text);
+            named = found == NULL ? -1 : PyObject_IsTrue(found);
+            Py_XDECREF(found);
+        }
+        if (named < 0)
+            goto done;
+    }
+    if (common && Py_SIZE(keywords) > 0 && !named)
+        chosen = Py_NewRef(keywords);
+    else if (common) {
+        chosen = other_keywords(keywords, PyTuple_GET_ITEM(analysis, 1),
+                                state[R_ENGLISH] == Py_True, state[R_TABLES]);
+        if (chosen == NULL)
+            goto done;
+        if (chosen == Py_None) /* the Python code */
+            Py_CLEAR(chosen);
+    }
+    common = chosen != NULL;
+    if (common)
+        keys = PySequence_Tuple(chosen);
+    Py_XDECREF(chosen);
+    if (common && keys == NULL)
+        goto done;
+    common = common && all_ready_str(keys);
+    if (common) {
+        canonical = canonical_keys_of(keys, state[R_MEMO], state[R_TABLES], 0);
+        if (canonical == NULL)
+            goto done;
+        int equal = PyObject_RichCompareBool(canonical, keys, Py_EQ);
+        if (equal < 0)
+            goto done;
+        if (equal) /* one tuple fewer kept */
+            Py_SETREF(canonical, Py_NewRef(keys));
+        common = PyTuple_CheckExact(canonical) && all_ready_str(canonical);
+    }
+    if (!common) { /* number words, no keyword, other types: the Python code */
+        result = PyObject_CallFunctionObjArgs(state[R_PREPARE], matcher, reference, text,
+                                              analysis, NULL);
+        goto done;
+    }
+    if ((fields = reference_fields(keys, canonical, state)) == NULL)
+        goto done;
+    PyObject *cache = state[R_CACHE]; /* bounded, the entry stored whole */
+    if (PyDict_GET_SIZE(cache) >= size)
+        PyDict_Clear(cache);
+    if (PyDict_SetItem(cache, reference, fields) < 0)
+        goto done;
+    result = new_reference(state[R_TYPE], fields);
+done:
+    Py_XDECREF(text);
+    Py_XDECREF(analysis);
+    Py_XDECREF(keys);
+    Py_XDECREF(canonical);
+    Py_XDECREF(fields);
+    return result;
+}
+
+static PyObject *py_reference(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !TUPLE_OF(args[0], R_N) ||
+        !reference_state_ok(&PyTuple_GET_ITEM(args[0], 0))) {
+        PyErr_SetString(PyExc_TypeError, "reference(state, matcher, reference): state must be "
+                                         "the tuple LenientMatcher builds");
+        return NULL;
+    }
+    PyObject *reference = args[2];
+    if (!PyUnicode_CheckExact(reference))
+        Py_RETURN_NONE;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(reference) < 0)
+        return NULL;
+#endif
+    if (KIND_NAME[0] == NULL) {
+        const char *names[3] = {"year", "small", "number"};
+        for (int i = 0; i < 3; i++)
+            if ((KIND_NAME[i] = PyUnicode_InternFromString(names[i])) == NULL)
+                return NULL;
+    }
+    PyObject *state = Py_NewRef(args[0]), *matcher = Py_NewRef(args[1]);
+    Py_INCREF(reference); /* Python code may run: the arguments are held */
+    PyObject **items = &PyTuple_GET_ITEM(state, 0), *result;
+    PyObject *cached = PyDict_GetItemWithError(items[R_CACHE], reference); /* exact str */
+    if (cached != NULL) { /* ReferenceKeys(*cached) */
+        Py_INCREF(cached);
+        result = PyTuple_CheckExact(cached) ? new_reference(items[R_TYPE], cached)
+                                            : Py_NewRef(Py_None);
+        Py_DECREF(cached);
+    }
+    else
+        result = PyErr_Occurred() ? NULL : reference_new(items, matcher, reference);
+    Py_DECREF(reference);
+    Py_DECREF(matcher);
+    Py_DECREF(state);
+    return result;
+}
+
+/* ---- end of prepared references --------------------------------------------------------- */
 
 /* Interned names: the info dict's keys and the attributes read. */
 enum {
@@ -1393,6 +2189,10 @@ done:
 static PyMethodDef METHODS[] = {
     {"canonical_keys", (PyCFunction)(void (*)(void))py_canonical_keys, METH_FASTCALL,
      "canonical_keys(keys, memo, tables, as_dict) -> tuple or dict of the canonical keys."},
+    {"reference", (PyCFunction)(void (*)(void))py_reference, METH_FASTCALL,
+     "reference(state, matcher, reference) -> LenientMatcher.reference(reference), or None."},
+    {"names_number", (PyCFunction)(void (*)(void))py_names_number, METH_FASTCALL,
+     "names_number(text, words, fold) -> whether fold(text) has a number word, or None."},
     {"without_digits", (PyCFunction)py_without_digits, METH_O,
      "without_digits(keys) -> the keys without a decimal digit, or None."},
     {"kind_candidates", (PyCFunction)(void (*)(void))py_kind_candidates, METH_FASTCALL,

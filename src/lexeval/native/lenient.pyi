@@ -1,5 +1,6 @@
 """The compiled fast paths of lenient keyword matching (src/lexeval/native/lenient.c)."""
 
+from collections.abc import Callable
 from typing import Any, Literal, overload
 
 @overload
@@ -57,3 +58,7 @@ def merge_number_words(
     keys: list[str] | tuple[str, ...], values: dict[str, int], /
 ) -> list[str] | tuple[str, ...] | None: ...
 def texts(output: str, /) -> tuple[str, str] | None: ...
+def reference(state: tuple[Any, ...], matcher: Any, reference: str, /) -> Any | None: ...
+def names_number(
+    text: str, words: frozenset[str], fold: Callable[[str], str], /
+) -> bool | None: ...
