@@ -117,6 +117,54 @@ def test_canonical_keys_equal_the_reference(keys: list[str], english: bool, cold
 
 
 @needs_native
+@settings(max_examples=400, deadline=None)
+@given(st.lists(KEY, max_size=12), st.booleans(), st.booleans(), st.booleans())
+def test_an_index_with_parts_equals_the_reference(
+    keys: list[str], english: bool, cold: bool, as_tuple: bool
+) -> None:
+    """canonical_index_parts in one C call: the canonical keys, the index and the canonical
+    parts of the hyphenated keys (or None) of the Python code, the memo cold or warm."""
+    given_keys: list[str] | tuple[str, ...] = tuple(keys) if as_tuple else keys
+    if cold:
+        lenient.clear_caches()
+    with pure_python():
+        want = lenient.canonical_index_parts(given_keys, english)
+    if cold:
+        lenient.clear_caches()
+    found = lenient.canonical_index_parts(given_keys, english)
+    assert same(found, want), (found, want)
+    assert (found[2] is None) == (want[2] is None) == all("-" not in k for k in found[0])
+    assert same(lenient.canonical_index_parts(given_keys, english), want)  # memo warm
+
+
+@needs_native
+def test_an_index_with_parts_checks_its_arguments_and_propagates_errors() -> None:
+    assert native is not None
+    memo, tables = lenient._CANONICAL[True], lenient._TABLES[True]
+    assert native.index_parts(["Six-Year", "10–12"], memo, tables) == (
+        ("six-year", "10-12"),
+        dict.fromkeys(["six-year", "10-12", "sixyear", "1012"]),
+        dict.fromkeys(["6", "year", "10", "12"]),
+    )
+    with pytest.raises(TypeError, match="3 arguments"):
+        native.index_parts(["a"], memo)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        native.index_parts({"a"}, memo, tables)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        native.index_parts(["a"], memo, ([], {}, 10))  # type: ignore[arg-type]
+
+    class Failing(dict[str, str]):
+        """A memo that knows the hyphenated keys but not their parts."""
+
+        def __missing__(self, key: str) -> str:
+            raise LookupError(key)
+
+    failing = Failing({"a-b.c": "a-b.c"})
+    with pytest.raises(LookupError, match=r"b\.c"):  # a part's error, after the keys
+        native.index_parts(["a-b.c"], failing, tables)
+
+
+@needs_native
 def test_hyphenated_and_punctuated_words_equal_the_reference() -> None:
     """The keys computed in C beyond plain words: number phrases ("twenty-four"), other
     hyphenated or punctuated ASCII words, for both languages."""
@@ -361,6 +409,28 @@ def test_real_pairs_equal_the_reference(task: str | None) -> None:
     with pure_python():
         want = _measure_all(pairs, task=task)
     assert same(_measure_all(pairs, task=task), want)
+
+
+@needs_native
+@pytest.mark.parametrize("task", [None, "summary"])
+def test_one_reference_as_a_str_equals_a_list_of_one(task: str | None) -> None:
+    """measure(reference, output) with a str reference and no question (its lean path, and
+    measure_many's) gives the results of [reference], both paths, info in the same order."""
+    pairs = [(refs[0], out) for refs, out, _ in _real_pairs()]
+    with pure_python():
+        metric = KeywordCoverageMetric(normalizer=NORMALIZER, task=task)
+        want = [metric.measure([r], o) for r, o in pairs]
+        python = KeywordCoverageMetric(normalizer=NORMALIZER, task=task)
+        found_python = [python.measure(r, o) for r, o in pairs]
+    metric = KeywordCoverageMetric(normalizer=NORMALIZER, task=task)
+    found = [metric.measure(r, o) for r, o in pairs]
+    refs, outs = [r for r, _ in pairs], [o for _, o in pairs]
+    many = KeywordCoverageMetric(normalizer=NORMALIZER, task=task).measure_many(refs, outs)
+    for results in (found_python, found, many):
+        assert same(
+            [(x.score, x.info, x.passed, x.signature) for x in results],
+            [(x.score, x.info, x.passed, x.signature) for x in want],
+        )
 
 
 @needs_native

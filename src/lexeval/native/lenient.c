@@ -1390,6 +1390,71 @@ done:
     return result;
 }
 
+/* ---- an output's index in one call ----------------------------------------------------------- */
+
+/* index_parts(keys, memo, tables): canonical_keys(keys, memo, tables, 4)'s canonical keys and
+ * index, then the canonical keys of the non-empty parts (split at "-") of the index's keys
+ * with a hyphen, distinct and in order, as the keys of a dict of None; None in its place when
+ * no key has a hyphen (lexeval.text.lenient.canonical_index_parts, whose Python code is the
+ * reference). The memo is read and filled as canonical_keys does, keys first, then parts. */
+static PyObject *index_parts_of(PyObject *keys, PyObject *memo, PyObject *tables)
+{
+    PyObject *found = canonical_keys_of(keys, memo, tables, 4); /* checks the arguments */
+    if (found == NULL)
+        return NULL;
+    PyObject *compounds = PyTuple_GET_ITEM(found, 2), *parts = NULL, *result = NULL;
+    if (PyTuple_GET_SIZE(compounds) == 0) {
+        result = PyTuple_Pack(3, PyTuple_GET_ITEM(found, 0), PyTuple_GET_ITEM(found, 1),
+                              Py_None);
+        Py_DECREF(found);
+        return result;
+    }
+    Tables t = {PyTuple_GET_ITEM(tables, 0), PyTuple_GET_ITEM(tables, 1),
+                PyTuple_GET_ITEM(tables, 3)};
+    Py_ssize_t size = PyLong_AsSsize_t(PyTuple_GET_ITEM(tables, 2));
+    if (size == -1 && PyErr_Occurred())
+        goto done;
+    if ((parts = PyDict_New()) == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(compounds); i++) {
+        PyObject *pieces = PyUnicode_Split(PyTuple_GET_ITEM(compounds, i), DASH, -1);
+        if (pieces == NULL)
+            goto done;
+        int failed = 0;
+        for (Py_ssize_t j = 0; !failed && j < PyList_GET_SIZE(pieces); j++) {
+            PyObject *piece = PyList_GET_ITEM(pieces, j); /* the list holds it */
+            if (PyUnicode_GET_LENGTH(piece) == 0)
+                continue;
+            PyObject *canonical = canonical_of(piece, memo, &t, size);
+            failed = canonical == NULL || PyDict_SetItem(parts, canonical, Py_None) < 0;
+            Py_XDECREF(canonical);
+        }
+        Py_DECREF(pieces);
+        if (failed)
+            goto done;
+    }
+    result = PyTuple_Pack(3, PyTuple_GET_ITEM(found, 0), PyTuple_GET_ITEM(found, 1), parts);
+done:
+    Py_XDECREF(parts);
+    Py_DECREF(found);
+    return result;
+}
+
+static PyObject *py_index_parts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "index_parts(keys, memo, tables) takes 3 arguments");
+        return NULL;
+    }
+    for (int i = 0; i < 3; i++) /* Python code may run (__missing__): the arguments are held */
+        Py_INCREF(args[i]);
+    PyObject *result = index_parts_of(args[0], args[1], args[2]);
+    for (int i = 0; i < 3; i++)
+        Py_DECREF(args[i]);
+    return result;
+}
+
 static PyMethodDef METHODS[] = {
     {"canonical_keys", (PyCFunction)(void (*)(void))py_canonical_keys, METH_FASTCALL,
      "canonical_keys(keys, memo, tables, as_dict) -> tuple or dict of the canonical keys."},
@@ -1407,6 +1472,8 @@ static PyMethodDef METHODS[] = {
     {"score", (PyCFunction)(void (*)(void))py_score, METH_FASTCALL,
      "score(types, ref, weighted, weights, total, out, profile, echoed) -> (score, info), or "
      "None."},
+    {"index_parts", (PyCFunction)(void (*)(void))py_index_parts, METH_FASTCALL,
+     "index_parts(keys, memo, tables) -> (canonical keys, index, canonical parts or None)."},
     {NULL, NULL, 0, NULL},
 };
 
