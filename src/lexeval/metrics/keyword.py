@@ -28,7 +28,13 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from lexeval.checks import check_references, check_text
-from lexeval.metrics.base import BaseMetric, MetricResult, check_scale, register_metric
+from lexeval.metrics.base import (
+    BaseMetric,
+    MetricResult,
+    check_scale,
+    new_result,
+    register_metric,
+)
 from lexeval.metrics.keyword_exact import ExactCoverage
 from lexeval.metrics.keyword_lenient import NEAR_MIN, LenientMatcher, conflict_kind, lenient_score
 from lexeval.metrics.keyword_mastra import Compat, MastraCoverage
@@ -316,7 +322,12 @@ class KeywordCoverageMetric(BaseMetric):
             if question is not None and self._lenient is not None and self.keywords is None:
                 given = _Asked(output, self._lenient.question_keys(question))
             score, info = self._measure_refs(references, given)
-        return self.make_result(score, info)
+        # make_result's steps, without its frame and the signature's property once it is built
+        if self.scale != 1.0:
+            score *= self.scale
+        threshold = self.threshold
+        passed = None if threshold is None else score >= threshold
+        return new_result(score, info, passed, self._signature or self.signature)
 
     def measure_many(
         self,
@@ -341,7 +352,7 @@ class KeywordCoverageMetric(BaseMetric):
             return self._measure_refs([reference], output)
         out = lenient.output(output)
         ref = lenient.reference(reference)
-        task = self.task or choose_task((len(ref.keys),), len(out.keywords), asked=False)
+        task = self.task or choose_task(len(ref.keys), len(out.keywords), asked=False)
         profile, weights = self._scorers[task]
         found = lenient_score(ref, lenient.weighted(ref, weights), out, profile)
         found[1]["task"] = task
