@@ -412,21 +412,39 @@ def test_real_pairs_equal_the_reference(task: str | None) -> None:
 
 
 @needs_native
-@pytest.mark.parametrize("task", [None, "summary"])
-def test_one_reference_as_a_str_equals_a_list_of_one(task: str | None) -> None:
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"task": "summary"},
+        {"scale": 10.0, "threshold": 4.0},
+        {"weighting": "uniform", "threshold": 0.3},
+        {"compat": "mastra"},
+        {"match": "exact"},
+    ],
+)
+def test_one_reference_as_a_str_equals_a_list_of_one(options: dict[str, Any]) -> None:
     """measure(reference, output) with a str reference and no question (its lean path, and
-    measure_many's) gives the results of [reference], both paths, info in the same order."""
+    measure_many's) gives the results of [reference], both paths, info in the same order;
+    again with every text kept (the caches), each pair twice in a row, and from threads."""
+    if "compat" not in options:
+        options = {"normalizer": NORMALIZER, **options}
     pairs = [(refs[0], out) for refs, out, _ in _real_pairs()]
     with pure_python():
-        metric = KeywordCoverageMetric(normalizer=NORMALIZER, task=task)
+        metric = KeywordCoverageMetric(**options)
         want = [metric.measure([r], o) for r, o in pairs]
-        python = KeywordCoverageMetric(normalizer=NORMALIZER, task=task)
+        python = KeywordCoverageMetric(**options)
         found_python = [python.measure(r, o) for r, o in pairs]
-    metric = KeywordCoverageMetric(normalizer=NORMALIZER, task=task)
+    metric = KeywordCoverageMetric(**options)
     found = [metric.measure(r, o) for r, o in pairs]
+    again = [metric.measure(r, o) for r, o in pairs]  # every text kept
+    twice = [metric.measure(r, o) for r, o in pairs for _ in (0, 1)][1::2]
     refs, outs = [r for r, _ in pairs], [o for _, o in pairs]
-    many = KeywordCoverageMetric(normalizer=NORMALIZER, task=task).measure_many(refs, outs)
-    for results in (found_python, found, many):
+    many = KeywordCoverageMetric(**options).measure_many(refs, outs)
+    shared = KeywordCoverageMetric(**options)
+    with ThreadPoolExecutor(4) as pool:
+        threads = list(pool.map(lambda pair: shared.measure(*pair), pairs))
+    for results in (found_python, found, again, twice, many, threads):
         assert same(
             [(x.score, x.info, x.passed, x.signature) for x in results],
             [(x.score, x.info, x.passed, x.signature) for x in want],

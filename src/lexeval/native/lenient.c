@@ -1404,6 +1404,11 @@ static PyObject *index_parts_of(PyObject *keys, PyObject *memo, PyObject *tables
         return NULL;
     PyObject *compounds = PyTuple_GET_ITEM(found, 2), *parts = NULL, *result = NULL;
     if (PyTuple_GET_SIZE(compounds) == 0) {
+        if (Py_REFCNT(found) == 1) { /* a new tuple, only here: None in the compounds' place */
+            PyTuple_SET_ITEM(found, 2, Py_NewRef(Py_None));
+            Py_DECREF(compounds);
+            return found;
+        }
         result = PyTuple_Pack(3, PyTuple_GET_ITEM(found, 0), PyTuple_GET_ITEM(found, 1),
                               Py_None);
         Py_DECREF(found);
