@@ -216,7 +216,7 @@ class OutputKeys:
     not found directly. On a long output substring queries go through :class:`SubstringIndex`,
     so their cost does not grow with it. (The matcher keeps an output as the plain tuple of
     its text, keywords and keys, which the garbage collector stops tracking, and makes it an
-    :class:`OutputKeys` again with :meth:`_thaw`.)"""
+    :class:`OutputKeys` again with :func:`_thaw`.)"""
 
     __slots__ = (
         "_all_keys",
@@ -260,15 +260,6 @@ class OutputKeys:
 
     def __init__(self, output: str, analysis: KeywordAnalysis, english: bool) -> None:
         self._fill(output, tuple(analysis.keywords), tuple(analysis.keys), english)
-
-    @classmethod
-    def _thaw(cls, state: tuple[str, tuple[str, ...], tuple[str, ...], bool]) -> OutputKeys:
-        """The output that ``(output, keywords, keys, english)`` of an :class:`OutputKeys`
-        prepared (its canonical keys and parts made again, in C; the other parts when used),
-        without a call of the class (its ``__init__``)."""
-        out: OutputKeys = _new_object(cls)
-        out._fill(*state)
-        return out
 
     def _fill(
         self, output: str, keywords: tuple[str, ...], keys: tuple[str, ...], english: bool
@@ -453,6 +444,17 @@ class OutputKeys:
         return self._prefix_match(key)
 
 
+def _thaw(state: tuple[str, tuple[str, ...], tuple[str, ...], bool]) -> OutputKeys:
+    """The output that ``(output, keywords, keys, english)`` of an :class:`OutputKeys`
+    prepared (its canonical keys and parts made again, in C; the other parts when used),
+    without a call of the class (its ``__init__``). (A function, not a classmethod: a call of
+    a plain function with plain arguments runs in the caller's loop of the interpreter.)"""
+    out: OutputKeys = _new_object(OutputKeys)
+    output, keywords, keys, english = state
+    out._fill(output, keywords, keys, english)
+    return out
+
+
 class ReferenceKeys(NamedTuple):
     """A reference prepared for lenient matching (the same for every profile)."""
 
@@ -614,7 +616,7 @@ class LenientMatcher:
                 self._out_chars = 0
             cache[output] = state
             self._out_chars += len(output)  # approximate under threads: only bounds the cache
-        prepared = OutputKeys._thaw(state)  # the same fields as OutputKeys(text, analysis, ...)
+        prepared = _thaw(state)  # the same fields as OutputKeys(text, analysis, ...)
         self._last = (output, prepared)  # published whole: threads see a key and its output
         return prepared
 
