@@ -358,6 +358,40 @@ def test_rules_equal_the_reference(output: str, words: list[str]) -> None:
 
 
 @needs_native
+@pytest.mark.parametrize(
+    "output",
+    [
+        "It is in Massachusetts1 and byJohann Gutenbergin, 2004",  # ASCII: texts made in C
+        "Born in Röntgen’s city—Massachusetts1",  # not ASCII: the method's Python code
+        "It cost 1,500 dollars in Massachusetts1",  # a thousands separator: the Python code
+    ],
+)
+def test_the_scoring_loop_keeps_the_texts_the_method_makes(output: str) -> None:
+    """The compiled rules fill an output's folded texts (its _text slot) as _texts() does."""
+    matcher = kl.LenientMatcher(NORMALIZER)
+    out = matcher.output(output)
+    assert out._text is None
+    ref = matcher.reference("Massachusetts Johann Gutenberg")
+    native_found = kl.lenient_score(
+        ref, matcher.weighted(ref, WEIGHTS["frequency"]), out, PROFILES["short_answer"]
+    )
+    assert out._text is not None  # the substring rule ran
+    with pure_python():
+        python = kl.LenientMatcher(NORMALIZER)
+        python_out = python.output(output)
+        assert same(out._text, python_out._texts())
+        python_ref = python.reference("Massachusetts Johann Gutenberg")
+        python_found = kl.lenient_score(
+            python_ref,
+            python.weighted(python_ref, WEIGHTS["frequency"]),
+            python_out,
+            PROFILES["short_answer"],
+        )
+    assert same(native_found, python_found)
+    assert "massachusetts" in native_found[1]["matched"]
+
+
+@needs_native
 def test_long_outputs_search_through_their_index() -> None:
     """An output of LONG_TEXT characters or more: the substring rule goes to the Python code
     (its index), with the same answers."""

@@ -674,11 +674,13 @@ static int output_every(Output *o, int build)
     return 0;
 }
 
+static PyObject *output_texts(PyObject *out);
+
 /* The substring rule (OutputKeys._inside) for a key of 4+ characters: 1, 0 or -1. */
 static int output_inside(Output *o, PyObject *key)
 {
     if (!has_digit(key) && o->texts == NULL) {
-        PyObject *texts = PyObject_CallMethodNoArgs(o->out, NAME[M_TEXTS]);
+        PyObject *texts = output_texts(o->out);
         if (texts == NULL)
             return -1;
         if (!TUPLE_OF(texts, 2) || !PyUnicode_CheckExact(PyTuple_GET_ITEM(texts, 0)) ||
@@ -1458,6 +1460,37 @@ static PyObject *py_index_parts(PyObject *module, PyObject *const *args, Py_ssiz
     for (int i = 0; i < 3; i++)
         Py_DECREF(args[i]);
     return result;
+}
+
+/* ---- an output's folded texts without a call of its method ------------------------------------ */
+
+/* out._texts() as a new reference: its _text slot once built; else the texts that texts()
+ * makes (an ASCII output without thousands separators), stored in that slot as the method
+ * stores them; else the method's (the Python code). */
+static PyObject *output_texts(PyObject *out)
+{
+    static PyObject *text_name, *output_name; /* "_text" and "output", interned once */
+    if ((text_name == NULL && (text_name = PyUnicode_InternFromString("_text")) == NULL) ||
+        (output_name == NULL && (output_name = PyUnicode_InternFromString("output")) == NULL))
+        return NULL;
+    PyObject *texts = PyObject_GetAttr(out, text_name);
+    if (texts == NULL || texts != Py_None)
+        return texts;
+    Py_DECREF(texts);
+    PyObject *output = PyObject_GetAttr(out, output_name);
+    if (output == NULL)
+        return NULL;
+    texts = py_texts(NULL, output);
+    Py_DECREF(output);
+    if (texts == NULL)
+        return NULL;
+    if (texts != Py_None) {
+        if (PyObject_SetAttr(out, text_name, texts) < 0)
+            Py_CLEAR(texts);
+        return texts;
+    }
+    Py_DECREF(texts);
+    return PyObject_CallMethodNoArgs(out, NAME[M_TEXTS]);
 }
 
 static PyMethodDef METHODS[] = {
