@@ -34,6 +34,12 @@ def canonical_keys(
     as_dict: Literal[4],
     /,
 ) -> tuple[tuple[str, ...], dict[str, None], tuple[str, ...]]: ...
+def index_parts(
+    keys: list[str] | tuple[str, ...],
+    memo: dict[str, str],
+    tables: tuple[dict[str, str] | None, dict[str, str] | None, int, dict[str, int] | None],
+    /,
+) -> tuple[tuple[str, ...], dict[str, None], dict[str, None] | None]: ...
 def score(
     types: tuple[type[Any], type[Any], type[Any], int],
     ref: Any,
@@ -57,9 +63,3 @@ def merge_number_words(
     keys: list[str] | tuple[str, ...], values: dict[str, int], /
 ) -> list[str] | tuple[str, ...] | None: ...
 def texts(output: str, /) -> tuple[str, str] | None: ...
-def index_parts(
-    keys: list[str] | tuple[str, ...],
-    memo: dict[str, str],
-    tables: tuple[dict[str, str] | None, dict[str, str] | None, int, dict[str, int] | None],
-    /,
-) -> tuple[tuple[str, ...], dict[str, None], dict[str, None] | None]: ...
