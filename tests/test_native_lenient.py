@@ -391,6 +391,20 @@ def test_the_scoring_loop_keeps_the_texts_the_method_makes(output: str) -> None:
     assert "massachusetts" in native_found[1]["matched"]
 
 
+@pytest.mark.parametrize("python", [False, True])
+def test_a_new_output_keys_equals_the_matchers(python: bool) -> None:
+    """OutputKeys(text, analysis, english), the class called, has the fields of the output the
+    matcher prepares without calling it (_thaw of its kept tuple), both paths."""
+    texts = ["It was on September 14, 2004.", "The six-year 10–12 twenty-four", "Röntgen", ""]
+    with pure_python() if python else contextlib.nullcontext():
+        matcher = kl.LenientMatcher(NORMALIZER)
+        for text in texts:
+            made = kl.OutputKeys(text, NORMALIZER.keyword_analysis(text), True)
+            prepared = matcher.output(text)
+            for name in kl.OutputKeys.__slots__:
+                assert same(getattr(made, name), getattr(prepared, name)), name
+
+
 @needs_native
 def test_long_outputs_search_through_their_index() -> None:
     """An output of LONG_TEXT characters or more: the substring rule goes to the Python code
