@@ -165,6 +165,58 @@ def test_an_index_with_parts_checks_its_arguments_and_propagates_errors() -> Non
 
 
 @needs_native
+@settings(max_examples=300, deadline=None)
+@given(st.lists(KEY, max_size=10), st.lists(KEY, max_size=10), st.booleans(), st.booleans())
+def test_an_output_made_in_one_call_equals_the_reference(
+    keywords: list[str], keys: list[str], english: bool, cold: bool
+) -> None:
+    """_thaw's compiled call (output_keys) sets every slot of an OutputKeys as its Python code
+    does, the memo cold or warm."""
+    state = ("the text", tuple(keywords), tuple(keys), english)
+    if cold:
+        lenient.clear_caches()
+    with pure_python():
+        want = kl._thaw(state)
+    if cold:
+        lenient.clear_caches()
+    found = kl._thaw(state)
+    for name in kl.OutputKeys.__slots__:
+        assert same(getattr(found, name), getattr(want, name)), name
+    assert (found._parts is kl._NO_PARTS) == (want._parts is kl._NO_PARTS)
+
+
+@needs_native
+def test_an_output_made_in_one_call_checks_its_arguments() -> None:
+    assert native is not None
+    members, tables = kl._OUTPUT_MEMBERS, kl._CANONICAL_TABLES[True]
+    assert {m.__name__ for m in members} == set(kl.OutputKeys.__slots__)
+    state = ("x", ("Four", "six-year"), ("Four", "six-year"), True)
+    out = native.output_keys(kl.OutputKeys, members, state, tables, kl._NO_PARTS)
+    assert type(out) is kl.OutputKeys and out.canonical == ("4", "six-year")
+    assert out._parts == dict.fromkeys(["6", "year"]) and out._every is None
+    # other shapes: the Python code decides
+    for odd_state in [("x", ["a"], ("a",)), ("x", {"a"}, ("a",), True), ["x", ("a",), (), True]]:
+        assert native.output_keys(kl.OutputKeys, members, odd_state, tables, kl._NO_PARTS) is None
+    assert native.output_keys(kl.OutputKeys, members, state, (tables[0],), kl._NO_PARTS) is None
+    with pytest.raises(TypeError, match="5 arguments"):
+        native.output_keys(kl.OutputKeys, members, state, tables)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="member descriptor"):
+        native.output_keys(kl.OutputKeys, (*members[:6], kl.OutputKeys.has), state, tables, 0)
+    with pytest.raises(TypeError, match="at least 7"):
+        native.output_keys(kl.OutputKeys, members[:6], state, tables, kl._NO_PARTS)
+    with pytest.raises(TypeError, match="member descriptor"):  # another class's slots
+        native.output_keys(kl._Missed, members, state, tables, kl._NO_PARTS)
+
+    class Failing(dict[str, str]):
+        def __missing__(self, key: str) -> str:
+            raise LookupError(key)
+
+    dotted = ("x", ("Four", "x.y"), (), True)  # "x.y": a key the memo's __missing__ computes
+    with pytest.raises(LookupError, match=r"x\.y"):
+        native.output_keys(kl.OutputKeys, members, dotted, (Failing(), tables[1]), kl._NO_PARTS)
+
+
+@needs_native
 def test_hyphenated_and_punctuated_words_equal_the_reference() -> None:
     """The keys computed in C beyond plain words: number phrases ("twenty-four"), other
     hyphenated or punctuated ASCII words, for both languages."""

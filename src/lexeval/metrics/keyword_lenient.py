@@ -57,6 +57,7 @@ from lexeval.text.lenient import (
     canonical_index_parts,
     canonical_key_set,
     canonical_keys,
+    canonical_tables,
     fold_accents,
     hyphenate_dashes,
     merge_number_words,
@@ -446,13 +447,37 @@ class OutputKeys:
 
 def _thaw(state: tuple[str, tuple[str, ...], tuple[str, ...], bool]) -> OutputKeys:
     """The output that ``(output, keywords, keys, english)`` of an :class:`OutputKeys`
-    prepared (its canonical keys and parts made again, in C; the other parts when used),
-    without a call of the class (its ``__init__``). (A function, not a classmethod: a call of
-    a plain function with plain arguments runs in the caller's loop of the interpreter.)"""
+    prepared (its canonical keys and parts made again; the other parts when used), without a
+    call of the class (its ``__init__``): in one compiled call (``lexeval.native.lenient``'s
+    ``output_keys``) when :data:`NATIVE_SCORE`, the code below being its reference. (A
+    function, not a classmethod: a call of a plain function with plain arguments runs in the
+    caller's loop of the interpreter.)"""
+    if NATIVE_SCORE and _NATIVE is not None:
+        made: OutputKeys | None = _NATIVE.output_keys(
+            OutputKeys, _OUTPUT_MEMBERS, state, _CANONICAL_TABLES[state[3]], _NO_PARTS
+        )
+        if made is not None:
+            return made
     out: OutputKeys = _new_object(OutputKeys)
     output, keywords, keys, english = state
     out._fill(output, keywords, keys, english)
     return out
+
+
+#: The slots of an :class:`OutputKeys` in the order the compiled ``_thaw`` sets them: the kept
+#: fields, the canonical index, then the parts built on first use (None).
+_OUTPUT_FIELDS = ("output", "keywords", "_all_keys", "_english", "canonical", "_keys", "_parts")
+_OUTPUT_MEMBERS = tuple(
+    [
+        vars(OutputKeys)[name]
+        for name in (
+            *_OUTPUT_FIELDS,
+            *[name for name in OutputKeys.__slots__ if name not in _OUTPUT_FIELDS],
+        )
+    ]
+)
+#: The memo of canonical keys and its tables, by ``english``.
+_CANONICAL_TABLES = (canonical_tables(False), canonical_tables(True))
 
 
 class ReferenceKeys(NamedTuple):

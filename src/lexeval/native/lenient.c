@@ -49,6 +49,7 @@
 #include <Python.h>
 #include <stddef.h>
 #include <string.h>
+#include <structmember.h> /* PyMember_SetOne (output_keys) */
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
@@ -1462,6 +1463,81 @@ static PyObject *py_index_parts(PyObject *module, PyObject *const *args, Py_ssiz
     return result;
 }
 
+/* ---- an output's OutputKeys in one call ------------------------------------------------------- */
+
+/* output_keys(cls, members, state, canonical, no_parts): the OutputKeys that the kept state
+ * (output, keywords, keys, english) of a prepared output makes, as the Python code of
+ * lexeval.metrics.keyword_lenient._thaw makes it (its reference):
+ *   cls       the class (object.__new__(cls) makes the object)
+ *   members   member descriptors of cls's slots: output, keywords, _all_keys, _english,
+ *             canonical, _keys, _parts, then those set to None (built on first use)
+ *   state     the kept tuple of 4
+ *   canonical (memo, tables) of the state's language (text.lenient.canonical_tables)
+ *   no_parts  what _parts holds when no keyword has a hyphen
+ * The first four fields are the state's items, the next three index_parts(keywords, memo,
+ * tables) (no_parts for None). Returns the object, or None when the state or the canonical
+ * tables are not of these shapes or the keywords not a list or tuple (the Python code runs);
+ * members that are not member descriptors of cls, or fewer than 7, are a TypeError. */
+static PyObject *output_keys_of(PyObject *const *args)
+{
+    PyObject *cls = args[0], *members = args[1], *state = args[2], *canonical = args[3];
+    if (!PyType_Check(cls) || !PyTuple_CheckExact(members) || PyTuple_GET_SIZE(members) < 7) {
+        PyErr_SetString(PyExc_TypeError, "output_keys: a class and a tuple of at least 7 of "
+                                         "its member descriptors");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(members); i++) {
+        PyObject *member = PyTuple_GET_ITEM(members, i);
+        if (!Py_IS_TYPE(member, &PyMemberDescr_Type) ||
+            !PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(member))) {
+            PyErr_Format(PyExc_TypeError,
+                         "output_keys: members[%zd] is not a member descriptor of the class", i);
+            return NULL;
+        }
+    }
+    if (!TUPLE_OF(state, 4) || !TUPLE_OF(canonical, 2) ||
+        !(PyTuple_CheckExact(PyTuple_GET_ITEM(state, 1)) ||
+          PyList_CheckExact(PyTuple_GET_ITEM(state, 1))))
+        Py_RETURN_NONE;
+    PyObject *found = index_parts_of(PyTuple_GET_ITEM(state, 1), PyTuple_GET_ITEM(canonical, 0),
+                                     PyTuple_GET_ITEM(canonical, 1));
+    if (found == NULL)
+        return NULL;
+    PyObject *no_args = PyTuple_New(0), *made = NULL;
+    if (no_args != NULL) /* object.__new__(cls) */
+        made = PyBaseObject_Type.tp_new((PyTypeObject *)cls, no_args, NULL);
+    Py_XDECREF(no_args);
+    PyObject *parts = PyTuple_GET_ITEM(found, 2);
+    PyObject *values[7] = {
+        PyTuple_GET_ITEM(state, 0), PyTuple_GET_ITEM(state, 1), PyTuple_GET_ITEM(state, 2),
+        PyTuple_GET_ITEM(state, 3), PyTuple_GET_ITEM(found, 0), PyTuple_GET_ITEM(found, 1),
+        parts == Py_None ? args[4] : parts,
+    };
+    for (Py_ssize_t i = 0; made != NULL && i < PyTuple_GET_SIZE(members); i++) {
+        PyMemberDef *def = ((PyMemberDescrObject *)PyTuple_GET_ITEM(members, i))->d_member;
+        if (PyMember_SetOne((char *)made, def, i < 7 ? values[i] : Py_None) < 0)
+            Py_CLEAR(made);
+    }
+    Py_DECREF(found);
+    return made;
+}
+
+static PyObject *py_output_keys(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "output_keys(cls, members, state, canonical, no_parts) takes 5 arguments");
+        return NULL;
+    }
+    for (int i = 0; i < 5; i++) /* Python code may run (__missing__): the arguments are held */
+        Py_INCREF(args[i]);
+    PyObject *result = output_keys_of(args);
+    for (int i = 0; i < 5; i++)
+        Py_DECREF(args[i]);
+    return result;
+}
+
 /* ---- an output's folded texts without a call of its method ------------------------------------ */
 
 /* out._texts() as a new reference: its _text slot once built; else the texts that texts()
@@ -1512,6 +1588,8 @@ static PyMethodDef METHODS[] = {
      "None."},
     {"index_parts", (PyCFunction)(void (*)(void))py_index_parts, METH_FASTCALL,
      "index_parts(keys, memo, tables) -> (canonical keys, index, canonical parts or None)."},
+    {"output_keys", (PyCFunction)(void (*)(void))py_output_keys, METH_FASTCALL,
+     "output_keys(cls, members, state, canonical, no_parts) -> an OutputKeys, or None."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -40,6 +40,14 @@ def index_parts(
     tables: tuple[dict[str, str] | None, dict[str, str] | None, int, dict[str, int] | None],
     /,
 ) -> tuple[tuple[str, ...], dict[str, None], dict[str, None] | None]: ...
+def output_keys(
+    cls: type[Any],
+    members: tuple[Any, ...],
+    state: tuple[str, tuple[str, ...], tuple[str, ...], bool],
+    canonical: tuple[dict[str, str], tuple[Any, ...]],
+    no_parts: frozenset[str],
+    /,
+) -> Any | None: ...
 def score(
     types: tuple[type[Any], type[Any], type[Any], int],
     ref: Any,

@@ -18,6 +18,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from itertools import compress
+from typing import Any
 
 from lexeval.native import load
 
@@ -32,6 +33,7 @@ __all__ = [
     "canonical_key",
     "canonical_key_set",
     "canonical_keys",
+    "canonical_tables",
     "clear_caches",
     "fold_accents",
     "hyphenate_dashes",
@@ -298,6 +300,17 @@ def canonical_keys(keys: Iterable[str], english: bool) -> tuple[str, ...]:
         )
         return found
     return tuple(map(_CANONICAL[english].__getitem__, keys))
+
+
+def canonical_tables(english: bool) -> tuple[dict[str, str], tuple[Any, ...]]:
+    """The memo of canonical keys and the tables that the compiled :func:`canonical_keys`
+    reads (``lexeval.native.lenient``), for compiled code that computes canonical keys itself.
+
+    >>> memo, tables = canonical_tables(english=True)
+    >>> canonical_keys(["Four"], english=True), memo["Four"], tables[0]["four"]
+    (('4',), '4', '4')
+    """
+    return _CANONICAL[english], _TABLES[english]
 
 
 def canonical_key_set(keys: Iterable[str], english: bool, joined: bool = False) -> dict[str, None]:
