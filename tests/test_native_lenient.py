@@ -117,6 +117,106 @@ def test_canonical_keys_equal_the_reference(keys: list[str], english: bool, cold
 
 
 @needs_native
+@settings(max_examples=400, deadline=None)
+@given(st.lists(KEY, max_size=12), st.booleans(), st.booleans(), st.booleans())
+def test_an_index_with_parts_equals_the_reference(
+    keys: list[str], english: bool, cold: bool, as_tuple: bool
+) -> None:
+    """canonical_index_parts in one C call: the canonical keys, the index and the canonical
+    parts of the hyphenated keys (or None) of the Python code, the memo cold or warm."""
+    given_keys: list[str] | tuple[str, ...] = tuple(keys) if as_tuple else keys
+    if cold:
+        lenient.clear_caches()
+    with pure_python():
+        want = lenient.canonical_index_parts(given_keys, english)
+    if cold:
+        lenient.clear_caches()
+    found = lenient.canonical_index_parts(given_keys, english)
+    assert same(found, want), (found, want)
+    assert (found[2] is None) == (want[2] is None) == all("-" not in k for k in found[0])
+    assert same(lenient.canonical_index_parts(given_keys, english), want)  # memo warm
+
+
+@needs_native
+def test_an_index_with_parts_checks_its_arguments_and_propagates_errors() -> None:
+    assert native is not None
+    memo, tables = lenient._CANONICAL[True], lenient._TABLES[True]
+    assert native.index_parts(["Six-Year", "10–12"], memo, tables) == (
+        ("six-year", "10-12"),
+        dict.fromkeys(["six-year", "10-12", "sixyear", "1012"]),
+        dict.fromkeys(["6", "year", "10", "12"]),
+    )
+    with pytest.raises(TypeError, match="3 arguments"):
+        native.index_parts(["a"], memo)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        native.index_parts({"a"}, memo, tables)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        native.index_parts(["a"], memo, ([], {}, 10))  # type: ignore[arg-type]
+
+    class Failing(dict[str, str]):
+        """A memo that knows the hyphenated keys but not their parts."""
+
+        def __missing__(self, key: str) -> str:
+            raise LookupError(key)
+
+    failing = Failing({"a-b.c": "a-b.c"})
+    with pytest.raises(LookupError, match=r"b\.c"):  # a part's error, after the keys
+        native.index_parts(["a-b.c"], failing, tables)
+
+
+@needs_native
+@settings(max_examples=300, deadline=None)
+@given(st.lists(KEY, max_size=10), st.lists(KEY, max_size=10), st.booleans(), st.booleans())
+def test_an_output_made_in_one_call_equals_the_reference(
+    keywords: list[str], keys: list[str], english: bool, cold: bool
+) -> None:
+    """_thaw's compiled call (output_keys) sets every slot of an OutputKeys as its Python code
+    does, the memo cold or warm."""
+    state = ("the text", tuple(keywords), tuple(keys), english)
+    if cold:
+        lenient.clear_caches()
+    with pure_python():
+        want = kl._thaw(state)
+    if cold:
+        lenient.clear_caches()
+    found = kl._thaw(state)
+    for name in kl.OutputKeys.__slots__:
+        assert same(getattr(found, name), getattr(want, name)), name
+    assert (found._parts is kl._NO_PARTS) == (want._parts is kl._NO_PARTS)
+
+
+@needs_native
+def test_an_output_made_in_one_call_checks_its_arguments() -> None:
+    assert native is not None
+    members, tables = kl._OUTPUT_MEMBERS, kl._CANONICAL_TABLES[True]
+    assert {m.__name__ for m in members} == set(kl.OutputKeys.__slots__)
+    state = ("x", ("Four", "six-year"), ("Four", "six-year"), True)
+    out = native.output_keys(kl.OutputKeys, members, state, tables, kl._NO_PARTS)
+    assert type(out) is kl.OutputKeys and out.canonical == ("4", "six-year")
+    assert out._parts == dict.fromkeys(["6", "year"]) and out._every is None
+    # other shapes: the Python code decides
+    for odd_state in [("x", ["a"], ("a",)), ("x", {"a"}, ("a",), True), ["x", ("a",), (), True]]:
+        assert native.output_keys(kl.OutputKeys, members, odd_state, tables, kl._NO_PARTS) is None
+    assert native.output_keys(kl.OutputKeys, members, state, (tables[0],), kl._NO_PARTS) is None
+    with pytest.raises(TypeError, match="5 arguments"):
+        native.output_keys(kl.OutputKeys, members, state, tables)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="member descriptor"):
+        native.output_keys(kl.OutputKeys, (*members[:6], kl.OutputKeys.has), state, tables, 0)
+    with pytest.raises(TypeError, match="at least 7"):
+        native.output_keys(kl.OutputKeys, members[:6], state, tables, kl._NO_PARTS)
+    with pytest.raises(TypeError, match="member descriptor"):  # another class's slots
+        native.output_keys(kl._Missed, members, state, tables, kl._NO_PARTS)
+
+    class Failing(dict[str, str]):
+        def __missing__(self, key: str) -> str:
+            raise LookupError(key)
+
+    dotted = ("x", ("Four", "x.y"), (), True)  # "x.y": a key the memo's __missing__ computes
+    with pytest.raises(LookupError, match=r"x\.y"):
+        native.output_keys(kl.OutputKeys, members, dotted, (Failing(), tables[1]), kl._NO_PARTS)
+
+
+@needs_native
 def test_hyphenated_and_punctuated_words_equal_the_reference() -> None:
     """The keys computed in C beyond plain words: number phrases ("twenty-four"), other
     hyphenated or punctuated ASCII words, for both languages."""
@@ -310,6 +410,54 @@ def test_rules_equal_the_reference(output: str, words: list[str]) -> None:
 
 
 @needs_native
+@pytest.mark.parametrize(
+    "output",
+    [
+        "It is in Massachusetts1 and byJohann Gutenbergin, 2004",  # ASCII: texts made in C
+        "Born in Röntgen’s city—Massachusetts1",  # not ASCII: the method's Python code
+        "It cost 1,500 dollars in Massachusetts1",  # a thousands separator: the Python code
+    ],
+)
+def test_the_scoring_loop_keeps_the_texts_the_method_makes(output: str) -> None:
+    """The compiled rules fill an output's folded texts (its _text slot) as _texts() does."""
+    matcher = kl.LenientMatcher(NORMALIZER)
+    out = matcher.output(output)
+    assert out._text is None
+    ref = matcher.reference("Massachusetts Johann Gutenberg")
+    native_found = kl.lenient_score(
+        ref, matcher.weighted(ref, WEIGHTS["frequency"]), out, PROFILES["short_answer"]
+    )
+    assert out._text is not None  # the substring rule ran
+    with pure_python():
+        python = kl.LenientMatcher(NORMALIZER)
+        python_out = python.output(output)
+        assert same(out._text, python_out._texts())
+        python_ref = python.reference("Massachusetts Johann Gutenberg")
+        python_found = kl.lenient_score(
+            python_ref,
+            python.weighted(python_ref, WEIGHTS["frequency"]),
+            python_out,
+            PROFILES["short_answer"],
+        )
+    assert same(native_found, python_found)
+    assert "massachusetts" in native_found[1]["matched"]
+
+
+@pytest.mark.parametrize("python", [False, True])
+def test_a_new_output_keys_equals_the_matchers(python: bool) -> None:
+    """OutputKeys(text, analysis, english), the class called, has the fields of the output the
+    matcher prepares without calling it (_thaw of its kept tuple), both paths."""
+    texts = ["It was on September 14, 2004.", "The six-year 10–12 twenty-four", "Röntgen", ""]
+    with pure_python() if python else contextlib.nullcontext():
+        matcher = kl.LenientMatcher(NORMALIZER)
+        for text in texts:
+            made = kl.OutputKeys(text, NORMALIZER.keyword_analysis(text), True)
+            prepared = matcher.output(text)
+            for name in kl.OutputKeys.__slots__:
+                assert same(getattr(made, name), getattr(prepared, name)), name
+
+
+@needs_native
 def test_long_outputs_search_through_their_index() -> None:
     """An output of LONG_TEXT characters or more: the substring rule goes to the Python code
     (its index), with the same answers."""
@@ -361,6 +509,46 @@ def test_real_pairs_equal_the_reference(task: str | None) -> None:
     with pure_python():
         want = _measure_all(pairs, task=task)
     assert same(_measure_all(pairs, task=task), want)
+
+
+@needs_native
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"task": "summary"},
+        {"scale": 10.0, "threshold": 4.0},
+        {"weighting": "uniform", "threshold": 0.3},
+        {"compat": "mastra"},
+        {"match": "exact"},
+    ],
+)
+def test_one_reference_as_a_str_equals_a_list_of_one(options: dict[str, Any]) -> None:
+    """measure(reference, output) with a str reference and no question (its lean path, and
+    measure_many's) gives the results of [reference], both paths, info in the same order;
+    again with every text kept (the caches), each pair twice in a row, and from threads."""
+    if "compat" not in options:
+        options = {"normalizer": NORMALIZER, **options}
+    pairs = [(refs[0], out) for refs, out, _ in _real_pairs()]
+    with pure_python():
+        metric = KeywordCoverageMetric(**options)
+        want = [metric.measure([r], o) for r, o in pairs]
+        python = KeywordCoverageMetric(**options)
+        found_python = [python.measure(r, o) for r, o in pairs]
+    metric = KeywordCoverageMetric(**options)
+    found = [metric.measure(r, o) for r, o in pairs]
+    again = [metric.measure(r, o) for r, o in pairs]  # every text kept
+    twice = [metric.measure(r, o) for r, o in pairs for _ in (0, 1)][1::2]
+    refs, outs = [r for r, _ in pairs], [o for _, o in pairs]
+    many = KeywordCoverageMetric(**options).measure_many(refs, outs)
+    shared = KeywordCoverageMetric(**options)
+    with ThreadPoolExecutor(4) as pool:
+        threads = list(pool.map(lambda pair: shared.measure(*pair), pairs))
+    for results in (found_python, found, again, twice, many, threads):
+        assert same(
+            [(x.score, x.info, x.passed, x.signature) for x in results],
+            [(x.score, x.info, x.passed, x.signature) for x in want],
+        )
 
 
 @needs_native

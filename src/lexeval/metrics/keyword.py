@@ -28,7 +28,13 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from lexeval.checks import check_references, check_text
-from lexeval.metrics.base import BaseMetric, MetricResult, check_scale, register_metric
+from lexeval.metrics.base import (
+    BaseMetric,
+    MetricResult,
+    check_scale,
+    new_result,
+    register_metric,
+)
 from lexeval.metrics.keyword_exact import ExactCoverage
 from lexeval.metrics.keyword_lenient import NEAR_MIN, LenientMatcher, conflict_kind, lenient_score
 from lexeval.metrics.keyword_mastra import Compat, MastraCoverage
@@ -304,16 +310,24 @@ class KeywordCoverageMetric(BaseMetric):
         0.88
         """
         # BaseMetric.measure's steps, without its frame
-        if question is not None:
-            check_text(question, "question")
-        references = [input] if type(input) is str else check_references(input, "input")
-        if type(output) is not str:
-            check_text(output, "output")
-        given: Any = output
-        if question is not None and self._lenient is not None and self.keywords is None:
-            given = _Asked(output, self._lenient.question_keys(question))
-        score, info = self._measure_refs(references, given)
-        return self.make_result(score, info)
+        if question is None and type(input) is str and type(output) is str:
+            score, info = self._measure_pair(input, output)  # one pair: no list of references
+        else:
+            if question is not None:
+                check_text(question, "question")
+            references = [input] if type(input) is str else check_references(input, "input")
+            if type(output) is not str:
+                check_text(output, "output")
+            given: Any = output
+            if question is not None and self._lenient is not None and self.keywords is None:
+                given = _Asked(output, self._lenient.question_keys(question))
+            score, info = self._measure_refs(references, given)
+        # make_result's steps, without its frame and the signature's property once it is built
+        if self.scale != 1.0:
+            score *= self.scale
+        threshold = self.threshold
+        passed = None if threshold is None else score >= threshold
+        return new_result(score, info, passed, self._signature or self.signature)
 
     def measure_many(
         self,
@@ -330,6 +344,20 @@ class KeywordCoverageMetric(BaseMetric):
         return self._measure_questions(inputs, outputs, questions, progress)
 
     # ---- scoring ----------------------------------------------------------------------------
+    def _measure_pair(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
+        """One reference and one output (both ``str``) without a question: in lenient mode,
+        :meth:`_measure_refs`'s steps for a single reference, without its lists and loop."""
+        lenient = self._lenient
+        if lenient is None or self.keywords is not None:
+            return self._measure_refs([reference], output)
+        out = lenient.output(output)
+        ref = lenient.reference(reference)
+        task = self.task or choose_task(len(ref.keys), len(out.keywords), asked=False)
+        profile, weights = self._scorers[task]
+        found = lenient_score(ref, lenient.weighted(ref, weights), out, profile)
+        found[1]["task"] = task
+        return found
+
     def _measure_refs(self, references: list[str], output: str) -> tuple[float, dict[str, Any]]:
         """Lenient mode: the task chosen once for the call, then the best reference under its
         profile. Other modes: the best reference (:meth:`BaseMetric._measure_refs`)."""

@@ -54,7 +54,7 @@ from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, 
 from lexeval.text.lenient import (
     NUMBER_WORDS_EN,
     canonical_forms,
-    canonical_index,
+    canonical_index_parts,
     canonical_key_set,
     canonical_keys,
     canonical_tables,
@@ -200,19 +200,6 @@ def conflict_kind(key: str, english: bool = True) -> str | None:
     return "month" if english and key in MONTHS_EN else None
 
 
-def _index(
-    keywords: tuple[str, ...], english: bool
-) -> tuple[tuple[str, ...], dict[str, None], frozenset[str] | dict[str, None]]:
-    """An output's canonical keywords, its keys (with the forms without hyphens: "10-12" is
-    also "1012") and the parts of its hyphenated keys ("25th-largest": "25" and "largest"),
-    sets as dicts of None (a dict of strings is not tracked by the garbage collector)."""
-    canonical, keys, compounds = canonical_index(keywords, english)
-    if not compounds:
-        return canonical, keys, _NO_PARTS
-    parts = canonical_key_set([p for k in compounds for p in k.split("-") if p], english)
-    return canonical, keys, parts
-
-
 def _whole_number_at(text: str, start: int, key: str) -> bool:
     """Whether ``key`` (which has a digit) found at ``start`` is a whole number there: no digit
     right before a leading digit ("5000" is not in "15000"), none right after a trailing digit,
@@ -236,7 +223,7 @@ class OutputKeys:
     not found directly. On a long output substring queries go through :class:`SubstringIndex`,
     so their cost does not grow with it. (The matcher keeps an output as the plain tuple of
     its text, keywords and keys, which the garbage collector stops tracking, and makes it an
-    :class:`OutputKeys` again with :meth:`_thaw`.)"""
+    :class:`OutputKeys` again with :func:`_thaw`.)"""
 
     __slots__ = (
         "_all_keys",
@@ -257,34 +244,43 @@ class OutputKeys:
         "output",
     )
 
-    def __init__(self, output: str, analysis: KeywordAnalysis, english: bool) -> None:
-        self.output = output
-        keywords = self.keywords = tuple(analysis.keywords)
-        self._all_keys = tuple(analysis.keys)
-        self._english = english
-        self.canonical, self._keys, self._parts = _index(keywords, english)
-        self._every: dict[str, None] | None = None  # the stopword-keeping keys
-        self._forms: tuple[str, ...] | None = None  # _every_forms()
-        self._found: dict[str, bool] | None = None  # answers of has_word(), per reference key
-        self._near: dict[str, tuple[str, float] | None] | None = None  # answers of near()
-        self._plain_keys: tuple[str, ...] | None = None
-        self._text: tuple[str, str] | None = None  # _texts(), built on first use
-        self._indexes: tuple[SubstringIndex, SubstringIndex] | None = None
-        self._sorted: tuple[str, ...] | None = None
-        self._kinds: dict[str, tuple[str, ...]] | None = None
+    output: str
+    keywords: tuple[str, ...]
+    canonical: tuple[str, ...]  # the canonical form of each keyword
+    _all_keys: tuple[str, ...]  # every key, stopwords kept
+    _english: bool
+    # the canonical keywords and their forms without hyphens ("10-12" is also "1012"), and the
+    # canonical parts of the hyphenated ones ("25th-largest": "25" and "largest"), sets as
+    # dicts of None (a dict of strings is not tracked by the garbage collector)
+    _keys: dict[str, None]
+    _parts: frozenset[str] | dict[str, None]
+    # built on first use
+    _every: dict[str, None] | None  # the stopword-keeping keys
+    _forms: tuple[str, ...] | None  # _every_forms()
+    _found: dict[str, bool] | None  # answers of has_word(), per reference key
+    _near: dict[str, tuple[str, float] | None] | None  # answers of near()
+    _plain_keys: tuple[str, ...] | None
+    _text: tuple[str, str] | None  # _texts()
+    _indexes: tuple[SubstringIndex, SubstringIndex] | None
+    _sorted: tuple[str, ...] | None
+    _kinds: dict[str, tuple[str, ...]] | None
 
-    @classmethod
-    def _thaw(cls, state: tuple[str, tuple[str, ...], tuple[str, ...], bool]) -> OutputKeys:
-        """The output that ``(output, keywords, keys, english)`` of an :class:`OutputKeys`
-        prepared (its canonical keys and parts made again, in C; the other parts when used)."""
-        out: OutputKeys = _new_object(cls)
-        out.output, keywords, out._all_keys, english = state
-        out.keywords = keywords
-        out._english = english
-        out.canonical, out._keys, out._parts = _index(keywords, english)
-        out._every = out._forms = out._found = out._near = out._plain_keys = None
-        out._text = out._indexes = out._sorted = out._kinds = None
-        return out
+    def __init__(self, output: str, analysis: KeywordAnalysis, english: bool) -> None:
+        self._fill(output, tuple(analysis.keywords), tuple(analysis.keys), english)
+
+    def _fill(
+        self, output: str, keywords: tuple[str, ...], keys: tuple[str, ...], english: bool
+    ) -> None:
+        """Sets every field: the canonical index in one call of the text layer
+        (:func:`canonical_index_parts`), the other parts left to their first use."""
+        self.output = output
+        self.keywords = keywords
+        self._all_keys = keys
+        self._english = english
+        self.canonical, self._keys, parts = canonical_index_parts(keywords, english)
+        self._parts = _NO_PARTS if parts is None else parts
+        self._every = self._forms = self._found = self._near = self._plain_keys = None
+        self._text = self._indexes = self._sorted = self._kinds = None
 
     def _texts(self) -> tuple[str, str]:
         """The folded text (accents off, dashes as hyphens, numbers without thousands
@@ -453,6 +449,41 @@ class OutputKeys:
         if len(key) < _PREFIX_MIN or (not key.isalpha() and _has_digit(key)):
             return False
         return self._prefix_match(key)
+
+
+def _thaw(state: tuple[str, tuple[str, ...], tuple[str, ...], bool]) -> OutputKeys:
+    """The output that ``(output, keywords, keys, english)`` of an :class:`OutputKeys`
+    prepared (its canonical keys and parts made again; the other parts when used), without a
+    call of the class (its ``__init__``): in one compiled call (``lexeval.native.lenient``'s
+    ``output_keys``) when :data:`NATIVE_SCORE`, the code below being its reference. (A
+    function, not a classmethod: a call of a plain function with plain arguments runs in the
+    caller's loop of the interpreter.)"""
+    if NATIVE_SCORE and _NATIVE is not None:
+        made: OutputKeys | None = _NATIVE.output_keys(
+            OutputKeys, _OUTPUT_MEMBERS, state, _CANONICAL_TABLES[state[3]], _NO_PARTS
+        )
+        if made is not None:
+            return made
+    out: OutputKeys = _new_object(OutputKeys)
+    output, keywords, keys, english = state
+    out._fill(output, keywords, keys, english)
+    return out
+
+
+#: The slots of an :class:`OutputKeys` in the order the compiled ``_thaw`` sets them: the kept
+#: fields, the canonical index, then the parts built on first use (None).
+_OUTPUT_FIELDS = ("output", "keywords", "_all_keys", "_english", "canonical", "_keys", "_parts")
+_OUTPUT_MEMBERS = tuple(
+    [
+        vars(OutputKeys)[name]
+        for name in (
+            *_OUTPUT_FIELDS,
+            *[name for name in OutputKeys.__slots__ if name not in _OUTPUT_FIELDS],
+        )
+    ]
+)
+#: The memo of canonical keys and its tables, by ``english``.
+_CANONICAL_TABLES = (canonical_tables(False), canonical_tables(True))
 
 
 class ReferenceKeys(NamedTuple):
@@ -637,17 +668,17 @@ class LenientMatcher:
         if last is not None and last[0] == output:
             return last[1]
         cache = self._outputs
-        cached = cache.get(output)
-        if cached is not None:
-            prepared = OutputKeys._thaw(cached)
-        else:
-            text = repair_mojibake(output)
-            prepared = OutputKeys(text, self._analyze(text), self.english)
+        state = cache.get(output)
+        if state is None:
+            text = output if output.isascii() else repair_mojibake(output)  # (ASCII: as is)
+            analysis = self._analyze(text)
+            state = (text, tuple(analysis.keywords), tuple(analysis.keys), self.english)
             if len(cache) >= _OUTPUT_CACHE_SIZE or self._out_chars > _OUTPUT_CACHE_CHARS:
                 cache.clear()
                 self._out_chars = 0
-            cache[output] = (text, prepared.keywords, prepared._all_keys, prepared._english)
+            cache[output] = state
             self._out_chars += len(output)  # approximate under threads: only bounds the cache
+        prepared = _thaw(state)  # the same fields as OutputKeys(text, analysis, ...)
         self._last = (output, prepared)  # published whole: threads see a key and its output
         return prepared
 

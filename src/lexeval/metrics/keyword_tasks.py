@@ -93,9 +93,11 @@ SOURCE_RATIO = 4.0
 AUTO_RULE = f"task:auto(short<={SHORT_MAX_KEYWORDS},source>={SOURCE_RATIO:g}x)"
 
 
-def choose_task(reference_keywords: Sequence[int], output_keywords: int, *, asked: bool) -> str:
-    """The task family of one call, from the keyword counts of its references and its output
-    and whether a question came with it (``asked``):
+def choose_task(
+    reference_keywords: Sequence[int] | int, output_keywords: int, *, asked: bool
+) -> str:
+    """The task family of one call, from the keyword counts of its references (or of its one
+    reference, an int) and its output and whether a question came with it (``asked``):
 
     1. the shortest reference has at most :data:`SHORT_MAX_KEYWORDS` keywords:
        ``short_answer`` (one short alternative makes the gold a short answer);
@@ -104,8 +106,14 @@ def choose_task(reference_keywords: Sequence[int], output_keywords: int, *, aske
     3. else with a question: ``long_answer``; without one: ``summary``.
 
     ``prompt`` is never chosen: pass ``task="prompt"``.
+
+    >>> choose_task(3, 40, asked=False), choose_task(30, 600, asked=False)
+    ('short_answer', 'source_support')
     """
-    shortest = min(reference_keywords) if reference_keywords else 0  # (min's default= costs)
+    if isinstance(reference_keywords, int):  # one reference: its count, without a min() call
+        shortest = reference_keywords
+    else:
+        shortest = min(reference_keywords) if reference_keywords else 0  # (min's default= costs)
     if shortest <= SHORT_MAX_KEYWORDS:
         return "short_answer"
     if output_keywords >= SOURCE_RATIO * shortest:

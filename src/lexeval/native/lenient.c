@@ -49,6 +49,7 @@
 #include <Python.h>
 #include <stddef.h>
 #include <string.h>
+#include <structmember.h> /* PyMember_SetOne (output_keys) */
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
@@ -1470,11 +1471,13 @@ static int output_every(Output *o, int build)
     return 0;
 }
 
+static PyObject *output_texts(PyObject *out);
+
 /* The substring rule (OutputKeys._inside) for a key of 4+ characters: 1, 0 or -1. */
 static int output_inside(Output *o, PyObject *key)
 {
     if (!has_digit(key) && o->texts == NULL) {
-        PyObject *texts = PyObject_CallMethodNoArgs(o->out, NAME[M_TEXTS]);
+        PyObject *texts = output_texts(o->out);
         if (texts == NULL)
             return -1;
         if (!TUPLE_OF(texts, 2) || !PyUnicode_CheckExact(PyTuple_GET_ITEM(texts, 0)) ||
@@ -2186,6 +2189,182 @@ done:
     return result;
 }
 
+/* ---- an output's index in one call ----------------------------------------------------------- */
+
+/* index_parts(keys, memo, tables): canonical_keys(keys, memo, tables, 4)'s canonical keys and
+ * index, then the canonical keys of the non-empty parts (split at "-") of the index's keys
+ * with a hyphen, distinct and in order, as the keys of a dict of None; None in its place when
+ * no key has a hyphen (lexeval.text.lenient.canonical_index_parts, whose Python code is the
+ * reference). The memo is read and filled as canonical_keys does, keys first, then parts. */
+static PyObject *index_parts_of(PyObject *keys, PyObject *memo, PyObject *tables)
+{
+    PyObject *found = canonical_keys_of(keys, memo, tables, 4); /* checks the arguments */
+    if (found == NULL)
+        return NULL;
+    PyObject *compounds = PyTuple_GET_ITEM(found, 2), *parts = NULL, *result = NULL;
+    if (PyTuple_GET_SIZE(compounds) == 0) {
+        if (Py_REFCNT(found) == 1) { /* a new tuple, only here: None in the compounds' place */
+            PyTuple_SET_ITEM(found, 2, Py_NewRef(Py_None));
+            Py_DECREF(compounds);
+            return found;
+        }
+        result = PyTuple_Pack(3, PyTuple_GET_ITEM(found, 0), PyTuple_GET_ITEM(found, 1),
+                              Py_None);
+        Py_DECREF(found);
+        return result;
+    }
+    Tables t = {PyTuple_GET_ITEM(tables, 0), PyTuple_GET_ITEM(tables, 1),
+                PyTuple_GET_ITEM(tables, 3)};
+    Py_ssize_t size = PyLong_AsSsize_t(PyTuple_GET_ITEM(tables, 2));
+    if (size == -1 && PyErr_Occurred())
+        goto done;
+    if ((parts = PyDict_New()) == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(compounds); i++) {
+        PyObject *pieces = PyUnicode_Split(PyTuple_GET_ITEM(compounds, i), DASH, -1);
+        if (pieces == NULL)
+            goto done;
+        int failed = 0;
+        for (Py_ssize_t j = 0; !failed && j < PyList_GET_SIZE(pieces); j++) {
+            PyObject *piece = PyList_GET_ITEM(pieces, j); /* the list holds it */
+            if (PyUnicode_GET_LENGTH(piece) == 0)
+                continue;
+            PyObject *canonical = canonical_of(piece, memo, &t, size);
+            failed = canonical == NULL || PyDict_SetItem(parts, canonical, Py_None) < 0;
+            Py_XDECREF(canonical);
+        }
+        Py_DECREF(pieces);
+        if (failed)
+            goto done;
+    }
+    result = PyTuple_Pack(3, PyTuple_GET_ITEM(found, 0), PyTuple_GET_ITEM(found, 1), parts);
+done:
+    Py_XDECREF(parts);
+    Py_DECREF(found);
+    return result;
+}
+
+static PyObject *py_index_parts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "index_parts(keys, memo, tables) takes 3 arguments");
+        return NULL;
+    }
+    for (int i = 0; i < 3; i++) /* Python code may run (__missing__): the arguments are held */
+        Py_INCREF(args[i]);
+    PyObject *result = index_parts_of(args[0], args[1], args[2]);
+    for (int i = 0; i < 3; i++)
+        Py_DECREF(args[i]);
+    return result;
+}
+
+/* ---- an output's OutputKeys in one call ------------------------------------------------------- */
+
+/* output_keys(cls, members, state, canonical, no_parts): the OutputKeys that the kept state
+ * (output, keywords, keys, english) of a prepared output makes, as the Python code of
+ * lexeval.metrics.keyword_lenient._thaw makes it (its reference):
+ *   cls       the class (object.__new__(cls) makes the object)
+ *   members   member descriptors of cls's slots: output, keywords, _all_keys, _english,
+ *             canonical, _keys, _parts, then those set to None (built on first use)
+ *   state     the kept tuple of 4
+ *   canonical (memo, tables) of the state's language (text.lenient.canonical_tables)
+ *   no_parts  what _parts holds when no keyword has a hyphen
+ * The first four fields are the state's items, the next three index_parts(keywords, memo,
+ * tables) (no_parts for None). Returns the object, or None when the state or the canonical
+ * tables are not of these shapes or the keywords not a list or tuple (the Python code runs);
+ * members that are not member descriptors of cls, or fewer than 7, are a TypeError. */
+static PyObject *output_keys_of(PyObject *const *args)
+{
+    PyObject *cls = args[0], *members = args[1], *state = args[2], *canonical = args[3];
+    if (!PyType_Check(cls) || !PyTuple_CheckExact(members) || PyTuple_GET_SIZE(members) < 7) {
+        PyErr_SetString(PyExc_TypeError, "output_keys: a class and a tuple of at least 7 of "
+                                         "its member descriptors");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(members); i++) {
+        PyObject *member = PyTuple_GET_ITEM(members, i);
+        if (!Py_IS_TYPE(member, &PyMemberDescr_Type) ||
+            !PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(member))) {
+            PyErr_Format(PyExc_TypeError,
+                         "output_keys: members[%zd] is not a member descriptor of the class", i);
+            return NULL;
+        }
+    }
+    if (!TUPLE_OF(state, 4) || !TUPLE_OF(canonical, 2) ||
+        !(PyTuple_CheckExact(PyTuple_GET_ITEM(state, 1)) ||
+          PyList_CheckExact(PyTuple_GET_ITEM(state, 1))))
+        Py_RETURN_NONE;
+    PyObject *found = index_parts_of(PyTuple_GET_ITEM(state, 1), PyTuple_GET_ITEM(canonical, 0),
+                                     PyTuple_GET_ITEM(canonical, 1));
+    if (found == NULL)
+        return NULL;
+    PyObject *no_args = PyTuple_New(0), *made = NULL;
+    if (no_args != NULL) /* object.__new__(cls) */
+        made = PyBaseObject_Type.tp_new((PyTypeObject *)cls, no_args, NULL);
+    Py_XDECREF(no_args);
+    PyObject *parts = PyTuple_GET_ITEM(found, 2);
+    PyObject *values[7] = {
+        PyTuple_GET_ITEM(state, 0), PyTuple_GET_ITEM(state, 1), PyTuple_GET_ITEM(state, 2),
+        PyTuple_GET_ITEM(state, 3), PyTuple_GET_ITEM(found, 0), PyTuple_GET_ITEM(found, 1),
+        parts == Py_None ? args[4] : parts,
+    };
+    for (Py_ssize_t i = 0; made != NULL && i < PyTuple_GET_SIZE(members); i++) {
+        PyMemberDef *def = ((PyMemberDescrObject *)PyTuple_GET_ITEM(members, i))->d_member;
+        if (PyMember_SetOne((char *)made, def, i < 7 ? values[i] : Py_None) < 0)
+            Py_CLEAR(made);
+    }
+    Py_DECREF(found);
+    return made;
+}
+
+static PyObject *py_output_keys(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "output_keys(cls, members, state, canonical, no_parts) takes 5 arguments");
+        return NULL;
+    }
+    for (int i = 0; i < 5; i++) /* Python code may run (__missing__): the arguments are held */
+        Py_INCREF(args[i]);
+    PyObject *result = output_keys_of(args);
+    for (int i = 0; i < 5; i++)
+        Py_DECREF(args[i]);
+    return result;
+}
+
+/* ---- an output's folded texts without a call of its method ------------------------------------ */
+
+/* out._texts() as a new reference: its _text slot once built; else the texts that texts()
+ * makes (an ASCII output without thousands separators), stored in that slot as the method
+ * stores them; else the method's (the Python code). */
+static PyObject *output_texts(PyObject *out)
+{
+    static PyObject *text_name, *output_name; /* "_text" and "output", interned once */
+    if ((text_name == NULL && (text_name = PyUnicode_InternFromString("_text")) == NULL) ||
+        (output_name == NULL && (output_name = PyUnicode_InternFromString("output")) == NULL))
+        return NULL;
+    PyObject *texts = PyObject_GetAttr(out, text_name);
+    if (texts == NULL || texts != Py_None)
+        return texts;
+    Py_DECREF(texts);
+    PyObject *output = PyObject_GetAttr(out, output_name);
+    if (output == NULL)
+        return NULL;
+    texts = py_texts(NULL, output);
+    Py_DECREF(output);
+    if (texts == NULL)
+        return NULL;
+    if (texts != Py_None) {
+        if (PyObject_SetAttr(out, text_name, texts) < 0)
+            Py_CLEAR(texts);
+        return texts;
+    }
+    Py_DECREF(texts);
+    return PyObject_CallMethodNoArgs(out, NAME[M_TEXTS]);
+}
+
 static PyMethodDef METHODS[] = {
     {"canonical_keys", (PyCFunction)(void (*)(void))py_canonical_keys, METH_FASTCALL,
      "canonical_keys(keys, memo, tables, as_dict) -> tuple or dict of the canonical keys."},
@@ -2207,6 +2386,10 @@ static PyMethodDef METHODS[] = {
     {"score", (PyCFunction)(void (*)(void))py_score, METH_FASTCALL,
      "score(types, ref, weighted, weights, total, out, profile, echoed) -> (score, info), or "
      "None."},
+    {"index_parts", (PyCFunction)(void (*)(void))py_index_parts, METH_FASTCALL,
+     "index_parts(keys, memo, tables) -> (canonical keys, index, canonical parts or None)."},
+    {"output_keys", (PyCFunction)(void (*)(void))py_output_keys, METH_FASTCALL,
+     "output_keys(cls, members, state, canonical, no_parts) -> an OutputKeys, or None."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -35,6 +35,20 @@ def canonical_keys(
     as_dict: Literal[4],
     /,
 ) -> tuple[tuple[str, ...], dict[str, None], tuple[str, ...]]: ...
+def index_parts(
+    keys: list[str] | tuple[str, ...],
+    memo: dict[str, str],
+    tables: tuple[dict[str, str] | None, dict[str, str] | None, int, dict[str, int] | None],
+    /,
+) -> tuple[tuple[str, ...], dict[str, None], dict[str, None] | None]: ...
+def output_keys(
+    cls: type[Any],
+    members: tuple[Any, ...],
+    state: tuple[str, tuple[str, ...], tuple[str, ...], bool],
+    canonical: tuple[dict[str, str], tuple[Any, ...]],
+    no_parts: frozenset[str],
+    /,
+) -> Any | None: ...
 def score(
     types: tuple[type[Any], type[Any], type[Any], int],
     ref: Any,

@@ -29,6 +29,7 @@ __all__ = [
     "UNITS_EN",
     "canonical_forms",
     "canonical_index",
+    "canonical_index_parts",
     "canonical_key",
     "canonical_key_set",
     "canonical_keys",
@@ -354,6 +355,29 @@ def canonical_index(
         compounds = tuple([k for k in index if "-" in k])
         index.update(dict.fromkeys([k.replace("-", "") for k in compounds]))
     return canonical, index, compounds
+
+
+def canonical_index_parts(
+    keys: Sequence[str], english: bool
+) -> tuple[tuple[str, ...], dict[str, None], dict[str, None] | None]:
+    """:func:`canonical_index`'s canonical keys and index, then the distinct canonical keys
+    of the non-empty parts of its keys with a hyphen (split at "-"), as the keys of a dict, or
+    None when none has a hyphen (an output's index for lenient matching, in one call).
+
+    >>> canonical_index_parts(["six-year", "Four"], english=True)
+    (('six-year', '4'), {'six-year': None, '4': None, 'sixyear': None}, {'6': None, 'year': None})
+    >>> canonical_index_parts(["cats"], english=True)[2] is None
+    True
+    """
+    if NATIVE_LENIENT and _NATIVE is not None and type(keys) in (list, tuple):
+        found: tuple[tuple[str, ...], dict[str, None], dict[str, None] | None]
+        found = _NATIVE.index_parts(keys, _CANONICAL[english], _TABLES[english])
+        return found
+    canonical, index, compounds = canonical_index(keys, english)
+    if not compounds:
+        return canonical, index, None
+    parts = canonical_key_set([p for k in compounds for p in k.split("-") if p], english)
+    return canonical, index, parts
 
 
 def canonical_forms(keys: Sequence[str], english: bool) -> tuple[str, ...]:
