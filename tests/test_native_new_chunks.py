@@ -368,3 +368,69 @@ def test_the_key_rules_of_tricky_tokens_are_the_reference(name: str) -> None:
 @given(st.lists(WORD, min_size=1, max_size=8), st.sampled_from(list(CONFIGS)))
 def test_the_key_rules_of_any_token_are_the_reference(words: list[str], name: str) -> None:
     check_key_rules([*words, "dogs"], name)
+
+
+#: Words of overlapping compound terms, their one-token spellings and stopwords between them.
+COMPOUND_WORDS = [
+    *["large", "Language", "language", "models", "model", "natural", "processing", "support"],
+    *["vector", "machine", "Machines", "learning", "open", "source", "code", "state", "of"],
+    *["the", "art", "State-of-the-art", "machinelearning", "open-source", "data", "big"],
+    *["science", "structure", "neural", "networks", "e-mail", "email", "is", "a", "x86"],
+]
+COMPOUND_TEXT = st.lists(
+    st.one_of(st.sampled_from(COMPOUND_WORDS), st.sampled_from([",", ".", "(", ")", "-"])),
+    max_size=30,
+).map(lambda words: " ".join(words))
+
+
+def test_compound_terms_across_chunks_are_merged_in_c() -> None:
+    """A text whose keys hold a compound pattern's first two keys is merged here (no None):
+    overlapping patterns keep the longest, then the first; aliases and stopwords as the
+    reference's Compounds.merge."""
+    assert native is not None
+    texts = [
+        "Large language models use natural language processing",
+        "support vector machine learning; open source code",
+        "The state of the art is machinelearning, neural networks and big data science",
+        "open source source code open-source e-mail email",
+        "language model language model",
+    ]
+    for name in ("default", "extra compounds", "case kept", "porter, long words, not stopwords"):
+        config, language = CONFIGS[name]
+        fast, slow = StepProcessor(config, language), pure(config, language)
+        for text in texts:
+            expected = slow.keyword_analysis(text)
+            assert fast.keyword_analysis(text) == expected, (name, text)
+            found = native.analysis(text, fast._cache, fast._analyze_missing, fast._read_config)
+            assert found == expected and type(found) is KeywordAnalysis
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(COMPOUND_TEXT, min_size=1, max_size=4), st.sampled_from(list(CONFIGS)))
+def test_random_compound_texts_give_the_reference(texts: list[str], name: str) -> None:
+    config, language = CONFIGS[name]
+    fast, slow = StepProcessor(config, language), pure(config, language)
+    for text in texts + texts[::-1]:
+        assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
+        assert fast.tokens(text) == slow.tokens(text)
+
+
+def test_compound_rules_not_decided_here_go_to_the_reference() -> None:
+    """Patterns with several terms (spaCy's matcher decides), an alias that is no str, or no
+    compound tables: None, as before."""
+    assert native is not None
+    fast = StepProcessor(PRESETS["default"])
+    fast.steps  # noqa: B018
+    config = fast._read_config
+    text = "machine learning"
+    aliases, labels, lengths = config[7]
+    expected = pure(PRESETS["default"], "en").keyword_analysis(text)
+    assert expected.keywords == ["machine learning"]
+    assert native.analysis(text, {}, fast._analyze_missing, config) == expected
+    for compounds in ((aliases, None, lengths), ({"machine": 1}, labels, lengths)):
+        found = native.analysis(text, {}, fast._analyze_missing, (*config[:7], compounds))
+        assert found is None
+    assert native.analysis(text, {}, fast._analyze_missing, (*config[:7], None)) is None
+    assert native.analysis(text, {}, fast._analyze_missing, config[:7]) is None
+    with pytest.raises(TypeError, match="compounds"):
+        native.analysis(text, {}, fast._analyze_missing, (*config[:7], (aliases, labels)))

@@ -9,18 +9,21 @@
  *       analyze_missing  called with the list of the chunks the cache lacks (in order,
  *                        duplicates kept); returns a dict of their entries
  *       config           (prepare, first_words, first_bigrams, ascii_controls, max_chunk,
- *                        result_type[, tables]): the Unicode step (called on a text that is
- *                        not ASCII), the first words and the first bigrams of the compound
- *                        patterns (None: no compound terms), whether the Unicode step makes
- *                        ASCII control characters spaces, the length of the longest chunk that
- *                        may be cached, a subclass of tuple for the result, and the tables
- *                        with which chunks the cache lacks are analyzed here (below; None or
- *                        absent: all of them go to analyze_missing)
+ *                        result_type[, tables[, compounds]]): the Unicode step (called on a
+ *                        text that is not ASCII), the first words and the first bigrams of the
+ *                        compound patterns (None: no compound terms), whether the Unicode step
+ *                        makes ASCII control characters spaces, the length of the longest
+ *                        chunk that may be cached, a subclass of tuple for the result, the
+ *                        tables with which chunks the cache lacks are analyzed here (below;
+ *                        None or absent: all of them go to analyze_missing), and the compound
+ *                        terms' tables with which their keys are merged here (below; None or
+ *                        absent: a text that may hold one goes to the reference)
  *   returns result_type((keywords, keys)) (as tuple.__new__ makes it), two new lists: the
- *       distinct words of the text's chunks in order of first appearance, and every key in
- *       order; or None when two keys side by side are
- *       the first two of a compound pattern (the reference merges them), a chunk is longer
- *       than max_chunk (the reference reads it piece by piece), or text is not an exact str.
+ *       distinct words of the text's chunks in order of first appearance (the keys merged
+ *       into compound terms when two keys side by side are the first two of a pattern), and
+ *       every key in order; or None when the compound terms' rules here do not decide (the
+ *       reference merges them), a chunk is longer than max_chunk (the reference reads it
+ *       piece by piece), or text is not an exact str.
  *
  *   entries(chunks, cache, analyze_missing, config)
  *       the entry of each of a list of chunks (StepProcessor._analyze_chunks, which
@@ -1034,9 +1037,9 @@ static int may_span(PyObject *keys, PyObject *first_words, PyObject *first_bigra
     return 0;
 }
 
-/* The distinct words of the entries in order of first appearance (dict.fromkeys), as a new
- * list: an open-addressing table of the words seen (the entries hold them meanwhile). */
-static PyObject *distinct_words(Refs *entries, Py_ssize_t total)
+/* The distinct words of an array in order of first appearance (dict.fromkeys), as a new list:
+ * an open-addressing table of the words seen (the caller holds them meanwhile). */
+static PyObject *distinct_of(PyObject **words, Py_ssize_t total)
 {
     Py_ssize_t size = 8;
     while (size < 2 * total)
@@ -1050,36 +1053,33 @@ static PyObject *distinct_words(Refs *entries, Py_ssize_t total)
     memset(slot, 0, (size_t)size * sizeof(PyObject *));
     Py_ssize_t n_kept = 0, mask = size - 1;
     PyObject *result = NULL;
-    for (Py_ssize_t i = 0; i < entries->n; i++) {
-        PyObject *words = PyTuple_GET_ITEM(entries->item[i], 2);
-        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(words); j++) {
-            PyObject *word = PyTuple_GET_ITEM(words, j);
-            if (!PyUnicode_CheckExact(word)) { /* no user __hash__ or __eq__ runs here */
-                PyErr_SetString(PyExc_TypeError, "the entries' words must be str");
-                goto done;
-            }
-            Py_hash_t hash = PyObject_Hash(word);
-            if (hash == -1)
-                goto done;
-            Py_ssize_t k = (Py_ssize_t)((size_t)hash & (size_t)mask);
-            int seen = 0;
-            while (slot[k] != NULL) {
-                /* as dict.fromkeys: the same object, or an equal hash and equal text (a str's
-                 * hash is cached: the second PyObject_Hash reads it) */
-                seen = slot[k] == word ? 1
-                       : PyObject_Hash(slot[k]) != hash
-                           ? 0
-                           : PyUnicode_Compare(slot[k], word) == 0;
-                if (seen != 0)
-                    break;
-                k = (k + 1) & mask;
-            }
-            if (seen < 0)
-                goto done;
-            if (!seen) {
-                slot[k] = word;
-                kept[n_kept++] = word;
-            }
+    for (Py_ssize_t i = 0; i < total; i++) {
+        PyObject *word = words[i];
+        if (!PyUnicode_CheckExact(word)) { /* no user __hash__ or __eq__ runs here */
+            PyErr_SetString(PyExc_TypeError, "the entries' words must be str");
+            goto done;
+        }
+        Py_hash_t hash = PyObject_Hash(word);
+        if (hash == -1)
+            goto done;
+        Py_ssize_t k = (Py_ssize_t)((size_t)hash & (size_t)mask);
+        int seen = 0;
+        while (slot[k] != NULL) {
+            /* as dict.fromkeys: the same object, or an equal hash and equal text (a str's
+             * hash is cached: the second PyObject_Hash reads it) */
+            seen = slot[k] == word ? 1
+                   : PyObject_Hash(slot[k]) != hash
+                       ? 0
+                       : PyUnicode_Compare(slot[k], word) == 0;
+            if (seen != 0)
+                break;
+            k = (k + 1) & mask;
+        }
+        if (seen < 0)
+            goto done;
+        if (!seen) {
+            slot[k] = word;
+            kept[n_kept++] = word;
         }
     }
     result = PyList_New(n_kept);
@@ -1093,9 +1093,222 @@ done:
     return result;
 }
 
+/* The distinct words of the entries in order of first appearance, as a new list. */
+static PyObject *distinct_words(Refs *entries, Py_ssize_t total)
+{
+    PyObject *small[STACK];
+    PyObject **words = total <= STACK ? small : PyMem_New(PyObject *, total);
+    if (words == NULL)
+        return PyErr_NoMemory();
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i < entries->n; i++) {
+        PyObject *part = PyTuple_GET_ITEM(entries->item[i], 2);
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(part); j++)
+            words[k++] = PyTuple_GET_ITEM(part, j);
+    }
+    PyObject *result = distinct_of(words, k);
+    if (words != small)
+        PyMem_Free(words);
+    return result;
+}
+
+/* ---------------------------------------------------------------- compound terms
+ *
+ * When two keys side by side are the first two of a pattern, the reference merges the text's
+ * pairs (Compounds.merge): each key with an alias becomes its alias (not a stopword); then,
+ * when two aliased keys side by side are a first bigram, Compounds._match finds the patterns'
+ * occurrences (every pattern has one term: Compounds.labels) and keeps the longest of
+ * overlapping ones (spaCy's filter_spans); each kept span is its term, not a stopword. The
+ * keywords are the distinct keys of the merged pairs that are no stopwords. Done here with
+ *
+ *   compounds  (aliases, labels, lengths): Compounds.aliases, Compounds.labels (None: a
+ *              pattern has several terms, spaCy's matcher decides: the text goes to the
+ *              reference) and Compounds.lengths (the patterns' lengths, ascending)
+ *
+ * A value these rules do not expect (an alias or a term that is no str, a stopword flag that
+ * is no bool) sends the text to the reference too.
+ */
+typedef struct {
+    Py_ssize_t start, end;
+    PyObject *label; /* borrowed from the labels */
+} Span;
+
+/* Longest first, then the first of equal length (_match's sort, reversed). */
+static int span_order(const void *a, const void *b)
+{
+    const Span *x = a, *y = b;
+    Py_ssize_t lx = x->end - x->start, ly = y->end - y->start;
+    if (lx != ly)
+        return lx > ly ? -1 : 1;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int span_start_order(const void *a, const void *b)
+{
+    const Span *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Whether two words side by side are a first bigram (Compounds._may_match on `keys`): 1, 0,
+ * -1 on error. */
+static int first_bigram_at(PyObject **keys, Py_ssize_t i, PyObject *first_words,
+                           PyObject *first_bigrams)
+{
+    int first = PySet_Contains(first_words, keys[i]);
+    if (first <= 0)
+        return first;
+    PyObject *bigram = PyTuple_Pack(2, keys[i], keys[i + 1]);
+    if (bigram == NULL)
+        return -1;
+    int found = PySet_Contains(first_bigrams, bigram);
+    Py_DECREF(bigram);
+    return found;
+}
+
+/* The keywords of pairs whose keys may hold a compound term (a new list), None (a new
+ * reference) when the reference decides, NULL on error. `keys` are the text's keys, `entries`
+ * their chunks' entries. */
+static PyObject *merged_keywords(Refs *entries, PyObject *keys, PyObject *compounds,
+                                 PyObject *first_words, PyObject *first_bigrams)
+{
+    if (!PyTuple_Check(compounds) || PyTuple_GET_SIZE(compounds) != 3 ||
+        !PyDict_CheckExact(PyTuple_GET_ITEM(compounds, 0)) ||
+        (PyTuple_GET_ITEM(compounds, 1) != Py_None &&
+         !PyDict_CheckExact(PyTuple_GET_ITEM(compounds, 1))) ||
+        !PyTuple_Check(PyTuple_GET_ITEM(compounds, 2))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "compounds must be (aliases: dict, labels: dict | None, lengths: tuple)");
+        return NULL;
+    }
+    PyObject *aliases = PyTuple_GET_ITEM(compounds, 0);
+    PyObject *labels = PyTuple_GET_ITEM(compounds, 1);
+    PyObject *lengths = PyTuple_GET_ITEM(compounds, 2);
+    if (labels == Py_None)
+        return Py_NewRef(Py_None);
+    Py_ssize_t n = PyList_GET_SIZE(keys), n_lengths = PyTuple_GET_SIZE(lengths);
+    Py_ssize_t length[16];
+    if (n_lengths > 16)
+        return Py_NewRef(Py_None);
+    for (Py_ssize_t i = 0; i < n_lengths; i++) {
+        length[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(lengths, i));
+        if (length[i] == -1 && PyErr_Occurred())
+            return NULL;
+        if (length[i] < 2 || (i > 0 && length[i] <= length[i - 1]))
+            return Py_NewRef(Py_None);
+    }
+    /* the aliased keys (borrowed from the entries, the aliases) and their stopword flags */
+    PyObject **key = PyMem_New(PyObject *, 2 * n + 1);
+    char *stop = PyMem_Malloc((size_t)n + 1);
+    Span *span = PyMem_New(Span, n + 1);
+    char *seen = PyMem_Malloc((size_t)n + 1);
+    PyObject *result = NULL;
+    if (key == NULL || stop == NULL || span == NULL || seen == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    PyObject **words = key + n;
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i < entries->n; i++) {
+        PyObject *pairs = PyTuple_GET_ITEM(entries->item[i], 0);
+        PyObject *part = PyTuple_GET_ITEM(entries->item[i], 1);
+        if (!PyTuple_Check(pairs) || PyTuple_GET_SIZE(pairs) != PyTuple_GET_SIZE(part)) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(part); j++, k++) {
+            PyObject *pair = PyTuple_GET_ITEM(pairs, j);
+            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 ||
+                PyTuple_GET_ITEM(pair, 0) != PyTuple_GET_ITEM(part, j) ||
+                !PyBool_Check(PyTuple_GET_ITEM(pair, 1)) ||
+                !PyUnicode_CheckExact(PyTuple_GET_ITEM(part, j))) {
+                result = Py_NewRef(Py_None);
+                goto done;
+            }
+            key[k] = PyTuple_GET_ITEM(part, j);
+            stop[k] = PyTuple_GET_ITEM(pair, 1) == Py_True;
+            PyObject *alias =
+                PyDict_GET_SIZE(aliases) ? PyDict_GetItemWithError(aliases, key[k]) : NULL;
+            if (alias != NULL) {
+                if (!PyUnicode_CheckExact(alias)) {
+                    result = Py_NewRef(Py_None);
+                    goto done;
+                }
+                key[k] = alias; /* the aliases hold it: no Python code runs below */
+                stop[k] = 0;
+            }
+            else if (PyErr_Occurred()) {
+                goto done;
+            }
+        }
+    }
+    if (k != n) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    /* Compounds._match: every occurrence of a pattern after a first bigram */
+    Py_ssize_t n_spans = 0;
+    for (Py_ssize_t start = 0; start + 1 < n; start++) {
+        int first = first_bigram_at(key, start, first_words, first_bigrams);
+        if (first < 0)
+            goto done;
+        if (!first)
+            continue;
+        for (Py_ssize_t l = 0; l < n_lengths && start + length[l] <= n; l++) {
+            PyObject *words_tuple = PyTuple_New(length[l]);
+            if (words_tuple == NULL)
+                goto done;
+            for (Py_ssize_t j = 0; j < length[l]; j++)
+                PyTuple_SET_ITEM(words_tuple, j, Py_NewRef(key[start + j]));
+            PyObject *label = PyDict_GetItemWithError(labels, words_tuple);
+            Py_DECREF(words_tuple);
+            if (label == NULL && PyErr_Occurred())
+                goto done;
+            if (label != NULL) {
+                if (!PyUnicode_CheckExact(label) || n_spans == n) {
+                    result = Py_NewRef(Py_None);
+                    goto done;
+                }
+                span[n_spans++] = (Span){start, start + length[l], label};
+            }
+        }
+    }
+    if (n_spans > 1) { /* the longest of overlapping ones (filter_spans), in order of start */
+        qsort(span, (size_t)n_spans, sizeof(Span), span_order);
+        memset(seen, 0, (size_t)n);
+        Py_ssize_t kept = 0;
+        for (Py_ssize_t s = 0; s < n_spans; s++) {
+            if (seen[span[s].start] || seen[span[s].end - 1])
+                continue;
+            memset(seen + span[s].start, 1, (size_t)(span[s].end - span[s].start));
+            span[kept++] = span[s];
+        }
+        n_spans = kept;
+        qsort(span, (size_t)n_spans, sizeof(Span), span_start_order);
+    }
+    /* the merged pairs' keys that are no stopwords */
+    Py_ssize_t n_words = 0, position = 0;
+    for (Py_ssize_t s = 0; s <= n_spans; s++) {
+        Py_ssize_t end = s < n_spans ? span[s].start : n;
+        for (Py_ssize_t i = position; i < end; i++)
+            if (!stop[i])
+                words[n_words++] = key[i];
+        if (s < n_spans) {
+            words[n_words++] = span[s].label;
+            position = span[s].end;
+        }
+    }
+    result = distinct_of(words, n_words);
+done:
+    PyMem_Free(key);
+    PyMem_Free(stop);
+    PyMem_Free(span);
+    PyMem_Free(seen);
+    return result;
+}
+
 /* result_type(keywords, keys) of the entries, or None when a compound term may span them. */
 static PyObject *assemble(Refs *entries, PyObject *first_words, PyObject *first_bigrams,
-                          PyTypeObject *result_type)
+                          PyObject *compounds, PyTypeObject *result_type)
 {
     Py_ssize_t n_keys, n_words;
     if (check_entries(entries, &n_keys, &n_words) < 0)
@@ -1103,14 +1316,23 @@ static PyObject *assemble(Refs *entries, PyObject *first_words, PyObject *first_
     PyObject *keys = concatenate(entries, 1, n_keys);
     if (keys == NULL)
         return NULL;
+    PyObject *keywords = NULL;
     if (first_words != Py_None) {
         int span = may_span(keys, first_words, first_bigrams);
-        if (span != 0) {
+        if (span < 0 || (span > 0 && compounds == NULL)) {
             Py_DECREF(keys);
             return span < 0 ? NULL : Py_NewRef(Py_None);
         }
+        if (span > 0) { /* the reference merges the pairs: here when the rules decide */
+            keywords = merged_keywords(entries, keys, compounds, first_words, first_bigrams);
+            if (keywords == NULL || keywords == Py_None) {
+                Py_DECREF(keys);
+                return keywords;
+            }
+        }
     }
-    PyObject *keywords = distinct_words(entries, n_words);
+    if (keywords == NULL)
+        keywords = distinct_words(entries, n_words);
     if (keywords == NULL) {
         Py_DECREF(keys);
         return NULL;
@@ -1166,15 +1388,18 @@ static PyObject *py_analysis(PyObject *module, PyObject *const *args, Py_ssize_t
 static PyObject *analysis_of(PyObject *text, PyObject *cache, PyObject *analyze_missing,
                              PyObject *config)
 {
-    if (!PyDict_Check(cache) || !PyTuple_Check(config) ||
-        (PyTuple_GET_SIZE(config) != 6 && PyTuple_GET_SIZE(config) != 7)) {
+    if (!PyDict_Check(cache) || !PyTuple_Check(config) || PyTuple_GET_SIZE(config) < 6 ||
+        PyTuple_GET_SIZE(config) > 8) {
         PyErr_SetString(PyExc_TypeError, "analysis(text, cache: dict, analyze_missing, "
-                                         "config: tuple of 6 or 7)");
+                                         "config: tuple of 6 to 8)");
         return NULL;
     }
     PyObject *tables = NULL; /* read when a chunk is missing */
-    if (PyTuple_GET_SIZE(config) == 7 && PyTuple_GET_ITEM(config, 6) != Py_None)
+    if (PyTuple_GET_SIZE(config) >= 7 && PyTuple_GET_ITEM(config, 6) != Py_None)
         tables = PyTuple_GET_ITEM(config, 6);
+    PyObject *compounds = NULL; /* read when a compound term may span chunks */
+    if (PyTuple_GET_SIZE(config) == 8 && PyTuple_GET_ITEM(config, 7) != Py_None)
+        compounds = PyTuple_GET_ITEM(config, 7);
     PyObject *prepare = PyTuple_GET_ITEM(config, 0);
     PyObject *first_words = PyTuple_GET_ITEM(config, 1);
     PyObject *first_bigrams = PyTuple_GET_ITEM(config, 2);
@@ -1226,7 +1451,8 @@ static PyObject *analysis_of(PyObject *text, PyObject *cache, PyObject *analyze_
         result = Py_NewRef(Py_None); /* the reference reads a long chunk piece by piece */
     else if (split == 0 && refs_init(&entries, chunks.n) == 0 &&
              read_entries(&chunks, cache, analyze_missing, tables, &entries) == 0)
-        result = assemble(&entries, first_words, first_bigrams, (PyTypeObject *)result_type);
+        result = assemble(&entries, first_words, first_bigrams, compounds,
+                          (PyTypeObject *)result_type);
     refs_free(&entries);
     refs_free(&chunks);
     return result;
@@ -1239,9 +1465,10 @@ static PyObject *entries_of(PyObject *chunk_list, PyObject *cache, PyObject *ana
                             PyObject *config)
 {
     if (!PyList_Check(chunk_list) || !PyDict_Check(cache) || !PyTuple_Check(config) ||
-        PyTuple_GET_SIZE(config) != 7) {
+        PyTuple_GET_SIZE(config) < 7 || PyTuple_GET_SIZE(config) > 8) {
         PyErr_SetString(PyExc_TypeError,
-                        "entries(chunks: list, cache: dict, analyze_missing, config: tuple of 7)");
+                        "entries(chunks: list, cache: dict, analyze_missing, config: tuple of 7 "
+                        "or 8)");
         return NULL;
     }
     Py_ssize_t max_chunk = PyLong_AsSsize_t(PyTuple_GET_ITEM(config, 4));

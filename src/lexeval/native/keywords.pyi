@@ -16,6 +16,10 @@ NewChunkTables = tuple[
     tuple[Any, ...] | None,
 ]
 
+#: (aliases, labels, lengths): Compounds.aliases, Compounds.labels (None: spaCy's matcher
+#: decides) and Compounds.lengths, with which the compound terms are merged in C.
+CompoundTables = tuple[dict[str, str], dict[tuple[str, ...], str] | None, tuple[int, ...]]
+
 def analysis(
     text: object,
     cache: dict[str, Any],
@@ -36,6 +40,16 @@ def analysis(
         int,
         type[T],
         NewChunkTables | None,
+    ]
+    | tuple[
+        Callable[[str], str],
+        frozenset[str] | None,
+        frozenset[tuple[str, str]] | None,
+        bool,
+        int,
+        type[T],
+        NewChunkTables | None,
+        CompoundTables | None,
     ],
     /,
 ) -> T | None: ...

@@ -263,6 +263,11 @@ class StepProcessor:
                     MAX_CHUNK,
                     KeywordAnalysis,
                     self._new_chunk_tables(res, lemmas),
+                    (
+                        (compounds.aliases, compounds.labels, compounds.lengths)
+                        if compounds is not None
+                        else None
+                    ),
                 )
                 self._read = native_analysis
                 self._entries = native_entries
@@ -353,11 +358,11 @@ class StepProcessor:
         """:meth:`keywords` and the keys of :meth:`analyze` with ``merge_compounds=False``,
         from one analysis (lenient keyword matching needs both).
 
-        With :data:`NATIVE_KEYWORDS`, texts whose chunks are cached (after the missing ones
-        are analyzed and cached) and hold no compound term's first two keys are read by
-        ``lexeval.native.keywords``, which also analyzes the missing chunks whose steps are
-        plain (:meth:`_new_chunk_tables`; the others go to :meth:`_analyze_missing`); the
-        Python code below is the reference it equals.
+        With :data:`NATIVE_KEYWORDS`, texts are read by ``lexeval.native.keywords`` from the
+        chunk cache (after the missing chunks are analyzed and cached), which also analyzes
+        the missing chunks whose steps are plain (:meth:`_new_chunk_tables`; the others go to
+        :meth:`_analyze_missing`) and merges compound terms as :meth:`Compounds.merge` does
+        when each pattern has one term; the Python code below is the reference it equals.
 
         >>> from lexeval.text.config import PRESETS
         >>> StepProcessor(PRESETS["default"]).keyword_analysis("The neural networks")
