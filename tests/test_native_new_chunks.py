@@ -225,6 +225,7 @@ def test_small_caches_and_threads_give_the_reference() -> None:
         found = analyses_while_clearing(fast, texts)
         assert found == expected
         assert len(fast._cache) <= cache_size and len(fast._token_memo) <= cache_size
+        assert fast._known is not None and len(fast._known) <= cache_size
         check_entries(fast, slow)
 
 
@@ -434,3 +435,58 @@ def test_compound_rules_not_decided_here_go_to_the_reference() -> None:
     assert native.analysis(text, {}, fast._analyze_missing, config[:7]) is None
     with pytest.raises(TypeError, match="compounds"):
         native.analysis(text, {}, fast._analyze_missing, (*config[:7], (aliases, labels)))
+
+
+def _slot(chunk: str, capacity: int) -> int:
+    """The first slot of an ASCII chunk in a table of known chunks (keywords.c's FNV-1a)."""
+    h = 0xCBF29CE484222325
+    for byte in chunk.encode("ascii"):
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return (h ^ (h >> 32)) % capacity
+
+
+def test_the_table_of_known_chunks_gives_the_cache_entries() -> None:
+    """The chunks of ASCII texts are remembered in the table (bounded, emptied with the
+    cache); read from it with the chunk cache emptied, the results are the reference's; a text
+    whose chunks collide in the table's slots too."""
+    assert native is not None
+    slow = pure(PRESETS["default"], "en")
+    texts = _real_texts()[:400]
+    fast = StepProcessor(PRESETS["default"], cache_size=50)
+    for text in texts:
+        assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
+        assert fast._known is not None and len(fast._known) <= 50
+    fast._clear_chunks()
+    assert fast._known is not None and len(fast._known) == 0
+    fast = StepProcessor(PRESETS["default"])
+    for text in texts:
+        fast.keyword_analysis(text)
+    assert fast._known is not None and len(fast._known) > 0
+    fast._cache.clear()  # the table alone
+    assert [fast.keyword_analysis(t) for t in texts] == [slow.keyword_analysis(t) for t in texts]
+    # many chunks of one text (the table grows)
+    many = " ".join(f"w{i}x{i % 7}" for i in range(3000))
+    assert fast.keyword_analysis(many) == slow.keyword_analysis(many)
+    assert fast.keyword_analysis(many) == slow.keyword_analysis(many)
+    # chunks that all hash to one slot of 64: 16 probes at most, the others not remembered
+    colliding = [w for w in (f"z{i}" for i in range(20_000)) if _slot(w, 64) == 0][:24]
+    table = native.KnownChunks(40)
+    config = (*fast._read_config[:8], table)
+    text = " ".join(colliding)
+    for _ in range(2):
+        found = native.analysis(text, {}, fast._analyze_missing, config)
+        assert found == slow.keyword_analysis(text)
+    assert len(table) == 16
+    with pytest.raises(TypeError, match="KnownChunks"):
+        native.analysis("a", {}, fast._analyze_missing, (*fast._read_config[:8], {}))
+    table = native.KnownChunks(10)
+    assert len(table) == 0
+    config = (*fast._read_config[:8], table)
+    cache: dict[str, Any] = {}
+    found = native.analysis("Dogs bark. Dogs", cache, fast._analyze_missing, config)
+    assert found == slow.keyword_analysis("Dogs bark. Dogs") and len(table) == 2
+    # an entry in the table wins over the cache's (the two hold the same entries in use)
+    cache["Dogs"] = ((("x", False),), ("x",), ("x",))
+    assert native.analysis("Dogs", cache, fast._analyze_missing, config) == (["dog"], ["dog"])
+    table.clear()
+    assert native.analysis("Dogs", cache, fast._analyze_missing, config) == (["x"], ["x"])

@@ -9,15 +9,18 @@
  *       analyze_missing  called with the list of the chunks the cache lacks (in order,
  *                        duplicates kept); returns a dict of their entries
  *       config           (prepare, first_words, first_bigrams, ascii_controls, max_chunk,
- *                        result_type[, tables[, compounds]]): the Unicode step (called on a
- *                        text that is not ASCII), the first words and the first bigrams of the
- *                        compound patterns (None: no compound terms), whether the Unicode step
- *                        makes ASCII control characters spaces, the length of the longest
- *                        chunk that may be cached, a subclass of tuple for the result, the
- *                        tables with which chunks the cache lacks are analyzed here (below;
- *                        None or absent: all of them go to analyze_missing), and the compound
- *                        terms' tables with which their keys are merged here (below; None or
- *                        absent: a text that may hold one goes to the reference)
+ *                        result_type[, tables[, compounds[, known]]]): the Unicode step
+ *                        (called on a text that is not ASCII), the first words and the first
+ *                        bigrams of the compound patterns (None: no compound terms), whether
+ *                        the Unicode step makes ASCII control characters spaces, the length of
+ *                        the longest chunk that may be cached, a subclass of tuple for the
+ *                        result, the tables with which chunks the cache lacks are analyzed
+ *                        here (below; None or absent: all of them go to analyze_missing), the
+ *                        compound terms' tables with which their keys are merged here (below;
+ *                        None or absent: a text that may hold one goes to the reference), and
+ *                        a table of known chunks (KnownChunks, below; None or absent: none),
+ *                        read before the cache, which is given the chunks of an ASCII text
+ *                        read from the cache or analyzed
  *   returns result_type((keywords, keys)) (as tuple.__new__ makes it), two new lists: the
  *       distinct words of the text's chunks in order of first appearance (the keys merged
  *       into compound terms when two keys side by side are the first two of a pattern), and
@@ -28,7 +31,11 @@
  *   entries(chunks, cache, analyze_missing, config)
  *       the entry of each of a list of chunks (StepProcessor._analyze_chunks, which
  *       StepProcessor.tokens reads): a new list; None when a chunk is no exact str or is
- *       longer than max_chunk; config as above, with its tables (or None)
+ *       longer than max_chunk; config as above, with its tables (or None) (its compound terms'
+ *       tables and table of known chunks are not read)
+ *
+ *   KnownChunks(size)
+ *       the table of known chunks (below)
  *
  * The white-space chunks of an ASCII text are read here: the Unicode step changes an ASCII
  * text only by making its control characters spaces (with ascii_controls), so they separate
@@ -45,6 +52,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Which ASCII characters separate chunks: str.split's white space, and with ascii_controls
@@ -896,21 +904,24 @@ static int chunk_entry(Tables *T, PyObject *chunk, PyObject **entry)
     return *entry == NULL ? -1 : *entry == DEFER ? 0 : 1;
 }
 
-/* The entry of every chunk (new references in `entries`, n of them): from the cache, then the
- * missing ones from one call of analyze_missing. 0 or -1. */
+/* The entry of every chunk (new references in `entries`, n of them, NULL where not known yet;
+ * a chunk is NULL where its entry is known): from the cache, then the missing ones from one
+ * call of analyze_missing. 0 or -1. */
 static int read_entries(Refs *chunks, PyObject *cache, PyObject *analyze_missing,
                         PyObject *tables, Refs *entries)
 {
     Py_ssize_t n = chunks->n, n_missing = 0;
     PyObject *missing = NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
+        if (entries->item[i] != NULL) /* from the table of known chunks */
+            continue;
         PyObject *entry = PyDict_GetItemWithError(cache, chunks->item[i]);
         if (entry == NULL) {
             if (PyErr_Occurred())
                 return -1;
             n_missing++;
         }
-        entries->item[entries->n++] = Py_XNewRef(entry);
+        entries->item[i] = Py_XNewRef(entry);
     }
     if (n_missing == 0)
         return 0;
@@ -1349,6 +1360,265 @@ static PyObject *assemble(Refs *entries, PyObject *first_words, PyObject *first_
     return result;
 }
 
+/* ---------------------------------------------------------------- the table of known chunks
+ *
+ *   KnownChunks(size)  a table of ASCII chunks and their entries, bounded by `size` entries
+ *                      (emptied when full, and by clear()): the chunks of an ASCII text found
+ *                      there are read without a str of their own, its hash and a look-up in
+ *                      the chunk cache. An entry is the same whichever cache holds it (the
+ *                      analysis of a chunk depends on the chunk alone), so the table and the
+ *                      cache need not hold the same chunks.
+ *
+ * The hash is FNV-1a (cheap on short chunks); a look-up or an insertion probes at most
+ * MAX_PROBE slots (a text made to collide costs no more than the chunk cache's look-ups: the
+ * chunks not found go to the cache). The table holds the GIL; no Python code runs while a slot
+ * is read, and an emptied table's references are released after it is detached.
+ */
+#define MAX_PROBE 16
+
+typedef struct {
+    PyObject *chunk; /* an exact ASCII str (NULL: an empty slot) */
+    PyObject *entry;
+    uint64_t hash;
+} Known;
+
+typedef struct {
+    PyObject_HEAD
+    Known *slot;
+    Py_ssize_t capacity, used, size;
+} KnownChunks;
+
+static PyTypeObject KnownChunksType;
+
+static uint64_t bytes_hash(const unsigned char *s, Py_ssize_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (Py_ssize_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 0x100000001b3ULL;
+    return h ^ (h >> 32);
+}
+
+/* The entry of a chunk (borrowed), or NULL when the table lacks it. */
+static PyObject *known_find(KnownChunks *K, const unsigned char *s, Py_ssize_t n, uint64_t h)
+{
+    if (K->slot == NULL)
+        return NULL;
+    Py_ssize_t mask = K->capacity - 1;
+    for (Py_ssize_t i = (Py_ssize_t)(h & (uint64_t)mask), probe = 0; probe < MAX_PROBE;
+         i = (i + 1) & mask, probe++) {
+        Known *k = &K->slot[i];
+        if (k->chunk == NULL)
+            return NULL;
+        if (k->hash == h && PyUnicode_GET_LENGTH(k->chunk) == n &&
+            memcmp(PyUnicode_1BYTE_DATA(k->chunk), s, (size_t)n) == 0)
+            return k->entry;
+    }
+    return NULL;
+}
+
+/* Detach the slots, then release them (a release may run Python code: the table is empty and
+ * consistent meanwhile). */
+static void known_clear(KnownChunks *K)
+{
+    Known *slot = K->slot;
+    Py_ssize_t capacity = K->capacity;
+    K->slot = NULL;
+    K->capacity = K->used = 0;
+    if (slot == NULL)
+        return;
+    for (Py_ssize_t i = 0; i < capacity; i++) {
+        Py_XDECREF(slot[i].chunk);
+        Py_XDECREF(slot[i].entry);
+    }
+    PyMem_Free(slot);
+}
+
+/* Place a chunk (references stolen) in a slot of an array; 0 when no slot is free within
+ * MAX_PROBE (the references then released by the caller). */
+static int known_place(Known *slot, Py_ssize_t capacity, PyObject *chunk, PyObject *entry,
+                       uint64_t h)
+{
+    Py_ssize_t mask = capacity - 1;
+    for (Py_ssize_t i = (Py_ssize_t)(h & (uint64_t)mask), probe = 0; probe < MAX_PROBE;
+         i = (i + 1) & mask, probe++) {
+        if (slot[i].chunk == NULL) {
+            slot[i] = (Known){chunk, entry, h};
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Remember a chunk's entry (an exact ASCII str, not in the table); 0, or -1 on error. The
+ * table is emptied when it holds `size` entries, grown when half full. */
+static int known_put(KnownChunks *K, PyObject *chunk, PyObject *entry)
+{
+    if (K->size <= 0)
+        return 0;
+    if (K->used >= K->size)
+        known_clear(K);
+    if (2 * (K->used + 1) > K->capacity) {
+        Py_ssize_t capacity = K->capacity ? 2 * K->capacity : 64;
+        Known *slot = PyMem_New(Known, capacity);
+        if (slot == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memset(slot, 0, (size_t)capacity * sizeof(Known));
+        Known *old = K->slot;
+        Py_ssize_t old_capacity = K->capacity, used = 0;
+        K->slot = NULL; /* detached while moved: nothing here runs Python code but releases */
+        Refs dropped;
+        dropped.n = 0;
+        dropped.item = dropped.stack;
+        for (Py_ssize_t i = 0; i < old_capacity; i++) {
+            if (old[i].chunk == NULL)
+                continue;
+            if (known_place(slot, capacity, old[i].chunk, old[i].entry, old[i].hash)) {
+                used++;
+            }
+            else if (dropped.n + 2 <= STACK) {
+                dropped.item[dropped.n++] = old[i].chunk;
+                dropped.item[dropped.n++] = old[i].entry;
+            }
+            else { /* rare: released at once (strings and tuples of them) */
+                Py_DECREF(old[i].chunk);
+                Py_DECREF(old[i].entry);
+            }
+        }
+        PyMem_Free(old);
+        K->slot = slot;
+        K->capacity = capacity;
+        K->used = used;
+        refs_free(&dropped);
+    }
+    Py_INCREF(chunk);
+    Py_INCREF(entry);
+    uint64_t h = bytes_hash(PyUnicode_1BYTE_DATA(chunk), PyUnicode_GET_LENGTH(chunk));
+    if (known_place(K->slot, K->capacity, chunk, entry, h)) {
+        K->used++;
+        return 0;
+    }
+    Py_DECREF(chunk);
+    Py_DECREF(entry);
+    return 0;
+}
+
+static PyObject *known_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    Py_ssize_t size;
+    static char *names[] = {"size", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "n:KnownChunks", names, &size))
+        return NULL;
+    KnownChunks *K = (KnownChunks *)type->tp_alloc(type, 0);
+    if (K == NULL)
+        return NULL;
+    K->slot = NULL;
+    K->capacity = K->used = 0;
+    K->size = size;
+    return (PyObject *)K;
+}
+
+static int known_traverse(KnownChunks *K, visitproc visit, void *arg)
+{
+    for (Py_ssize_t i = 0; K->slot != NULL && i < K->capacity; i++) {
+        Py_VISIT(K->slot[i].chunk);
+        Py_VISIT(K->slot[i].entry);
+    }
+    return 0;
+}
+
+static int known_tp_clear(KnownChunks *K)
+{
+    known_clear(K);
+    return 0;
+}
+
+static void known_dealloc(KnownChunks *K)
+{
+    PyTypeObject *type = Py_TYPE(K);
+    PyObject_GC_UnTrack(K);
+    known_clear(K);
+    type->tp_free((PyObject *)K);
+}
+
+static PyObject *known_clear_method(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    known_clear((KnownChunks *)self);
+    Py_RETURN_NONE;
+}
+
+static Py_ssize_t known_len(PyObject *self) { return ((KnownChunks *)self)->used; }
+
+static PyMethodDef KNOWN_METHODS[] = {
+    {"clear", known_clear_method, METH_NOARGS, "Empty the table."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods KNOWN_SEQUENCE = {.sq_length = known_len};
+
+static PyTypeObject KnownChunksType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "lexeval.native.keywords.KnownChunks",
+    .tp_basicsize = sizeof(KnownChunks),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "KnownChunks(size): the table of known ASCII chunks (see lexeval.native).",
+    .tp_new = known_new,
+    .tp_dealloc = (destructor)known_dealloc,
+    .tp_traverse = (traverseproc)known_traverse,
+    .tp_clear = (inquiry)known_tp_clear,
+    .tp_methods = KNOWN_METHODS,
+    .tp_as_sequence = &KNOWN_SEQUENCE,
+};
+
+/* The chunks of an ASCII text with the table: a chunk the table knows has its entry (a new
+ * reference) in `entries` and NULL in `chunks`, the others a new str and NULL. Both
+ * initialized here; 1 when a chunk is longer than max_chunk, 0, or -1. */
+static int split_known(PyObject *text, int controls, Py_ssize_t max_chunk, KnownChunks *K,
+                       Refs *chunks, Refs *entries)
+{
+    const unsigned char *table = controls ? SPACE_OR_CONTROL : SPACE;
+    const unsigned char *s = PyUnicode_1BYTE_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
+    if (refs_init(chunks, (n + 1) / 2) < 0 || refs_init(entries, (n + 1) / 2) < 0)
+        return -1;
+    while (i < n) {
+        while (i < n && table[s[i]])
+            i++;
+        if (i == n)
+            break;
+        Py_ssize_t start = i;
+        while (i < n && !table[s[i]])
+            i++;
+        if (i - start > max_chunk)
+            return 1;
+        PyObject *entry = known_find(K, s + start, i - start, bytes_hash(s + start, i - start));
+        PyObject *chunk = NULL;
+        if (entry == NULL && (chunk = PyUnicode_Substring(text, start, i)) == NULL)
+            return -1;
+        chunks->item[chunks->n++] = chunk;
+        entries->item[entries->n++] = Py_XNewRef(entry);
+    }
+    return 0;
+}
+
+/* Remember the entries of the chunks read from the cache or analyzed (well-formed ones). */
+static int remember(KnownChunks *K, Refs *chunks, Refs *entries)
+{
+    for (Py_ssize_t i = 0; i < chunks->n; i++) {
+        PyObject *chunk = chunks->item[i];
+        if (chunk == NULL || !PyUnicode_CheckExact(chunk) || !PyUnicode_IS_ASCII(chunk) ||
+            !entry_shape(entries->item[i]))
+            continue;
+        const unsigned char *s = PyUnicode_1BYTE_DATA(chunk);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(chunk);
+        if (known_find(K, s, n, bytes_hash(s, n)) == NULL && /* a chunk met twice in a text */
+            known_put(K, chunk, entries->item[i]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* tp_dealloc of a tuple subclass made by a class statement (read at import). */
 static destructor class_dealloc;
 
@@ -1389,17 +1659,26 @@ static PyObject *analysis_of(PyObject *text, PyObject *cache, PyObject *analyze_
                              PyObject *config)
 {
     if (!PyDict_Check(cache) || !PyTuple_Check(config) || PyTuple_GET_SIZE(config) < 6 ||
-        PyTuple_GET_SIZE(config) > 8) {
+        PyTuple_GET_SIZE(config) > 9) {
         PyErr_SetString(PyExc_TypeError, "analysis(text, cache: dict, analyze_missing, "
-                                         "config: tuple of 6 to 8)");
+                                         "config: tuple of 6 to 9)");
         return NULL;
     }
+    Py_ssize_t n_config = PyTuple_GET_SIZE(config);
     PyObject *tables = NULL; /* read when a chunk is missing */
-    if (PyTuple_GET_SIZE(config) >= 7 && PyTuple_GET_ITEM(config, 6) != Py_None)
+    if (n_config >= 7 && PyTuple_GET_ITEM(config, 6) != Py_None)
         tables = PyTuple_GET_ITEM(config, 6);
     PyObject *compounds = NULL; /* read when a compound term may span chunks */
-    if (PyTuple_GET_SIZE(config) == 8 && PyTuple_GET_ITEM(config, 7) != Py_None)
+    if (n_config >= 8 && PyTuple_GET_ITEM(config, 7) != Py_None)
         compounds = PyTuple_GET_ITEM(config, 7);
+    KnownChunks *known = NULL; /* the table of known chunks */
+    if (n_config == 9 && PyTuple_GET_ITEM(config, 8) != Py_None) {
+        if (!Py_IS_TYPE(PyTuple_GET_ITEM(config, 8), &KnownChunksType)) {
+            PyErr_SetString(PyExc_TypeError, "the table of known chunks must be KnownChunks");
+            return NULL;
+        }
+        known = (KnownChunks *)PyTuple_GET_ITEM(config, 8);
+    }
     PyObject *prepare = PyTuple_GET_ITEM(config, 0);
     PyObject *first_words = PyTuple_GET_ITEM(config, 1);
     PyObject *first_bigrams = PyTuple_GET_ITEM(config, 2);
@@ -1445,12 +1724,25 @@ static PyObject *analysis_of(PyObject *text, PyObject *cache, PyObject *analyze_
     chunks.item = chunks.stack;
     entries.item = entries.stack;
     PyObject *result = NULL;
-    int split = split_text(prepared, controls, max_chunk, &chunks);
+    int split;
+    if (known != NULL && PyUnicode_IS_ASCII(prepared)) {
+        split = split_known(prepared, controls, max_chunk, known, &chunks, &entries);
+    }
+    else {
+        split = split_text(prepared, controls, max_chunk, &chunks);
+        if (split == 0 && refs_init(&entries, chunks.n) == 0) {
+            for (; entries.n < chunks.n; entries.n++)
+                entries.item[entries.n] = NULL;
+        }
+        else if (split == 0) {
+            split = -1;
+        }
+    }
     Py_DECREF(prepared);
     if (split == 1)
         result = Py_NewRef(Py_None); /* the reference reads a long chunk piece by piece */
-    else if (split == 0 && refs_init(&entries, chunks.n) == 0 &&
-             read_entries(&chunks, cache, analyze_missing, tables, &entries) == 0)
+    else if (split == 0 && read_entries(&chunks, cache, analyze_missing, tables, &entries) == 0 &&
+             (known == NULL || remember(known, &chunks, &entries) == 0))
         result = assemble(&entries, first_words, first_bigrams, compounds,
                           (PyTypeObject *)result_type);
     refs_free(&entries);
@@ -1465,10 +1757,10 @@ static PyObject *entries_of(PyObject *chunk_list, PyObject *cache, PyObject *ana
                             PyObject *config)
 {
     if (!PyList_Check(chunk_list) || !PyDict_Check(cache) || !PyTuple_Check(config) ||
-        PyTuple_GET_SIZE(config) < 7 || PyTuple_GET_SIZE(config) > 8) {
+        PyTuple_GET_SIZE(config) < 7 || PyTuple_GET_SIZE(config) > 9) {
         PyErr_SetString(PyExc_TypeError,
                         "entries(chunks: list, cache: dict, analyze_missing, config: tuple of 7 "
-                        "or 8)");
+                        "to 9)");
         return NULL;
     }
     Py_ssize_t max_chunk = PyLong_AsSsize_t(PyTuple_GET_ITEM(config, 4));
@@ -1496,8 +1788,11 @@ static PyObject *entries_of(PyObject *chunk_list, PyObject *cache, PyObject *ana
         chunks.item[chunks.n++] = Py_NewRef(chunk);
     }
     Py_ssize_t n_keys, n_words;
-    if (refs_init(&entries, chunks.n) < 0 ||
-        read_entries(&chunks, cache, analyze_missing, tables == Py_None ? NULL : tables,
+    if (refs_init(&entries, chunks.n) < 0)
+        goto done;
+    for (; entries.n < chunks.n; entries.n++)
+        entries.item[entries.n] = NULL;
+    if (read_entries(&chunks, cache, analyze_missing, tables == Py_None ? NULL : tables,
                      &entries) < 0 ||
         check_entries(&entries, &n_keys, &n_words) < 0)
         goto done;
@@ -1552,5 +1847,14 @@ PyMODINIT_FUNC PyInit_keywords(void)
         return NULL;
     class_dealloc = ((PyTypeObject *)probe)->tp_dealloc;
     Py_DECREF(probe);
-    return PyModule_Create(&MODULE);
+    if (PyType_Ready(&KnownChunksType) < 0)
+        return NULL;
+    PyObject *module = PyModule_Create(&MODULE);
+    if (module == NULL)
+        return NULL;
+    if (PyModule_AddObjectRef(module, "KnownChunks", (PyObject *)&KnownChunksType) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
 }

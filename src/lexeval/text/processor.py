@@ -64,6 +64,7 @@ from lexeval.text.steps import (
 try:  # the compiled reading of cached chunks, unless LEXEVAL_PURE_PYTHON asks for Python
     if PURE_PYTHON:
         raise ImportError("LEXEVAL_PURE_PYTHON is set")
+    from lexeval.native.keywords import KnownChunks
     from lexeval.native.keywords import analysis as native_analysis
     from lexeval.native.keywords import entries as native_entries
 
@@ -153,6 +154,7 @@ class StepProcessor:
         self._signature: Signature | None = None
         self._read: Callable[..., KeywordAnalysis | None] | None = None
         self._entries: Callable[..., list[_Chunk] | None] | None = None
+        self._known: KnownChunks | None = None  # the compiled reading's known chunks
 
     def __getstate__(self) -> dict[str, Any]:
         """The configuration only: caches and spaCy objects are rebuilt in the new process."""
@@ -268,7 +270,9 @@ class StepProcessor:
                         if compounds is not None
                         else None
                     ),
+                    KnownChunks(self.cache_size),
                 )
+                self._known = self._read_config[8]
                 self._read = native_analysis
                 self._entries = native_entries
             steps = [self._unicode, tokenizer, words, fold, lemmas, compounds, stopwords]
@@ -583,9 +587,12 @@ class StepProcessor:
         )
 
     def _clear_chunks(self) -> None:
-        """Empty the chunk cache (when full); prefetched texts must then be analyzed again."""
+        """Empty the chunk cache (when full), and the compiled reading's table of known
+        chunks; prefetched texts must then be analyzed again."""
         self._cache.clear()
         self._prefetched.clear()
+        if self._known is not None:
+            self._known.clear()
 
     def _memo_token(self, token: str) -> _Chunk:
         """The analysis of a token not in the token memo, remembered there: case, key and
