@@ -6,6 +6,7 @@ chunks it does not decide go to the reference."""
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -490,3 +491,40 @@ def test_the_table_of_known_chunks_gives_the_cache_entries() -> None:
     assert native.analysis("Dogs", cache, fast._analyze_missing, config) == (["dog"], ["dog"])
     table.clear()
     assert native.analysis("Dogs", cache, fast._analyze_missing, config) == (["x"], ["x"])
+    assert len(table) == 1
+    # an entry of other objects than strings and bools is not remembered (no cycle can pass
+    # through the table, which the garbage collector does not traverse)
+    odd = object()
+    cache["Cats"] = (((odd, odd),), ("cat",), ("cat",))
+    assert native.analysis("Cats", cache, fast._analyze_missing, config) == (["cat"], ["cat"])
+    assert len(table) == 1
+    assert not gc.is_tracked(table)
+
+
+def test_the_first_words_filter_follows_the_configuration() -> None:
+    """The table's filter of first words (which rules out most keys without a look-up) is the
+    one of the configuration's set: one table with two sets of patterns in turn, and a set
+    that is no frozenset (no filter), give each configuration's compound terms."""
+    assert native is not None
+    fast = StepProcessor(PRESETS["default"])
+    fast.steps  # noqa: B018
+    config = fast._read_config
+    table = native.KnownChunks(100)
+    mine = (
+        *config[:1],
+        frozenset({"dog"}),
+        frozenset({("dog", "bark")}),
+        *config[3:7],
+        ({}, {("dog", "bark"): "dog bark"}, (2,)),
+        table,
+    )
+    theirs = (*config[:8], table)
+    as_set = (mine[0], {"dog"}, {("dog", "bark")}, *mine[3:])
+    text = "Dogs bark at machine learning"
+    for _ in range(2):
+        found = native.analysis(text, {}, fast._analyze_missing, mine)
+        assert found is not None and found.keywords == ["dog bark", "machine", "learn"]
+        found = native.analysis(text, {}, fast._analyze_missing, theirs)
+        assert found is not None and found.keywords == ["dog", "bark", "machine learning"]
+        found = native.analysis(text, {}, fast._analyze_missing, as_set)
+        assert found is not None and found.keywords == ["dog bark", "machine", "learn"]

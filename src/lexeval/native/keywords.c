@@ -1026,11 +1026,30 @@ static PyObject *concatenate(Refs *entries, int field, Py_ssize_t total)
 }
 
 /* 1 when two keys side by side are a first bigram of a pattern, 0 when not, -1 on error. */
-static int may_span(PyObject *keys, PyObject *first_words, PyObject *first_bigrams)
+#define BLOOM_BITS 8192
+
+/* Whether a str's hash (already computed) may be one of a set's (its filter's bit is set). */
+static int bloom_may_hold(const uint64_t *bloom, PyObject *key)
+{
+    if (!PyUnicode_CheckExact(key))
+        return 1;
+    Py_hash_t hash = ((PyASCIIObject *)key)->hash; /* -1: not computed yet */
+    if (hash == -1)
+        return 1;
+    size_t bit = (size_t)hash & (BLOOM_BITS - 1);
+    return (bloom[bit / 64] >> (bit % 64)) & 1;
+}
+
+/* bloom: a filter of the first words' hashes (NULL: none), a key it rules out is no first
+ * word. */
+static int may_span(PyObject *keys, PyObject *first_words, PyObject *first_bigrams,
+                    const uint64_t *bloom)
 {
     Py_ssize_t n = PyList_GET_SIZE(keys);
     for (Py_ssize_t i = 0; i + 1 < n; i++) {
         PyObject *key = PyList_GET_ITEM(keys, i);
+        if (bloom != NULL && !bloom_may_hold(bloom, key))
+            continue;
         int first = PySet_Contains(first_words, key);
         if (first <= 0) {
             if (first < 0)
@@ -1319,7 +1338,7 @@ done:
 
 /* result_type(keywords, keys) of the entries, or None when a compound term may span them. */
 static PyObject *assemble(Refs *entries, PyObject *first_words, PyObject *first_bigrams,
-                          PyObject *compounds, PyTypeObject *result_type)
+                          PyObject *compounds, const uint64_t *bloom, PyTypeObject *result_type)
 {
     Py_ssize_t n_keys, n_words;
     if (check_entries(entries, &n_keys, &n_words) < 0)
@@ -1329,7 +1348,7 @@ static PyObject *assemble(Refs *entries, PyObject *first_words, PyObject *first_
         return NULL;
     PyObject *keywords = NULL;
     if (first_words != Py_None) {
-        int span = may_span(keys, first_words, first_bigrams);
+        int span = may_span(keys, first_words, first_bigrams, bloom);
         if (span < 0 || (span > 0 && compounds == NULL)) {
             Py_DECREF(keys);
             return span < 0 ? NULL : Py_NewRef(Py_None);
@@ -1372,7 +1391,9 @@ static PyObject *assemble(Refs *entries, PyObject *first_words, PyObject *first_
  * The hash is FNV-1a (cheap on short chunks); a look-up or an insertion probes at most
  * MAX_PROBE slots (a text made to collide costs no more than the chunk cache's look-ups: the
  * chunks not found go to the cache). The table holds the GIL; no Python code runs while a slot
- * is read, and an emptied table's references are released after it is detached.
+ * is read, and an emptied table's references are released after it is detached. It holds
+ * strings and entries of strings and bools only (no reference cycle can pass through it), so
+ * it is no container the garbage collector traverses (a full collection costs no more).
  */
 #define MAX_PROBE 16
 
@@ -1386,7 +1407,37 @@ typedef struct {
     PyObject_HEAD
     Known *slot;
     Py_ssize_t capacity, used, size;
+    /* a filter of the hashes of a set of first words (compared by identity: the set is held),
+     * that rules out most keys without a look-up in the set */
+    PyObject *first_words;
+    uint64_t bloom[BLOOM_BITS / 64];
 } KnownChunks;
+
+/* The filter of a set of first words (built on first use with that set), or NULL when it has
+ * a member that is no exact str (then none). */
+static const uint64_t *known_bloom(KnownChunks *K, PyObject *first_words)
+{
+    if (K->first_words == first_words)
+        return K->bloom;
+    if (!PyFrozenSet_CheckExact(first_words))
+        return NULL;
+    uint64_t bloom[BLOOM_BITS / 64];
+    memset(bloom, 0, sizeof(bloom));
+    Py_ssize_t position = 0;
+    PyObject *word;
+    Py_hash_t hash;
+    while (_PySet_NextEntry(first_words, &position, &word, &hash)) {
+        if (!PyUnicode_CheckExact(word))
+            return NULL;
+        size_t bit = (size_t)hash & (BLOOM_BITS - 1);
+        bloom[bit / 64] |= (uint64_t)1 << (bit % 64);
+    }
+    memcpy(K->bloom, bloom, sizeof(bloom));
+    PyObject *old = K->first_words;
+    K->first_words = Py_NewRef(first_words);
+    Py_XDECREF(old); /* a frozenset of str: no Python code runs */
+    return K->bloom;
+}
 
 static PyTypeObject KnownChunksType;
 
@@ -1516,30 +1567,15 @@ static PyObject *known_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     K->slot = NULL;
     K->capacity = K->used = 0;
     K->size = size;
+    K->first_words = NULL;
     return (PyObject *)K;
-}
-
-static int known_traverse(KnownChunks *K, visitproc visit, void *arg)
-{
-    for (Py_ssize_t i = 0; K->slot != NULL && i < K->capacity; i++) {
-        Py_VISIT(K->slot[i].chunk);
-        Py_VISIT(K->slot[i].entry);
-    }
-    return 0;
-}
-
-static int known_tp_clear(KnownChunks *K)
-{
-    known_clear(K);
-    return 0;
 }
 
 static void known_dealloc(KnownChunks *K)
 {
-    PyTypeObject *type = Py_TYPE(K);
-    PyObject_GC_UnTrack(K);
     known_clear(K);
-    type->tp_free((PyObject *)K);
+    Py_CLEAR(K->first_words);
+    Py_TYPE(K)->tp_free((PyObject *)K);
 }
 
 static PyObject *known_clear_method(PyObject *self, PyObject *unused)
@@ -1561,12 +1597,10 @@ static PySequenceMethods KNOWN_SEQUENCE = {.sq_length = known_len};
 static PyTypeObject KnownChunksType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "lexeval.native.keywords.KnownChunks",
     .tp_basicsize = sizeof(KnownChunks),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "KnownChunks(size): the table of known ASCII chunks (see lexeval.native).",
     .tp_new = known_new,
     .tp_dealloc = (destructor)known_dealloc,
-    .tp_traverse = (traverseproc)known_traverse,
-    .tp_clear = (inquiry)known_tp_clear,
     .tp_methods = KNOWN_METHODS,
     .tp_as_sequence = &KNOWN_SEQUENCE,
 };
@@ -1602,13 +1636,38 @@ static int split_known(PyObject *text, int controls, Py_ssize_t max_chunk, Known
     return 0;
 }
 
-/* Remember the entries of the chunks read from the cache or analyzed (well-formed ones). */
+/* Whether an entry is (pairs, keys, words) of exact str, and bools for the pairs' flags. */
+static int plain_entry(PyObject *entry)
+{
+    if (!entry_shape(entry))
+        return 0;
+    PyObject *pairs = PyTuple_GET_ITEM(entry, 0);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(pairs); i++) {
+        PyObject *pair = PyTuple_GET_ITEM(pairs, i);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2 ||
+            !PyUnicode_CheckExact(PyTuple_GET_ITEM(pair, 0)) ||
+            !PyBool_Check(PyTuple_GET_ITEM(pair, 1)))
+            return 0;
+    }
+    for (int f = 1; f < 3; f++) {
+        PyObject *items = PyTuple_GET_ITEM(entry, f);
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(items); i++)
+            if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(items, i)))
+                return 0;
+    }
+    return PyTuple_CheckExact(entry) && PyTuple_CheckExact(PyTuple_GET_ITEM(entry, 0)) &&
+           PyTuple_CheckExact(PyTuple_GET_ITEM(entry, 1)) &&
+           PyTuple_CheckExact(PyTuple_GET_ITEM(entry, 2));
+}
+
+/* Remember the entries of the chunks read from the cache or analyzed (those of strings and
+ * bools: the others are read from the cache each time). */
 static int remember(KnownChunks *K, Refs *chunks, Refs *entries)
 {
     for (Py_ssize_t i = 0; i < chunks->n; i++) {
         PyObject *chunk = chunks->item[i];
         if (chunk == NULL || !PyUnicode_CheckExact(chunk) || !PyUnicode_IS_ASCII(chunk) ||
-            !entry_shape(entries->item[i]))
+            !plain_entry(entries->item[i]))
             continue;
         const unsigned char *s = PyUnicode_1BYTE_DATA(chunk);
         Py_ssize_t n = PyUnicode_GET_LENGTH(chunk);
@@ -1744,6 +1803,9 @@ static PyObject *analysis_of(PyObject *text, PyObject *cache, PyObject *analyze_
     else if (split == 0 && read_entries(&chunks, cache, analyze_missing, tables, &entries) == 0 &&
              (known == NULL || remember(known, &chunks, &entries) == 0))
         result = assemble(&entries, first_words, first_bigrams, compounds,
+                          known != NULL && first_words != Py_None
+                              ? known_bloom(known, first_words)
+                              : NULL,
                           (PyTypeObject *)result_type);
     refs_free(&entries);
     refs_free(&chunks);
