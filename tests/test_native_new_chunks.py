@@ -138,12 +138,15 @@ def test_plain_chunks_are_analyzed_without_the_python_code(name: str) -> None:
     else:
         assert calls == []
     check_entries(fast, slow)
-    # what the compiled split leaves: a contraction (spaCy's special case), a number with a
-    # separator (the rules in Python), Han characters (one token each)
+    # what the compiled split leaves: a number with a separator (the rules in Python), Han
+    # characters (one token each); a special case alone ("There's") is split as the
+    # tokenizer's answers when the steps were loaded say
     calls.clear()
     other = "There's 5,534 東京"
     assert fast.keyword_analysis(other) == slow.keyword_analysis(other)
     assert {"5,534", "東京"} <= set(calls[0]) <= set(other.split())
+    if fast._read_config[6][6] is not None and "There's" in fast._read_config[6][6]:
+        assert "There's" not in calls[0]
 
 
 @settings(max_examples=400, deadline=None)
@@ -232,7 +235,7 @@ def test_small_caches_and_threads_give_the_reference() -> None:
 
 def _config(fast: StepProcessor, **tables: Any) -> tuple[Any, ...]:
     config = fast._read_config
-    names = ("memo", "size", "specials", "split_edges", "split_cjk", "keys")
+    names = ("memo", "size", "specials", "split_edges", "split_cjk", "keys", "special_tokens")
     current = dict(zip(names, config[6], strict=True))
     keys = current["keys"]
     if "keys" in tables and isinstance(tables["keys"], dict):
@@ -333,7 +336,7 @@ def test_entries_checks_its_arguments() -> None:
     with pytest.raises(TypeError):
         native.entries(["a"], {}, none, config[:6])
     with pytest.raises(KeyError):  # the callback lost a chunk
-        native.entries(["There's"], {}, none, config)
+        native.entries(["5,534"], {}, none, config)
     with pytest.raises(TypeError, match="entry"):
         native.entries(["a"], {"a": ("a",)}, none, config)
 
@@ -528,3 +531,34 @@ def test_the_first_words_filter_follows_the_configuration() -> None:
         assert found is not None and found.keywords == ["dog", "bark", "machine learning"]
         found = native.analysis(text, {}, fast._analyze_missing, as_set)
         assert found is not None and found.keywords == ["dog bark", "machine", "learn"]
+
+
+@pytest.mark.parametrize("name", CONFIGS)
+def test_special_cases_are_split_without_spacy(name: str) -> None:
+    """Every special case of the tokenizer (contractions, abbreviations, emoticons), alone and
+    with punctuation, gives the reference's entries; alone, without a call of the Python
+    code (where the configuration's key rules are compiled: not where words are split)."""
+    config, language = CONFIGS[name]
+    fast, slow = StepProcessor(config, language), pure(config, language)
+    fast.steps  # noqa: B018
+    specials = fast._read_config[6][6]
+    assert specials, "the special cases' tokens are computed when the steps are loaded"
+    assert all(specials[c] == slow._tokenizer.split_chunks([c])[0] for c in list(specials)[:50])
+    calls: list[list[str]] = []
+    reference = fast._analyze_missing
+
+    def recorded(missing: list[str]) -> dict[str, Any]:
+        calls.append(missing)
+        return reference(missing)
+
+    fast._analyze_missing = recorded  # type: ignore[method-assign]
+    for chunk in ["don't", "I’m", "We're", "There's", "a.m.", "Inc.", "can't", "gonna"]:
+        if chunk in specials:
+            assert fast.keyword_analysis(chunk) == slow.keyword_analysis(chunk)
+            if not config.split_words and chunk.isascii():
+                assert calls == [], chunk
+    texts = [" ".join(list(specials)[i : i + 40]) for i in range(0, len(specials), 40)]
+    texts += [f'"{c},' for c in list(specials)[:200]]
+    for text in texts:
+        assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
+    check_entries(fast, slow)

@@ -147,7 +147,7 @@ static int split_text(PyObject *text, int controls, Py_ssize_t max_chunk, Refs *
  * here where the reference's steps are plain, as _analyze_missing, _chunk and _memo_token do
  * with SpacyTokenizer.split_chunks and Lemmatizer.key; the others go to analyze_missing:
  *
- *   tables  (memo, size, specials, split_edges, split_cjk, keys)
+ *   tables  (memo, size, specials, split_edges, split_cjk, keys[, special_tokens])
  *     memo         the token memo, {token: entry} (cleared when it holds size entries)
  *     size         the caches' bound: the missing chunks are analyzed here only when the
  *                  cache has room for all of them (else analyze_missing clears it)
@@ -161,18 +161,23 @@ static int split_text(PyObject *text, int controls, Py_ssize_t max_chunk, Refs *
  *                  (split_words: whether a token is split into its words, the rouge preset),
  *                  Lemmatizer.key's and _memo_token's (fold: str.casefold, called on text
  *                  that is not ASCII; nothing: the entry of a dropped token)
+ *     special_tokens  {chunk: list of tokens}: the tokens SpacyTokenizer.split_chunks gives
+ *                  each special case of the tokenizer (its own answers, computed when the
+ *                  steps are loaded: a contraction such as "don't" needs no call of spaCy);
+ *                  None or absent: none
  *
- * A chunk is split here when it is letters and no special case (one token), or when
- * split_edges decides it, and it holds no Han or kana; a new token's entry is built here from
- * the Unicode database's predicates (those str's methods and re's classes use). A value of
- * the tables these rules do not expect (a lemma that is no str or list of str, a fold or stem
- * that is no str) sends the token's chunk to analyze_missing too. Entries are written whole
+ * A chunk is split here when it is letters and no special case (one token), a special case
+ * (special_tokens), or when split_edges decides it, and it holds no Han or kana; a new
+ * token's entry is built here from the Unicode database's predicates (those str's methods and
+ * re's classes use). A value of the tables these rules do not expect (a lemma that is no str
+ * or list of str, a fold or stem that is no str) sends the token's chunk to analyze_missing
+ * too. Entries are written whole
  * into the memo and the cache (what racing threads compute is equal); the tuples built here
  * hold strings and bools only, and are untracked by the garbage collector as its first pass
  * over them would untrack them.
  */
 typedef struct {
-    PyObject *memo, *specials, *split_edges;
+    PyObject *memo, *specials, *split_edges, *special_tokens;
     Py_ssize_t size;
     int split_cjk, keys;
     int drop_punct, casefold, split_words;
@@ -184,8 +189,13 @@ typedef struct {
 static int read_tables(PyObject *t, Tables *T)
 {
     memset(T, 0, sizeof(*T));
-    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 6)
+    if (!PyTuple_Check(t) || (PyTuple_GET_SIZE(t) != 6 && PyTuple_GET_SIZE(t) != 7))
         goto bad;
+    if (PyTuple_GET_SIZE(t) == 7 && PyTuple_GET_ITEM(t, 6) != Py_None) {
+        T->special_tokens = PyTuple_GET_ITEM(t, 6);
+        if (!PyDict_CheckExact(T->special_tokens))
+            goto bad;
+    }
     T->memo = PyTuple_GET_ITEM(t, 0);
     T->size = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 1));
     if (T->size == -1 && PyErr_Occurred())
@@ -240,7 +250,8 @@ static int read_tables(PyObject *t, Tables *T)
 bad:
     PyErr_SetString(PyExc_TypeError,
                     "the new-chunk tables must be (memo: dict, size: int, specials: frozenset | "
-                    "None, split_edges, split_cjk, keys: tuple of 12 | None)");
+                    "None, split_edges, split_cjk, keys: tuple of 12 | None[, special_tokens: "
+                    "dict | None])");
     return -1;
 }
 
@@ -887,11 +898,20 @@ static int chunk_entry(Tables *T, PyObject *chunk, PyObject **entry)
             return *entry == NULL ? -1 : *entry == DEFER ? 0 : 1;
         }
     }
-    if (T->split_edges == NULL)
-        return 0;
-    PyObject *pieces = PyObject_CallOneArg(T->split_edges, chunk);
-    if (pieces == NULL)
-        return -1;
+    PyObject *pieces = NULL;
+    if (T->special_tokens != NULL && !cjk) { /* a special case: the tokenizer's tokens */
+        pieces = PyDict_GetItemWithError(T->special_tokens, chunk);
+        if (pieces == NULL && PyErr_Occurred())
+            return -1;
+        Py_XINCREF(pieces);
+    }
+    if (pieces == NULL) {
+        if (T->split_edges == NULL)
+            return 0;
+        pieces = PyObject_CallOneArg(T->split_edges, chunk);
+        if (pieces == NULL)
+            return -1;
+    }
     int plain = PyList_CheckExact(pieces) && !cjk;
     for (Py_ssize_t i = 0; plain && i < PyList_GET_SIZE(pieces); i++)
         plain = PyUnicode_CheckExact(PyList_GET_ITEM(pieces, i));

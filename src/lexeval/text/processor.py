@@ -284,7 +284,8 @@ class StepProcessor:
         :meth:`SpacyTokenizer.split_chunks` does when that is plain (letters alone, or the
         compiled edge split), and give new tokens their entries as :meth:`_memo_token` does
         (:meth:`_words` when words are split; ``keys`` None: a chunk with a new token goes to
-        the Python code, as tables of other types than the compiled code reads do)."""
+        the Python code, as tables of other types than the compiled code reads do); the
+        special cases' tokens as :meth:`_special_tokens` gives them."""
         affixes = res.affixes
         edges = affixes.edges if affixes is not None else None
         split_edges = edges.compiled if edges is not None else None
@@ -317,7 +318,18 @@ class StepProcessor:
             split_edges,
             self.config.split_cjk,
             keys,
+            self._special_tokens(affixes.same | affixes.other if affixes is not None else None),
         )
+
+    def _special_tokens(self, specials: frozenset[str] | None) -> dict[str, list[str]] | None:
+        """The tokens :meth:`SpacyTokenizer.split_chunks` gives each of the tokenizer's special
+        cases (its own answers, one tokenizer call when the steps are loaded), so that the
+        compiled analysis splits a contraction ("don't") without a call of spaCy."""
+        if not specials:
+            return None
+        chunks = sorted(s for s in specials if s and not s.isspace() and len(s.split()) == 1)
+        chunks = [c for c in chunks if len(c) <= MAX_CHUNK and c == c.strip()]
+        return dict(zip(chunks, self._tokenizer.split_chunks(chunks), strict=True))
 
     def _compound_entries(self) -> list[str]:
         entries: list[str] = []
