@@ -138,15 +138,20 @@ def test_plain_chunks_are_analyzed_without_the_python_code(name: str) -> None:
     else:
         assert calls == []
     check_entries(fast, slow)
-    # what the compiled split leaves: a number with a separator (the rules in Python), Han
+    # what the compiled split leaves: a number with a suffix (the rules in Python), Han
     # characters (one token each); a special case alone ("There's") is split as the
-    # tokenizer's answers when the steps were loaded say
+    # tokenizer's answers when the steps were loaded say, a number with separators and no
+    # affix ("5,534") by the rules without affixes
     calls.clear()
-    other = "There's 5,534 東京"
+    other = "There's 5,534 10.5% 東京"
     assert fast.keyword_analysis(other) == slow.keyword_analysis(other)
-    assert {"5,534", "東京"} <= set(calls[0]) <= set(other.split())
+    assert {"東京"} <= set(calls[0]) <= set(other.split())
+    if language == "en":
+        assert "10.5%" in calls[0]
     if fast._read_config[6][6] is not None and "There's" in fast._read_config[6][6]:
         assert "There's" not in calls[0]
+    if fast._read_config[6][7] is not None:
+        assert "5,534" not in calls[0]
 
 
 @settings(max_examples=400, deadline=None)
@@ -236,6 +241,7 @@ def test_small_caches_and_threads_give_the_reference() -> None:
 def _config(fast: StepProcessor, **tables: Any) -> tuple[Any, ...]:
     config = fast._read_config
     names = ("memo", "size", "specials", "split_edges", "split_cjk", "keys", "special_tokens")
+    names += ("plain_rules",)
     current = dict(zip(names, config[6], strict=True))
     keys = current["keys"]
     if "keys" in tables and isinstance(tables["keys"], dict):
@@ -336,7 +342,7 @@ def test_entries_checks_its_arguments() -> None:
     with pytest.raises(TypeError):
         native.entries(["a"], {}, none, config[:6])
     with pytest.raises(KeyError):  # the callback lost a chunk
-        native.entries(["5,534"], {}, none, config)
+        native.entries(["10.5%"], {}, none, config)
     with pytest.raises(TypeError, match="entry"):
         native.entries(["a"], {"a": ("a",)}, none, config)
 
@@ -561,4 +567,45 @@ def test_special_cases_are_split_without_spacy(name: str) -> None:
     texts += [f'"{c},' for c in list(specials)[:200]]
     for text in texts:
         assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
+    check_entries(fast, slow)
+
+
+NUMBERS = st.lists(
+    st.one_of(
+        st.text("0123456789,:.–-/'%x", min_size=1, max_size=12),
+        st.sampled_from(["3,389", "8:42", "1632–53", "2:30", "51–31", "1,234.5", "2018,Giuseppe"]),
+        st.sampled_from(["http://x.org", "a.b.com:80", "10:30", "0.0", ":1", "8)", "1am", "1-2"]),
+    ),
+    min_size=1,
+    max_size=10,
+).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(NUMBERS, min_size=1, max_size=4), st.sampled_from(list(CONFIGS)))
+def test_chunks_without_affixes_give_the_reference(texts: list[str], name: str) -> None:
+    """Numbers with separators, URLs, special cases with digits, infixes: the chunks kept
+    whole by the rules without affixes, and the others, give the reference's entries."""
+    config, language = CONFIGS[name]
+    fast, slow = StepProcessor(config, language), pure(config, language)
+    for text in texts + texts[::-1]:
+        assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
+    check_entries(fast, slow)
+
+
+def test_the_rules_without_affixes_keep_numbers_whole_without_python() -> None:
+    fast, slow = StepProcessor(PRESETS["default"]), pure(PRESETS["default"], "en")
+    fast.steps  # noqa: B018
+    assert fast._read_config[6][7] is not None
+    calls: list[list[str]] = []
+    reference = fast._analyze_missing
+
+    def recorded(missing: list[str]) -> dict[str, Any]:
+        calls.append(missing)
+        return reference(missing)
+
+    fast._analyze_missing = recorded  # type: ignore[method-assign]
+    text = "3,389 8:42 1632–53 2:30 51–31 1,234.5 2008–09 x86-64"
+    assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
+    assert calls == []
     check_entries(fast, slow)

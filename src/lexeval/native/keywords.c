@@ -165,9 +165,14 @@ static int split_text(PyObject *text, int controls, Py_ssize_t max_chunk, Refs *
  *                  each special case of the tokenizer (its own answers, computed when the
  *                  steps are loaded: a contraction such as "don't" needs no call of spaCy);
  *                  None or absent: none
+ *     plain_rules  (flags, token_fullmatch, url_match, infix_search): what one_token reads
+ *                  (below) of AffixRules: per ASCII character, bit 1 when no prefix can begin
+ *                  with it, bit 2 when no suffix can end with it, and the token, URL and infix
+ *                  patterns' functions (url_match None: no URL rule); None or absent: none
  *
  * A chunk is split here when it is letters and no special case (one token), a special case
- * (special_tokens), or when split_edges decides it, and it holds no Han or kana; a new
+ * (special_tokens), when split_edges decides it, or when it is one token by the rules without
+ * affixes (plain_rules: "3,389", "8:42", "1632–53"), and it holds no Han or kana; a new
  * token's entry is built here from the Unicode database's predicates (those str's methods and
  * re's classes use). A value of the tables these rules do not expect (a lemma that is no str
  * or list of str, a fold or stem that is no str) sends the token's chunk to analyze_missing
@@ -178,6 +183,9 @@ static int split_text(PyObject *text, int controls, Py_ssize_t max_chunk, Refs *
  */
 typedef struct {
     PyObject *memo, *specials, *split_edges, *special_tokens;
+    /* the rules of a chunk without affixes (below; NULL: none) */
+    const unsigned char *affix_flags;
+    PyObject *token_fullmatch, *url_match, *infix_search;
     Py_ssize_t size;
     int split_cjk, keys;
     int drop_punct, casefold, split_words;
@@ -189,12 +197,27 @@ typedef struct {
 static int read_tables(PyObject *t, Tables *T)
 {
     memset(T, 0, sizeof(*T));
-    if (!PyTuple_Check(t) || (PyTuple_GET_SIZE(t) != 6 && PyTuple_GET_SIZE(t) != 7))
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) < 6 || PyTuple_GET_SIZE(t) > 8)
         goto bad;
-    if (PyTuple_GET_SIZE(t) == 7 && PyTuple_GET_ITEM(t, 6) != Py_None) {
+    if (PyTuple_GET_SIZE(t) >= 7 && PyTuple_GET_ITEM(t, 6) != Py_None) {
         T->special_tokens = PyTuple_GET_ITEM(t, 6);
         if (!PyDict_CheckExact(T->special_tokens))
             goto bad;
+    }
+    if (PyTuple_GET_SIZE(t) == 8 && PyTuple_GET_ITEM(t, 7) != Py_None) {
+        PyObject *rules = PyTuple_GET_ITEM(t, 7);
+        if (!PyTuple_Check(rules) || PyTuple_GET_SIZE(rules) != 4 ||
+            !PyBytes_CheckExact(PyTuple_GET_ITEM(rules, 0)) ||
+            PyBytes_GET_SIZE(PyTuple_GET_ITEM(rules, 0)) != 128 ||
+            !PyCallable_Check(PyTuple_GET_ITEM(rules, 1)) ||
+            (PyTuple_GET_ITEM(rules, 2) != Py_None &&
+             !PyCallable_Check(PyTuple_GET_ITEM(rules, 2))) ||
+            !PyCallable_Check(PyTuple_GET_ITEM(rules, 3)))
+            goto bad;
+        T->affix_flags = (const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(rules, 0));
+        T->token_fullmatch = PyTuple_GET_ITEM(rules, 1);
+        T->url_match = PyTuple_GET_ITEM(rules, 2) == Py_None ? NULL : PyTuple_GET_ITEM(rules, 2);
+        T->infix_search = PyTuple_GET_ITEM(rules, 3);
     }
     T->memo = PyTuple_GET_ITEM(t, 0);
     T->size = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 1));
@@ -251,7 +274,8 @@ bad:
     PyErr_SetString(PyExc_TypeError,
                     "the new-chunk tables must be (memo: dict, size: int, specials: frozenset | "
                     "None, split_edges, split_cjk, keys: tuple of 12 | None[, special_tokens: "
-                    "dict | None])");
+                    "dict | None[, plain_rules: (bytes of 128, callable, callable | None, "
+                    "callable) | None]])");
     return -1;
 }
 
@@ -882,6 +906,42 @@ done:
     return result;
 }
 
+/* Whether AffixRules.split_rules keeps a chunk whole that no affix can begin or end (its first
+ * character begins no prefix alternative, its last ends no suffix alternative; the tables'
+ * flags, bits of EdgeSplit.no_prefix and no_suffix) and that is no special case: when the
+ * token rule keeps it whole, or else the URL rule does, or no infix is found in it (the rules'
+ * own patterns, called here). 1, 0 (the rules decide), -1 on error. */
+enum { NO_PREFIX_FLAG = 1, NO_SUFFIX_FLAG = 2 };
+
+static int one_token(Tables *T, PyObject *chunk)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(chunk);
+    if (T->affix_flags == NULL || T->specials == NULL || n == 0)
+        return 0;
+    Py_UCS4 first = PyUnicode_READ_CHAR(chunk, 0), last = PyUnicode_READ_CHAR(chunk, n - 1);
+    if (first >= 128 || last >= 128 || !(T->affix_flags[first] & NO_PREFIX_FLAG) ||
+        !(T->affix_flags[last] & NO_SUFFIX_FLAG))
+        return 0;
+    int special = PySet_Contains(T->specials, chunk);
+    if (special != 0)
+        return special < 0 ? -1 : 0;
+    PyObject *rules[3] = {T->token_fullmatch, T->url_match, T->infix_search};
+    for (int r = 0; r < 3; r++) {
+        if (rules[r] == NULL)
+            continue;
+        PyObject *found = PyObject_CallOneArg(rules[r], chunk);
+        if (found == NULL)
+            return -1;
+        int none = found == Py_None;
+        Py_DECREF(found);
+        if (r < 2 && !none) /* the token rule or the URL rule keeps it whole */
+            return 1;
+        if (r == 2) /* no infix: one token; an infix: the rules split it */
+            return none;
+    }
+    return 0;
+}
+
 /* The entry of a chunk not cached: 1 with *entry (a new reference), 0 when the chunk goes to
  * analyze_missing, -1 on error. SpacyTokenizer.split_chunks's first two ways. */
 static int chunk_entry(Tables *T, PyObject *chunk, PyObject **entry)
@@ -916,8 +976,13 @@ static int chunk_entry(Tables *T, PyObject *chunk, PyObject **entry)
     for (Py_ssize_t i = 0; plain && i < PyList_GET_SIZE(pieces); i++)
         plain = PyUnicode_CheckExact(PyList_GET_ITEM(pieces, i));
     if (!plain) {
+        /* the edge split does not decide (False, None): a chunk the rules keep whole */
+        int one = cjk || PyList_Check(pieces) ? 0 : one_token(T, chunk);
         Py_DECREF(pieces);
-        return 0;
+        if (one <= 0)
+            return one;
+        *entry = token_entry(T, chunk);
+        return *entry == NULL ? -1 : *entry == DEFER ? 0 : 1;
     }
     *entry = pieces_entry(T, pieces);
     Py_DECREF(pieces);

@@ -15,6 +15,7 @@ per white-space chunk and per token, so that text seen before costs a dictionary
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -29,12 +30,14 @@ from lexeval.porter import NLTK_VERSION as PORTER_NLTK_VERSION
 from lexeval.text.base import KeywordAnalysis
 from lexeval.text.config import NormalizerConfig
 from lexeval.text.resources import (
+    TECH_TOKEN_RE,
     LanguageResources,
     load_language,
     load_lock,
     load_pipeline,
     package_version,
     short_hash,
+    tech_token_match,
 )
 from lexeval.text.signature import Signature
 from lexeval.text.steps import (
@@ -83,6 +86,27 @@ def _no_merge(pairs: list[Pair]) -> list[Pair]:
 
 def _never(keys: list[str]) -> bool:
     return False
+
+
+def _plain_rules(res: LanguageResources) -> tuple[bytes, Any, Any, Any] | None:
+    """What ``lexeval.native.keywords`` reads of the affix rules to keep a chunk whole that no
+    affix can begin or end ("3,389", "8:42"), as :meth:`AffixRules.split_rules` does: per
+    ASCII character, bit 1 when no prefix alternative begins with it, bit 2 when no suffix
+    alternative ends with it (:class:`EdgeSplit`), and the token rule's, URL rule's and infix
+    rule's own patterns; None when the rules are not these (another token rule, or infixes
+    that are no pattern's ``finditer``)."""
+    affixes = res.affixes
+    if affixes is None or affixes.edges is None or affixes.token_match is not tech_token_match:
+        return None
+    infixes = affixes.infix_finditer
+    pattern = getattr(infixes, "__self__", None)
+    if not isinstance(pattern, re.Pattern) or infixes != pattern.finditer:
+        return None
+    edges = affixes.edges
+    flags = bytes(
+        (chr(i) in edges.no_prefix) * 1 | (chr(i) in edges.no_suffix) * 2 for i in range(128)
+    )
+    return flags, TECH_TOKEN_RE.fullmatch, affixes.url_match, pattern.search
 
 
 #: What a white-space chunk gives, cached whole per chunk (a text's views are the concatenations
@@ -319,6 +343,7 @@ class StepProcessor:
             self.config.split_cjk,
             keys,
             self._special_tokens(affixes.same | affixes.other if affixes is not None else None),
+            _plain_rules(res),
         )
 
     def _special_tokens(self, specials: frozenset[str] | None) -> dict[str, list[str]] | None:
