@@ -474,6 +474,9 @@ def test_the_table_of_known_chunks_gives_the_cache_entries() -> None:
     assert fast._known is not None and len(fast._known) > 0
     fast._cache.clear()  # the table alone
     assert [fast.keyword_analysis(t) for t in texts] == [slow.keyword_analysis(t) for t in texts]
+    fast._cache.clear()
+    for text in ("Zoë and Dogs bark", "naïve dogs bark", "東京 tower dogs"):
+        assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
     # many chunks of one text (the table grows)
     many = " ".join(f"w{i}x{i % 7}" for i in range(3000))
     assert fast.keyword_analysis(many) == slow.keyword_analysis(many)
@@ -501,6 +504,9 @@ def test_the_table_of_known_chunks_gives_the_cache_entries() -> None:
     table.clear()
     assert native.analysis("Dogs", cache, fast._analyze_missing, config) == (["x"], ["x"])
     assert len(table) == 1
+    # the ASCII chunks of a text that is not ASCII are read from the table too
+    found = native.analysis("café Dogs", {}, fast._analyze_missing, config)
+    assert found is not None and found.keys == ["café", "x"]
     # an entry of other objects than strings and bools is not remembered (no cycle can pass
     # through the table, which the garbage collector does not traverse)
     odd = object()

@@ -1469,7 +1469,7 @@ static PyObject *assemble(Refs *entries, PyObject *first_words, PyObject *first_
  *   KnownChunks(size)  a table of ASCII chunks and their entries, bounded by `size` entries
  *                      (emptied when full, and by clear()): the chunks of an ASCII text found
  *                      there are read without a str of their own, its hash and a look-up in
- *                      the chunk cache. An entry is the same whichever cache holds it (the
+ *                      the chunk cache (the ASCII chunks of other texts without the last two). An entry is the same whichever cache holds it (the
  *                      analysis of a chunk depends on the chunk alone), so the table and the
  *                      cache need not hold the same chunks.
  *
@@ -1875,8 +1875,20 @@ static PyObject *analysis_of(PyObject *text, PyObject *cache, PyObject *analyze_
     else {
         split = split_text(prepared, controls, max_chunk, &chunks);
         if (split == 0 && refs_init(&entries, chunks.n) == 0) {
-            for (; entries.n < chunks.n; entries.n++)
-                entries.item[entries.n] = NULL;
+            for (; entries.n < chunks.n; entries.n++) {
+                /* an ASCII chunk of a text that is not: from the table when it knows it */
+                PyObject *chunk = chunks.item[entries.n], *entry = NULL;
+                if (known != NULL && PyUnicode_CheckExact(chunk) && PyUnicode_IS_ASCII(chunk)) {
+                    const unsigned char *c = PyUnicode_1BYTE_DATA(chunk);
+                    Py_ssize_t m = PyUnicode_GET_LENGTH(chunk);
+                    entry = known_find(known, c, m, bytes_hash(c, m));
+                }
+                entries.item[entries.n] = Py_XNewRef(entry);
+                if (entry != NULL) {
+                    chunks.item[entries.n] = NULL;
+                    Py_DECREF(chunk);
+                }
+            }
         }
         else if (split == 0) {
             split = -1;
