@@ -555,6 +555,9 @@ def test_special_cases_are_split_without_spacy(name: str) -> None:
     fast.steps  # noqa: B018
     specials = fast._read_config[6][6]
     assert specials, "the special cases' tokens are computed when the steps are loaded"
+    other = StepProcessor(config, language)
+    other.steps  # noqa: B018
+    assert other._read_config[6][6] is specials  # once per language and CJK setting
     assert all(specials[c] == slow._tokenizer.split_chunks([c])[0] for c in list(specials)[:50])
     calls: list[list[str]] = []
     reference = fast._analyze_missing

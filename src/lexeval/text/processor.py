@@ -342,19 +342,27 @@ class StepProcessor:
             split_edges,
             self.config.split_cjk,
             keys,
-            self._special_tokens(affixes.same | affixes.other if affixes is not None else None),
+            self._special_tokens(res),
             _plain_rules(res),
         )
 
-    def _special_tokens(self, specials: frozenset[str] | None) -> dict[str, list[str]] | None:
+    def _special_tokens(self, res: LanguageResources) -> dict[str, list[str]] | None:
         """The tokens :meth:`SpacyTokenizer.split_chunks` gives each of the tokenizer's special
-        cases (its own answers, one tokenizer call when the steps are loaded), so that the
-        compiled analysis splits a contraction ("don't") without a call of spaCy."""
-        if not specials:
+        cases (its own answers: one tokenizer call, once per language and CJK setting in a
+        process), so that the compiled analysis splits a contraction ("don't") without a call
+        of spaCy."""
+        affixes = res.affixes
+        if affixes is None or not (affixes.same or affixes.other):
             return None
-        chunks = sorted(s for s in specials if s and not s.isspace() and len(s.split()) == 1)
-        chunks = [c for c in chunks if len(c) <= MAX_CHUNK and c == c.strip()]
-        return dict(zip(chunks, self._tokenizer.split_chunks(chunks), strict=True))
+        split_cjk = self.config.split_cjk
+        found = res.special_tokens.get(split_cjk)
+        if found is None:
+            specials = affixes.same | affixes.other
+            chunks = sorted(s for s in specials if s and len(s.split()) == 1 and s == s.strip())
+            chunks = [c for c in chunks if len(c) <= MAX_CHUNK]
+            split = self._tokenizer.split_chunks(chunks, split_cjk=split_cjk)
+            found = res.special_tokens[split_cjk] = dict(zip(chunks, split, strict=True))
+        return found
 
     def _compound_entries(self) -> list[str]:
         entries: list[str] = []
