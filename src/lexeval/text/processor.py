@@ -93,8 +93,8 @@ def _plain_rules(res: LanguageResources) -> tuple[bytes, Any, Any, Any] | None:
     affix can begin or end ("3,389", "8:42"), as :meth:`AffixRules.split_rules` does: per
     ASCII character, bit 1 when no prefix alternative begins with it, bit 2 when no suffix
     alternative ends with it (:class:`EdgeSplit`), and the token rule's, URL rule's and infix
-    rule's own patterns; None when the rules are not these (another token rule, or infixes
-    that are no pattern's ``finditer``)."""
+    rule's own patterns; None when the rules are not these (another token rule, or infixes or
+    URLs that are no pattern's ``finditer`` and ``match``)."""
     affixes = res.affixes
     if affixes is None or affixes.edges is None or affixes.token_match is not tech_token_match:
         return None
@@ -102,11 +102,15 @@ def _plain_rules(res: LanguageResources) -> tuple[bytes, Any, Any, Any] | None:
     pattern = getattr(infixes, "__self__", None)
     if not isinstance(pattern, re.Pattern) or infixes != pattern.finditer:
         return None
+    url = affixes.url_match
+    url_pattern = getattr(url, "__self__", None)
+    if url is not None and not (isinstance(url_pattern, re.Pattern) and url == url_pattern.match):
+        return None  # the C code reads a match or None
     edges = affixes.edges
     flags = bytes(
         (chr(i) in edges.no_prefix) * 1 | (chr(i) in edges.no_suffix) * 2 for i in range(128)
     )
-    return flags, TECH_TOKEN_RE.fullmatch, affixes.url_match, pattern.search
+    return flags, TECH_TOKEN_RE.fullmatch, url, pattern.search
 
 
 #: What a white-space chunk gives, cached whole per chunk (a text's views are the concatenations
