@@ -6,6 +6,7 @@ chunks it does not decide go to the reference."""
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -137,12 +138,20 @@ def test_plain_chunks_are_analyzed_without_the_python_code(name: str) -> None:
     else:
         assert calls == []
     check_entries(fast, slow)
-    # what the compiled split leaves: a contraction (spaCy's special case), a number with a
-    # separator (the rules in Python), Han characters (one token each)
+    # what the compiled split leaves: a number with a suffix (the rules in Python), Han
+    # characters (one token each); a special case alone ("There's") is split as the
+    # tokenizer's answers when the steps were loaded say, a number with separators and no
+    # affix ("5,534") by the rules without affixes
     calls.clear()
-    other = "There's 5,534 東京"
+    other = "There's 5,534 10.5% 東京"
     assert fast.keyword_analysis(other) == slow.keyword_analysis(other)
-    assert {"5,534", "東京"} <= set(calls[0]) <= set(other.split())
+    assert {"東京"} <= set(calls[0]) <= set(other.split())
+    if language == "en":
+        assert "10.5%" in calls[0]
+    if fast._read_config[6][6] is not None and "There's" in fast._read_config[6][6]:
+        assert "There's" not in calls[0]
+    if fast._read_config[6][7] is not None:
+        assert "5,534" not in calls[0]
 
 
 @settings(max_examples=400, deadline=None)
@@ -225,12 +234,14 @@ def test_small_caches_and_threads_give_the_reference() -> None:
         found = analyses_while_clearing(fast, texts)
         assert found == expected
         assert len(fast._cache) <= cache_size and len(fast._token_memo) <= cache_size
+        assert fast._known is not None and len(fast._known) <= cache_size
         check_entries(fast, slow)
 
 
 def _config(fast: StepProcessor, **tables: Any) -> tuple[Any, ...]:
     config = fast._read_config
-    names = ("memo", "size", "specials", "split_edges", "split_cjk", "keys")
+    names = ("memo", "size", "specials", "split_edges", "split_cjk", "keys", "special_tokens")
+    names += ("plain_rules",)
     current = dict(zip(names, config[6], strict=True))
     keys = current["keys"]
     if "keys" in tables and isinstance(tables["keys"], dict):
@@ -331,7 +342,7 @@ def test_entries_checks_its_arguments() -> None:
     with pytest.raises(TypeError):
         native.entries(["a"], {}, none, config[:6])
     with pytest.raises(KeyError):  # the callback lost a chunk
-        native.entries(["There's"], {}, none, config)
+        native.entries(["10.5%"], {}, none, config)
     with pytest.raises(TypeError, match="entry"):
         native.entries(["a"], {"a": ("a",)}, none, config)
 
@@ -368,3 +379,242 @@ def test_the_key_rules_of_tricky_tokens_are_the_reference(name: str) -> None:
 @given(st.lists(WORD, min_size=1, max_size=8), st.sampled_from(list(CONFIGS)))
 def test_the_key_rules_of_any_token_are_the_reference(words: list[str], name: str) -> None:
     check_key_rules([*words, "dogs"], name)
+
+
+#: Words of overlapping compound terms, their one-token spellings and stopwords between them.
+COMPOUND_WORDS = [
+    *["large", "Language", "language", "models", "model", "natural", "processing", "support"],
+    *["vector", "machine", "Machines", "learning", "open", "source", "code", "state", "of"],
+    *["the", "art", "State-of-the-art", "machinelearning", "open-source", "data", "big"],
+    *["science", "structure", "neural", "networks", "e-mail", "email", "is", "a", "x86"],
+]
+COMPOUND_TEXT = st.lists(
+    st.one_of(st.sampled_from(COMPOUND_WORDS), st.sampled_from([",", ".", "(", ")", "-"])),
+    max_size=30,
+).map(lambda words: " ".join(words))
+
+
+def test_compound_terms_across_chunks_are_merged_in_c() -> None:
+    """A text whose keys hold a compound pattern's first two keys is merged here (no None):
+    overlapping patterns keep the longest, then the first; aliases and stopwords as the
+    reference's Compounds.merge."""
+    assert native is not None
+    texts = [
+        "Large language models use natural language processing",
+        "support vector machine learning; open source code",
+        "The state of the art is machinelearning, neural networks and big data science",
+        "open source source code open-source e-mail email",
+        "language model language model",
+    ]
+    for name in ("default", "extra compounds", "case kept", "porter, long words, not stopwords"):
+        config, language = CONFIGS[name]
+        fast, slow = StepProcessor(config, language), pure(config, language)
+        for text in texts:
+            expected = slow.keyword_analysis(text)
+            assert fast.keyword_analysis(text) == expected, (name, text)
+            found = native.analysis(text, fast._cache, fast._analyze_missing, fast._read_config)
+            assert found == expected and type(found) is KeywordAnalysis
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(COMPOUND_TEXT, min_size=1, max_size=4), st.sampled_from(list(CONFIGS)))
+def test_random_compound_texts_give_the_reference(texts: list[str], name: str) -> None:
+    config, language = CONFIGS[name]
+    fast, slow = StepProcessor(config, language), pure(config, language)
+    for text in texts + texts[::-1]:
+        assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
+        assert fast.tokens(text) == slow.tokens(text)
+
+
+def test_compound_rules_not_decided_here_go_to_the_reference() -> None:
+    """Patterns with several terms (spaCy's matcher decides), an alias that is no str, or no
+    compound tables: None, as before."""
+    assert native is not None
+    fast = StepProcessor(PRESETS["default"])
+    fast.steps  # noqa: B018
+    config = fast._read_config
+    text = "machine learning"
+    aliases, labels, lengths = config[7]
+    expected = pure(PRESETS["default"], "en").keyword_analysis(text)
+    assert expected.keywords == ["machine learning"]
+    assert native.analysis(text, {}, fast._analyze_missing, config) == expected
+    for compounds in ((aliases, None, lengths), ({"machine": 1}, labels, lengths)):
+        found = native.analysis(text, {}, fast._analyze_missing, (*config[:7], compounds))
+        assert found is None
+    assert native.analysis(text, {}, fast._analyze_missing, (*config[:7], None)) is None
+    assert native.analysis(text, {}, fast._analyze_missing, config[:7]) is None
+    with pytest.raises(TypeError, match="compounds"):
+        native.analysis(text, {}, fast._analyze_missing, (*config[:7], (aliases, labels)))
+
+
+def _slot(chunk: str, capacity: int) -> int:
+    """The first slot of an ASCII chunk in a table of known chunks (keywords.c's FNV-1a)."""
+    h = 0xCBF29CE484222325
+    for byte in chunk.encode("ascii"):
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return (h ^ (h >> 32)) % capacity
+
+
+def test_the_table_of_known_chunks_gives_the_cache_entries() -> None:
+    """The chunks of ASCII texts are remembered in the table (bounded, emptied with the
+    cache); read from it with the chunk cache emptied, the results are the reference's; a text
+    whose chunks collide in the table's slots too."""
+    assert native is not None
+    slow = pure(PRESETS["default"], "en")
+    texts = _real_texts()[:400]
+    fast = StepProcessor(PRESETS["default"], cache_size=50)
+    for text in texts:
+        assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
+        assert fast._known is not None and len(fast._known) <= 50
+    fast._clear_chunks()
+    assert fast._known is not None and len(fast._known) == 0
+    fast = StepProcessor(PRESETS["default"])
+    for text in texts:
+        fast.keyword_analysis(text)
+    assert fast._known is not None and len(fast._known) > 0
+    fast._cache.clear()  # the table alone
+    assert [fast.keyword_analysis(t) for t in texts] == [slow.keyword_analysis(t) for t in texts]
+    fast._cache.clear()
+    for text in ("Zoë and Dogs bark", "naïve dogs bark", "東京 tower dogs"):
+        assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
+    # many chunks of one text (the table grows)
+    many = " ".join(f"w{i}x{i % 7}" for i in range(3000))
+    assert fast.keyword_analysis(many) == slow.keyword_analysis(many)
+    assert fast.keyword_analysis(many) == slow.keyword_analysis(many)
+    # chunks that all hash to one slot of 64: 16 probes at most, the others not remembered
+    colliding = [w for w in (f"z{i}" for i in range(20_000)) if _slot(w, 64) == 0][:24]
+    table = native.KnownChunks(40)
+    config = (*fast._read_config[:8], table)
+    text = " ".join(colliding)
+    for _ in range(2):
+        found = native.analysis(text, {}, fast._analyze_missing, config)
+        assert found == slow.keyword_analysis(text)
+    assert len(table) == 16
+    with pytest.raises(TypeError, match="KnownChunks"):
+        native.analysis("a", {}, fast._analyze_missing, (*fast._read_config[:8], {}))
+    table = native.KnownChunks(10)
+    assert len(table) == 0
+    config = (*fast._read_config[:8], table)
+    cache: dict[str, Any] = {}
+    found = native.analysis("Dogs bark. Dogs", cache, fast._analyze_missing, config)
+    assert found == slow.keyword_analysis("Dogs bark. Dogs") and len(table) == 2
+    # an entry in the table wins over the cache's (the two hold the same entries in use)
+    cache["Dogs"] = ((("x", False),), ("x",), ("x",))
+    assert native.analysis("Dogs", cache, fast._analyze_missing, config) == (["dog"], ["dog"])
+    table.clear()
+    assert native.analysis("Dogs", cache, fast._analyze_missing, config) == (["x"], ["x"])
+    assert len(table) == 1
+    # the ASCII chunks of a text that is not ASCII are read from the table too
+    found = native.analysis("café Dogs", {}, fast._analyze_missing, config)
+    assert found is not None and found.keys == ["café", "x"]
+    # an entry of other objects than strings and bools is not remembered (no cycle can pass
+    # through the table, which the garbage collector does not traverse)
+    odd = object()
+    cache["Cats"] = (((odd, odd),), ("cat",), ("cat",))
+    assert native.analysis("Cats", cache, fast._analyze_missing, config) == (["cat"], ["cat"])
+    assert len(table) == 1
+    assert not gc.is_tracked(table)
+
+
+def test_the_first_words_filter_follows_the_configuration() -> None:
+    """The table's filter of first words (which rules out most keys without a look-up) is the
+    one of the configuration's set: one table with two sets of patterns in turn, and a set
+    that is no frozenset (no filter), give each configuration's compound terms."""
+    assert native is not None
+    fast = StepProcessor(PRESETS["default"])
+    fast.steps  # noqa: B018
+    config = fast._read_config
+    table = native.KnownChunks(100)
+    mine = (
+        *config[:1],
+        frozenset({"dog"}),
+        frozenset({("dog", "bark")}),
+        *config[3:7],
+        ({}, {("dog", "bark"): "dog bark"}, (2,)),
+        table,
+    )
+    theirs = (*config[:8], table)
+    as_set = (mine[0], {"dog"}, {("dog", "bark")}, *mine[3:])
+    text = "Dogs bark at machine learning"
+    for _ in range(2):
+        found = native.analysis(text, {}, fast._analyze_missing, mine)
+        assert found is not None and found.keywords == ["dog bark", "machine", "learn"]
+        found = native.analysis(text, {}, fast._analyze_missing, theirs)
+        assert found is not None and found.keywords == ["dog", "bark", "machine learning"]
+        found = native.analysis(text, {}, fast._analyze_missing, as_set)
+        assert found is not None and found.keywords == ["dog bark", "machine", "learn"]
+
+
+@pytest.mark.parametrize("name", CONFIGS)
+def test_special_cases_are_split_without_spacy(name: str) -> None:
+    """Every special case of the tokenizer (contractions, abbreviations, emoticons), alone and
+    with punctuation, gives the reference's entries; alone, without a call of the Python
+    code (where the configuration's key rules are compiled: not where words are split)."""
+    config, language = CONFIGS[name]
+    fast, slow = StepProcessor(config, language), pure(config, language)
+    fast.steps  # noqa: B018
+    specials = fast._read_config[6][6]
+    assert specials, "the special cases' tokens are computed when the steps are loaded"
+    other = StepProcessor(config, language)
+    other.steps  # noqa: B018
+    assert other._read_config[6][6] is specials  # once per language and CJK setting
+    assert all(specials[c] == slow._tokenizer.split_chunks([c])[0] for c in list(specials)[:50])
+    calls: list[list[str]] = []
+    reference = fast._analyze_missing
+
+    def recorded(missing: list[str]) -> dict[str, Any]:
+        calls.append(missing)
+        return reference(missing)
+
+    fast._analyze_missing = recorded  # type: ignore[method-assign]
+    for chunk in ["don't", "I’m", "We're", "There's", "a.m.", "Inc.", "can't", "gonna"]:
+        if chunk in specials:
+            assert fast.keyword_analysis(chunk) == slow.keyword_analysis(chunk)
+            if not config.split_words and chunk.isascii():
+                assert calls == [], chunk
+    texts = [" ".join(list(specials)[i : i + 40]) for i in range(0, len(specials), 40)]
+    texts += [f'"{c},' for c in list(specials)[:200]]
+    for text in texts:
+        assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
+    check_entries(fast, slow)
+
+
+NUMBERS = st.lists(
+    st.one_of(
+        st.text("0123456789,:.–-/'%x", min_size=1, max_size=12),
+        st.sampled_from(["3,389", "8:42", "1632–53", "2:30", "51–31", "1,234.5", "2018,Giuseppe"]),
+        st.sampled_from(["http://x.org", "a.b.com:80", "10:30", "0.0", ":1", "8)", "1am", "1-2"]),
+    ),
+    min_size=1,
+    max_size=10,
+).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(NUMBERS, min_size=1, max_size=4), st.sampled_from(list(CONFIGS)))
+def test_chunks_without_affixes_give_the_reference(texts: list[str], name: str) -> None:
+    """Numbers with separators, URLs, special cases with digits, infixes: the chunks kept
+    whole by the rules without affixes, and the others, give the reference's entries."""
+    config, language = CONFIGS[name]
+    fast, slow = StepProcessor(config, language), pure(config, language)
+    for text in texts + texts[::-1]:
+        assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
+    check_entries(fast, slow)
+
+
+def test_the_rules_without_affixes_keep_numbers_whole_without_python() -> None:
+    fast, slow = StepProcessor(PRESETS["default"]), pure(PRESETS["default"], "en")
+    fast.steps  # noqa: B018
+    assert fast._read_config[6][7] is not None
+    calls: list[list[str]] = []
+    reference = fast._analyze_missing
+
+    def recorded(missing: list[str]) -> dict[str, Any]:
+        calls.append(missing)
+        return reference(missing)
+
+    fast._analyze_missing = recorded  # type: ignore[method-assign]
+    text = "3,389 8:42 1632–53 2:30 51–31 1,234.5 2008–09 x86-64"
+    assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
+    assert calls == []
+    check_entries(fast, slow)

@@ -9,23 +9,33 @@
  *       analyze_missing  called with the list of the chunks the cache lacks (in order,
  *                        duplicates kept); returns a dict of their entries
  *       config           (prepare, first_words, first_bigrams, ascii_controls, max_chunk,
- *                        result_type[, tables]): the Unicode step (called on a text that is
- *                        not ASCII), the first words and the first bigrams of the compound
- *                        patterns (None: no compound terms), whether the Unicode step makes
- *                        ASCII control characters spaces, the length of the longest chunk that
- *                        may be cached, a subclass of tuple for the result, and the tables
- *                        with which chunks the cache lacks are analyzed here (below; None or
- *                        absent: all of them go to analyze_missing)
+ *                        result_type[, tables[, compounds[, known]]]): the Unicode step
+ *                        (called on a text that is not ASCII), the first words and the first
+ *                        bigrams of the compound patterns (None: no compound terms), whether
+ *                        the Unicode step makes ASCII control characters spaces, the length of
+ *                        the longest chunk that may be cached, a subclass of tuple for the
+ *                        result, the tables with which chunks the cache lacks are analyzed
+ *                        here (below; None or absent: all of them go to analyze_missing), the
+ *                        compound terms' tables with which their keys are merged here (below;
+ *                        None or absent: a text that may hold one goes to the reference), and
+ *                        a table of known chunks (KnownChunks, below; None or absent: none),
+ *                        read before the cache, which is given the chunks of an ASCII text
+ *                        read from the cache or analyzed
  *   returns result_type((keywords, keys)) (as tuple.__new__ makes it), two new lists: the
- *       distinct words of the text's chunks in order of first appearance, and every key in
- *       order; or None when two keys side by side are
- *       the first two of a compound pattern (the reference merges them), a chunk is longer
- *       than max_chunk (the reference reads it piece by piece), or text is not an exact str.
+ *       distinct words of the text's chunks in order of first appearance (the keys merged
+ *       into compound terms when two keys side by side are the first two of a pattern), and
+ *       every key in order; or None when the compound terms' rules here do not decide (the
+ *       reference merges them), a chunk is longer than max_chunk (the reference reads it
+ *       piece by piece), or text is not an exact str.
  *
  *   entries(chunks, cache, analyze_missing, config)
  *       the entry of each of a list of chunks (StepProcessor._analyze_chunks, which
  *       StepProcessor.tokens reads): a new list; None when a chunk is no exact str or is
- *       longer than max_chunk; config as above, with its tables (or None)
+ *       longer than max_chunk; config as above, with its tables (or None) (its compound terms'
+ *       tables and table of known chunks are not read)
+ *
+ *   KnownChunks(size)
+ *       the table of known chunks (below)
  *
  * The white-space chunks of an ASCII text are read here: the Unicode step changes an ASCII
  * text only by making its control characters spaces (with ascii_controls), so they separate
@@ -42,6 +52,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Which ASCII characters separate chunks: str.split's white space, and with ascii_controls
@@ -136,7 +147,7 @@ static int split_text(PyObject *text, int controls, Py_ssize_t max_chunk, Refs *
  * here where the reference's steps are plain, as _analyze_missing, _chunk and _memo_token do
  * with SpacyTokenizer.split_chunks and Lemmatizer.key; the others go to analyze_missing:
  *
- *   tables  (memo, size, specials, split_edges, split_cjk, keys)
+ *   tables  (memo, size, specials, split_edges, split_cjk, keys[, special_tokens])
  *     memo         the token memo, {token: entry} (cleared when it holds size entries)
  *     size         the caches' bound: the missing chunks are analyzed here only when the
  *                  cache has room for all of them (else analyze_missing clears it)
@@ -150,18 +161,31 @@ static int split_text(PyObject *text, int controls, Py_ssize_t max_chunk, Refs *
  *                  (split_words: whether a token is split into its words, the rouge preset),
  *                  Lemmatizer.key's and _memo_token's (fold: str.casefold, called on text
  *                  that is not ASCII; nothing: the entry of a dropped token)
+ *     special_tokens  {chunk: list of tokens}: the tokens SpacyTokenizer.split_chunks gives
+ *                  each special case of the tokenizer (its own answers, computed when the
+ *                  steps are loaded: a contraction such as "don't" needs no call of spaCy);
+ *                  None or absent: none
+ *     plain_rules  (flags, token_fullmatch, url_match, infix_search): what one_token reads
+ *                  (below) of AffixRules: per ASCII character, bit 1 when no prefix can begin
+ *                  with it, bit 2 when no suffix can end with it, and the token, URL and infix
+ *                  patterns' functions (url_match None: no URL rule); None or absent: none
  *
- * A chunk is split here when it is letters and no special case (one token), or when
- * split_edges decides it, and it holds no Han or kana; a new token's entry is built here from
- * the Unicode database's predicates (those str's methods and re's classes use). A value of
- * the tables these rules do not expect (a lemma that is no str or list of str, a fold or stem
- * that is no str) sends the token's chunk to analyze_missing too. Entries are written whole
+ * A chunk is split here when it is letters and no special case (one token), a special case
+ * (special_tokens), when split_edges decides it, or when it is one token by the rules without
+ * affixes (plain_rules: "3,389", "8:42", "1632–53"), and it holds no Han or kana; a new
+ * token's entry is built here from the Unicode database's predicates (those str's methods and
+ * re's classes use). A value of the tables these rules do not expect (a lemma that is no str
+ * or list of str, a fold or stem that is no str) sends the token's chunk to analyze_missing
+ * too. Entries are written whole
  * into the memo and the cache (what racing threads compute is equal); the tuples built here
  * hold strings and bools only, and are untracked by the garbage collector as its first pass
  * over them would untrack them.
  */
 typedef struct {
-    PyObject *memo, *specials, *split_edges;
+    PyObject *memo, *specials, *split_edges, *special_tokens;
+    /* the rules of a chunk without affixes (below; NULL: none) */
+    const unsigned char *affix_flags;
+    PyObject *token_fullmatch, *url_match, *infix_search;
     Py_ssize_t size;
     int split_cjk, keys;
     int drop_punct, casefold, split_words;
@@ -173,8 +197,28 @@ typedef struct {
 static int read_tables(PyObject *t, Tables *T)
 {
     memset(T, 0, sizeof(*T));
-    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 6)
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) < 6 || PyTuple_GET_SIZE(t) > 8)
         goto bad;
+    if (PyTuple_GET_SIZE(t) >= 7 && PyTuple_GET_ITEM(t, 6) != Py_None) {
+        T->special_tokens = PyTuple_GET_ITEM(t, 6);
+        if (!PyDict_CheckExact(T->special_tokens))
+            goto bad;
+    }
+    if (PyTuple_GET_SIZE(t) == 8 && PyTuple_GET_ITEM(t, 7) != Py_None) {
+        PyObject *rules = PyTuple_GET_ITEM(t, 7);
+        if (!PyTuple_Check(rules) || PyTuple_GET_SIZE(rules) != 4 ||
+            !PyBytes_CheckExact(PyTuple_GET_ITEM(rules, 0)) ||
+            PyBytes_GET_SIZE(PyTuple_GET_ITEM(rules, 0)) != 128 ||
+            !PyCallable_Check(PyTuple_GET_ITEM(rules, 1)) ||
+            (PyTuple_GET_ITEM(rules, 2) != Py_None &&
+             !PyCallable_Check(PyTuple_GET_ITEM(rules, 2))) ||
+            !PyCallable_Check(PyTuple_GET_ITEM(rules, 3)))
+            goto bad;
+        T->affix_flags = (const unsigned char *)PyBytes_AS_STRING(PyTuple_GET_ITEM(rules, 0));
+        T->token_fullmatch = PyTuple_GET_ITEM(rules, 1);
+        T->url_match = PyTuple_GET_ITEM(rules, 2) == Py_None ? NULL : PyTuple_GET_ITEM(rules, 2);
+        T->infix_search = PyTuple_GET_ITEM(rules, 3);
+    }
     T->memo = PyTuple_GET_ITEM(t, 0);
     T->size = PyLong_AsSsize_t(PyTuple_GET_ITEM(t, 1));
     if (T->size == -1 && PyErr_Occurred())
@@ -229,7 +273,9 @@ static int read_tables(PyObject *t, Tables *T)
 bad:
     PyErr_SetString(PyExc_TypeError,
                     "the new-chunk tables must be (memo: dict, size: int, specials: frozenset | "
-                    "None, split_edges, split_cjk, keys: tuple of 12 | None)");
+                    "None, split_edges, split_cjk, keys: tuple of 12 | None[, special_tokens: "
+                    "dict | None[, plain_rules: (bytes of 128, callable, callable | None, "
+                    "callable) | None]])");
     return -1;
 }
 
@@ -860,6 +906,42 @@ done:
     return result;
 }
 
+/* Whether AffixRules.split_rules keeps a chunk whole that no affix can begin or end (its first
+ * character begins no prefix alternative, its last ends no suffix alternative; the tables'
+ * flags, bits of EdgeSplit.no_prefix and no_suffix) and that is no special case: when the
+ * token rule keeps it whole, or else the URL rule does, or no infix is found in it (the rules'
+ * own patterns, called here). 1, 0 (the rules decide), -1 on error. */
+enum { NO_PREFIX_FLAG = 1, NO_SUFFIX_FLAG = 2 };
+
+static int one_token(Tables *T, PyObject *chunk)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(chunk);
+    if (T->affix_flags == NULL || T->specials == NULL || n == 0)
+        return 0;
+    Py_UCS4 first = PyUnicode_READ_CHAR(chunk, 0), last = PyUnicode_READ_CHAR(chunk, n - 1);
+    if (first >= 128 || last >= 128 || !(T->affix_flags[first] & NO_PREFIX_FLAG) ||
+        !(T->affix_flags[last] & NO_SUFFIX_FLAG))
+        return 0;
+    int special = PySet_Contains(T->specials, chunk);
+    if (special != 0)
+        return special < 0 ? -1 : 0;
+    PyObject *rules[3] = {T->token_fullmatch, T->url_match, T->infix_search};
+    for (int r = 0; r < 3; r++) {
+        if (rules[r] == NULL)
+            continue;
+        PyObject *found = PyObject_CallOneArg(rules[r], chunk);
+        if (found == NULL)
+            return -1;
+        int none = found == Py_None;
+        Py_DECREF(found);
+        if (r < 2 && !none) /* the token rule or the URL rule keeps it whole */
+            return 1;
+        if (r == 2) /* no infix: one token; an infix: the rules split it */
+            return none;
+    }
+    return 0;
+}
+
 /* The entry of a chunk not cached: 1 with *entry (a new reference), 0 when the chunk goes to
  * analyze_missing, -1 on error. SpacyTokenizer.split_chunks's first two ways. */
 static int chunk_entry(Tables *T, PyObject *chunk, PyObject **entry)
@@ -876,38 +958,55 @@ static int chunk_entry(Tables *T, PyObject *chunk, PyObject **entry)
             return *entry == NULL ? -1 : *entry == DEFER ? 0 : 1;
         }
     }
-    if (T->split_edges == NULL)
-        return 0;
-    PyObject *pieces = PyObject_CallOneArg(T->split_edges, chunk);
-    if (pieces == NULL)
-        return -1;
+    PyObject *pieces = NULL;
+    if (T->special_tokens != NULL && !cjk) { /* a special case: the tokenizer's tokens */
+        pieces = PyDict_GetItemWithError(T->special_tokens, chunk);
+        if (pieces == NULL && PyErr_Occurred())
+            return -1;
+        Py_XINCREF(pieces);
+    }
+    if (pieces == NULL) {
+        if (T->split_edges == NULL)
+            return 0;
+        pieces = PyObject_CallOneArg(T->split_edges, chunk);
+        if (pieces == NULL)
+            return -1;
+    }
     int plain = PyList_CheckExact(pieces) && !cjk;
     for (Py_ssize_t i = 0; plain && i < PyList_GET_SIZE(pieces); i++)
         plain = PyUnicode_CheckExact(PyList_GET_ITEM(pieces, i));
     if (!plain) {
+        /* the edge split does not decide (False, None): a chunk the rules keep whole */
+        int one = cjk || PyList_Check(pieces) ? 0 : one_token(T, chunk);
         Py_DECREF(pieces);
-        return 0;
+        if (one <= 0)
+            return one;
+        *entry = token_entry(T, chunk);
+        return *entry == NULL ? -1 : *entry == DEFER ? 0 : 1;
     }
     *entry = pieces_entry(T, pieces);
     Py_DECREF(pieces);
     return *entry == NULL ? -1 : *entry == DEFER ? 0 : 1;
 }
 
-/* The entry of every chunk (new references in `entries`, n of them): from the cache, then the
- * missing ones from one call of analyze_missing. 0 or -1. */
+/* The entry of every chunk (new references in `entries`, n of them, NULL where not known yet;
+ * a chunk is NULL where its entry is known): from the cache, then the missing ones from one
+ * call of analyze_missing. 0 or -1. */
 static int read_entries(Refs *chunks, PyObject *cache, PyObject *analyze_missing,
                         PyObject *tables, Refs *entries)
 {
     Py_ssize_t n = chunks->n, n_missing = 0;
     PyObject *missing = NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
+        if (entries->item[i] != NULL) /* from the table of known chunks */
+            continue;
         PyObject *entry = PyDict_GetItemWithError(cache, chunks->item[i]);
         if (entry == NULL) {
             if (PyErr_Occurred())
                 return -1;
             n_missing++;
         }
-        entries->item[entries->n++] = Py_XNewRef(entry);
+        entries->item[i] = Py_XNewRef(entry);
     }
     if (n_missing == 0)
         return 0;
@@ -1012,11 +1111,30 @@ static PyObject *concatenate(Refs *entries, int field, Py_ssize_t total)
 }
 
 /* 1 when two keys side by side are a first bigram of a pattern, 0 when not, -1 on error. */
-static int may_span(PyObject *keys, PyObject *first_words, PyObject *first_bigrams)
+#define BLOOM_BITS 8192
+
+/* Whether a str's hash (already computed) may be one of a set's (its filter's bit is set). */
+static int bloom_may_hold(const uint64_t *bloom, PyObject *key)
+{
+    if (!PyUnicode_CheckExact(key))
+        return 1;
+    Py_hash_t hash = ((PyASCIIObject *)key)->hash; /* -1: not computed yet */
+    if (hash == -1)
+        return 1;
+    size_t bit = (size_t)hash & (BLOOM_BITS - 1);
+    return (bloom[bit / 64] >> (bit % 64)) & 1;
+}
+
+/* bloom: a filter of the first words' hashes (NULL: none), a key it rules out is no first
+ * word. */
+static int may_span(PyObject *keys, PyObject *first_words, PyObject *first_bigrams,
+                    const uint64_t *bloom)
 {
     Py_ssize_t n = PyList_GET_SIZE(keys);
     for (Py_ssize_t i = 0; i + 1 < n; i++) {
         PyObject *key = PyList_GET_ITEM(keys, i);
+        if (bloom != NULL && !bloom_may_hold(bloom, key))
+            continue;
         int first = PySet_Contains(first_words, key);
         if (first <= 0) {
             if (first < 0)
@@ -1034,9 +1152,9 @@ static int may_span(PyObject *keys, PyObject *first_words, PyObject *first_bigra
     return 0;
 }
 
-/* The distinct words of the entries in order of first appearance (dict.fromkeys), as a new
- * list: an open-addressing table of the words seen (the entries hold them meanwhile). */
-static PyObject *distinct_words(Refs *entries, Py_ssize_t total)
+/* The distinct words of an array in order of first appearance (dict.fromkeys), as a new list:
+ * an open-addressing table of the words seen (the caller holds them meanwhile). */
+static PyObject *distinct_of(PyObject **words, Py_ssize_t total)
 {
     Py_ssize_t size = 8;
     while (size < 2 * total)
@@ -1050,36 +1168,33 @@ static PyObject *distinct_words(Refs *entries, Py_ssize_t total)
     memset(slot, 0, (size_t)size * sizeof(PyObject *));
     Py_ssize_t n_kept = 0, mask = size - 1;
     PyObject *result = NULL;
-    for (Py_ssize_t i = 0; i < entries->n; i++) {
-        PyObject *words = PyTuple_GET_ITEM(entries->item[i], 2);
-        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(words); j++) {
-            PyObject *word = PyTuple_GET_ITEM(words, j);
-            if (!PyUnicode_CheckExact(word)) { /* no user __hash__ or __eq__ runs here */
-                PyErr_SetString(PyExc_TypeError, "the entries' words must be str");
-                goto done;
-            }
-            Py_hash_t hash = PyObject_Hash(word);
-            if (hash == -1)
-                goto done;
-            Py_ssize_t k = (Py_ssize_t)((size_t)hash & (size_t)mask);
-            int seen = 0;
-            while (slot[k] != NULL) {
-                /* as dict.fromkeys: the same object, or an equal hash and equal text (a str's
-                 * hash is cached: the second PyObject_Hash reads it) */
-                seen = slot[k] == word ? 1
-                       : PyObject_Hash(slot[k]) != hash
-                           ? 0
-                           : PyUnicode_Compare(slot[k], word) == 0;
-                if (seen != 0)
-                    break;
-                k = (k + 1) & mask;
-            }
-            if (seen < 0)
-                goto done;
-            if (!seen) {
-                slot[k] = word;
-                kept[n_kept++] = word;
-            }
+    for (Py_ssize_t i = 0; i < total; i++) {
+        PyObject *word = words[i];
+        if (!PyUnicode_CheckExact(word)) { /* no user __hash__ or __eq__ runs here */
+            PyErr_SetString(PyExc_TypeError, "the entries' words must be str");
+            goto done;
+        }
+        Py_hash_t hash = PyObject_Hash(word);
+        if (hash == -1)
+            goto done;
+        Py_ssize_t k = (Py_ssize_t)((size_t)hash & (size_t)mask);
+        int seen = 0;
+        while (slot[k] != NULL) {
+            /* as dict.fromkeys: the same object, or an equal hash and equal text (a str's
+             * hash is cached: the second PyObject_Hash reads it) */
+            seen = slot[k] == word ? 1
+                   : PyObject_Hash(slot[k]) != hash
+                       ? 0
+                       : PyUnicode_Compare(slot[k], word) == 0;
+            if (seen != 0)
+                break;
+            k = (k + 1) & mask;
+        }
+        if (seen < 0)
+            goto done;
+        if (!seen) {
+            slot[k] = word;
+            kept[n_kept++] = word;
         }
     }
     result = PyList_New(n_kept);
@@ -1093,9 +1208,222 @@ done:
     return result;
 }
 
+/* The distinct words of the entries in order of first appearance, as a new list. */
+static PyObject *distinct_words(Refs *entries, Py_ssize_t total)
+{
+    PyObject *small[STACK];
+    PyObject **words = total <= STACK ? small : PyMem_New(PyObject *, total);
+    if (words == NULL)
+        return PyErr_NoMemory();
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i < entries->n; i++) {
+        PyObject *part = PyTuple_GET_ITEM(entries->item[i], 2);
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(part); j++)
+            words[k++] = PyTuple_GET_ITEM(part, j);
+    }
+    PyObject *result = distinct_of(words, k);
+    if (words != small)
+        PyMem_Free(words);
+    return result;
+}
+
+/* ---------------------------------------------------------------- compound terms
+ *
+ * When two keys side by side are the first two of a pattern, the reference merges the text's
+ * pairs (Compounds.merge): each key with an alias becomes its alias (not a stopword); then,
+ * when two aliased keys side by side are a first bigram, Compounds._match finds the patterns'
+ * occurrences (every pattern has one term: Compounds.labels) and keeps the longest of
+ * overlapping ones (spaCy's filter_spans); each kept span is its term, not a stopword. The
+ * keywords are the distinct keys of the merged pairs that are no stopwords. Done here with
+ *
+ *   compounds  (aliases, labels, lengths): Compounds.aliases, Compounds.labels (None: a
+ *              pattern has several terms, spaCy's matcher decides: the text goes to the
+ *              reference) and Compounds.lengths (the patterns' lengths, ascending)
+ *
+ * A value these rules do not expect (an alias or a term that is no str, a stopword flag that
+ * is no bool) sends the text to the reference too.
+ */
+typedef struct {
+    Py_ssize_t start, end;
+    PyObject *label; /* borrowed from the labels */
+} Span;
+
+/* Longest first, then the first of equal length (_match's sort, reversed). */
+static int span_order(const void *a, const void *b)
+{
+    const Span *x = a, *y = b;
+    Py_ssize_t lx = x->end - x->start, ly = y->end - y->start;
+    if (lx != ly)
+        return lx > ly ? -1 : 1;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int span_start_order(const void *a, const void *b)
+{
+    const Span *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Whether two words side by side are a first bigram (Compounds._may_match on `keys`): 1, 0,
+ * -1 on error. */
+static int first_bigram_at(PyObject **keys, Py_ssize_t i, PyObject *first_words,
+                           PyObject *first_bigrams)
+{
+    int first = PySet_Contains(first_words, keys[i]);
+    if (first <= 0)
+        return first;
+    PyObject *bigram = PyTuple_Pack(2, keys[i], keys[i + 1]);
+    if (bigram == NULL)
+        return -1;
+    int found = PySet_Contains(first_bigrams, bigram);
+    Py_DECREF(bigram);
+    return found;
+}
+
+/* The keywords of pairs whose keys may hold a compound term (a new list), None (a new
+ * reference) when the reference decides, NULL on error. `keys` are the text's keys, `entries`
+ * their chunks' entries. */
+static PyObject *merged_keywords(Refs *entries, PyObject *keys, PyObject *compounds,
+                                 PyObject *first_words, PyObject *first_bigrams)
+{
+    if (!PyTuple_Check(compounds) || PyTuple_GET_SIZE(compounds) != 3 ||
+        !PyDict_CheckExact(PyTuple_GET_ITEM(compounds, 0)) ||
+        (PyTuple_GET_ITEM(compounds, 1) != Py_None &&
+         !PyDict_CheckExact(PyTuple_GET_ITEM(compounds, 1))) ||
+        !PyTuple_Check(PyTuple_GET_ITEM(compounds, 2))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "compounds must be (aliases: dict, labels: dict | None, lengths: tuple)");
+        return NULL;
+    }
+    PyObject *aliases = PyTuple_GET_ITEM(compounds, 0);
+    PyObject *labels = PyTuple_GET_ITEM(compounds, 1);
+    PyObject *lengths = PyTuple_GET_ITEM(compounds, 2);
+    if (labels == Py_None)
+        return Py_NewRef(Py_None);
+    Py_ssize_t n = PyList_GET_SIZE(keys), n_lengths = PyTuple_GET_SIZE(lengths);
+    Py_ssize_t length[16];
+    if (n_lengths > 16)
+        return Py_NewRef(Py_None);
+    for (Py_ssize_t i = 0; i < n_lengths; i++) {
+        length[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(lengths, i));
+        if (length[i] == -1 && PyErr_Occurred())
+            return NULL;
+        if (length[i] < 2 || (i > 0 && length[i] <= length[i - 1]))
+            return Py_NewRef(Py_None);
+    }
+    /* the aliased keys (borrowed from the entries, the aliases) and their stopword flags */
+    PyObject **key = PyMem_New(PyObject *, 2 * n + 1);
+    char *stop = PyMem_Malloc((size_t)n + 1);
+    Span *span = PyMem_New(Span, n + 1);
+    char *seen = PyMem_Malloc((size_t)n + 1);
+    PyObject *result = NULL;
+    if (key == NULL || stop == NULL || span == NULL || seen == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    PyObject **words = key + n;
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i < entries->n; i++) {
+        PyObject *pairs = PyTuple_GET_ITEM(entries->item[i], 0);
+        PyObject *part = PyTuple_GET_ITEM(entries->item[i], 1);
+        if (!PyTuple_Check(pairs) || PyTuple_GET_SIZE(pairs) != PyTuple_GET_SIZE(part)) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(part); j++, k++) {
+            PyObject *pair = PyTuple_GET_ITEM(pairs, j);
+            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 ||
+                PyTuple_GET_ITEM(pair, 0) != PyTuple_GET_ITEM(part, j) ||
+                !PyBool_Check(PyTuple_GET_ITEM(pair, 1)) ||
+                !PyUnicode_CheckExact(PyTuple_GET_ITEM(part, j))) {
+                result = Py_NewRef(Py_None);
+                goto done;
+            }
+            key[k] = PyTuple_GET_ITEM(part, j);
+            stop[k] = PyTuple_GET_ITEM(pair, 1) == Py_True;
+            PyObject *alias =
+                PyDict_GET_SIZE(aliases) ? PyDict_GetItemWithError(aliases, key[k]) : NULL;
+            if (alias != NULL) {
+                if (!PyUnicode_CheckExact(alias)) {
+                    result = Py_NewRef(Py_None);
+                    goto done;
+                }
+                key[k] = alias; /* the aliases hold it: no Python code runs below */
+                stop[k] = 0;
+            }
+            else if (PyErr_Occurred()) {
+                goto done;
+            }
+        }
+    }
+    if (k != n) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    /* Compounds._match: every occurrence of a pattern after a first bigram */
+    Py_ssize_t n_spans = 0;
+    for (Py_ssize_t start = 0; start + 1 < n; start++) {
+        int first = first_bigram_at(key, start, first_words, first_bigrams);
+        if (first < 0)
+            goto done;
+        if (!first)
+            continue;
+        for (Py_ssize_t l = 0; l < n_lengths && start + length[l] <= n; l++) {
+            PyObject *words_tuple = PyTuple_New(length[l]);
+            if (words_tuple == NULL)
+                goto done;
+            for (Py_ssize_t j = 0; j < length[l]; j++)
+                PyTuple_SET_ITEM(words_tuple, j, Py_NewRef(key[start + j]));
+            PyObject *label = PyDict_GetItemWithError(labels, words_tuple);
+            Py_DECREF(words_tuple);
+            if (label == NULL && PyErr_Occurred())
+                goto done;
+            if (label != NULL) {
+                if (!PyUnicode_CheckExact(label) || n_spans == n) {
+                    result = Py_NewRef(Py_None);
+                    goto done;
+                }
+                span[n_spans++] = (Span){start, start + length[l], label};
+            }
+        }
+    }
+    if (n_spans > 1) { /* the longest of overlapping ones (filter_spans), in order of start */
+        qsort(span, (size_t)n_spans, sizeof(Span), span_order);
+        memset(seen, 0, (size_t)n);
+        Py_ssize_t kept = 0;
+        for (Py_ssize_t s = 0; s < n_spans; s++) {
+            if (seen[span[s].start] || seen[span[s].end - 1])
+                continue;
+            memset(seen + span[s].start, 1, (size_t)(span[s].end - span[s].start));
+            span[kept++] = span[s];
+        }
+        n_spans = kept;
+        qsort(span, (size_t)n_spans, sizeof(Span), span_start_order);
+    }
+    /* the merged pairs' keys that are no stopwords */
+    Py_ssize_t n_words = 0, position = 0;
+    for (Py_ssize_t s = 0; s <= n_spans; s++) {
+        Py_ssize_t end = s < n_spans ? span[s].start : n;
+        for (Py_ssize_t i = position; i < end; i++)
+            if (!stop[i])
+                words[n_words++] = key[i];
+        if (s < n_spans) {
+            words[n_words++] = span[s].label;
+            position = span[s].end;
+        }
+    }
+    result = distinct_of(words, n_words);
+done:
+    PyMem_Free(key);
+    PyMem_Free(stop);
+    PyMem_Free(span);
+    PyMem_Free(seen);
+    return result;
+}
+
 /* result_type(keywords, keys) of the entries, or None when a compound term may span them. */
 static PyObject *assemble(Refs *entries, PyObject *first_words, PyObject *first_bigrams,
-                          PyTypeObject *result_type)
+                          PyObject *compounds, const uint64_t *bloom, PyTypeObject *result_type)
 {
     Py_ssize_t n_keys, n_words;
     if (check_entries(entries, &n_keys, &n_words) < 0)
@@ -1103,14 +1431,23 @@ static PyObject *assemble(Refs *entries, PyObject *first_words, PyObject *first_
     PyObject *keys = concatenate(entries, 1, n_keys);
     if (keys == NULL)
         return NULL;
+    PyObject *keywords = NULL;
     if (first_words != Py_None) {
-        int span = may_span(keys, first_words, first_bigrams);
-        if (span != 0) {
+        int span = may_span(keys, first_words, first_bigrams, bloom);
+        if (span < 0 || (span > 0 && compounds == NULL)) {
             Py_DECREF(keys);
             return span < 0 ? NULL : Py_NewRef(Py_None);
         }
+        if (span > 0) { /* the reference merges the pairs: here when the rules decide */
+            keywords = merged_keywords(entries, keys, compounds, first_words, first_bigrams);
+            if (keywords == NULL || keywords == Py_None) {
+                Py_DECREF(keys);
+                return keywords;
+            }
+        }
     }
-    PyObject *keywords = distinct_words(entries, n_words);
+    if (keywords == NULL)
+        keywords = distinct_words(entries, n_words);
     if (keywords == NULL) {
         Py_DECREF(keys);
         return NULL;
@@ -1125,6 +1462,305 @@ static PyObject *assemble(Refs *entries, PyObject *first_words, PyObject *first_
     PyTuple_SET_ITEM(result, 0, keywords);
     PyTuple_SET_ITEM(result, 1, keys);
     return result;
+}
+
+/* ---------------------------------------------------------------- the table of known chunks
+ *
+ *   KnownChunks(size)  a table of ASCII chunks and their entries, bounded by `size` entries
+ *                      (emptied when full, and by clear()): the chunks of an ASCII text found
+ *                      there are read without a str of their own, its hash and a look-up in
+ *                      the chunk cache (the ASCII chunks of other texts without the last two). An entry is the same whichever cache holds it (the
+ *                      analysis of a chunk depends on the chunk alone), so the table and the
+ *                      cache need not hold the same chunks.
+ *
+ * The hash is FNV-1a (cheap on short chunks); a look-up or an insertion probes at most
+ * MAX_PROBE slots (a text made to collide costs no more than the chunk cache's look-ups: the
+ * chunks not found go to the cache). The table holds the GIL; no Python code runs while a slot
+ * is read, and an emptied table's references are released after it is detached. It holds
+ * strings and entries of strings and bools only (no reference cycle can pass through it), so
+ * it is no container the garbage collector traverses (a full collection costs no more).
+ */
+#define MAX_PROBE 16
+
+typedef struct {
+    PyObject *chunk; /* an exact ASCII str (NULL: an empty slot) */
+    PyObject *entry;
+    uint64_t hash;
+} Known;
+
+typedef struct {
+    PyObject_HEAD
+    Known *slot;
+    Py_ssize_t capacity, used, size;
+    /* a filter of the hashes of a set of first words (compared by identity: the set is held),
+     * that rules out most keys without a look-up in the set */
+    PyObject *first_words;
+    uint64_t bloom[BLOOM_BITS / 64];
+} KnownChunks;
+
+/* The filter of a set of first words (built on first use with that set), or NULL when it has
+ * a member that is no exact str (then none). */
+static const uint64_t *known_bloom(KnownChunks *K, PyObject *first_words)
+{
+    if (K->first_words == first_words)
+        return K->bloom;
+    if (!PyFrozenSet_CheckExact(first_words))
+        return NULL;
+    uint64_t bloom[BLOOM_BITS / 64];
+    memset(bloom, 0, sizeof(bloom));
+    Py_ssize_t position = 0;
+    PyObject *word;
+    Py_hash_t hash;
+    while (_PySet_NextEntry(first_words, &position, &word, &hash)) {
+        if (!PyUnicode_CheckExact(word))
+            return NULL;
+        size_t bit = (size_t)hash & (BLOOM_BITS - 1);
+        bloom[bit / 64] |= (uint64_t)1 << (bit % 64);
+    }
+    memcpy(K->bloom, bloom, sizeof(bloom));
+    PyObject *old = K->first_words;
+    K->first_words = Py_NewRef(first_words);
+    Py_XDECREF(old); /* a frozenset of str: no Python code runs */
+    return K->bloom;
+}
+
+static PyTypeObject KnownChunksType;
+
+static uint64_t bytes_hash(const unsigned char *s, Py_ssize_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (Py_ssize_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 0x100000001b3ULL;
+    return h ^ (h >> 32);
+}
+
+/* The entry of a chunk (borrowed), or NULL when the table lacks it. */
+static PyObject *known_find(KnownChunks *K, const unsigned char *s, Py_ssize_t n, uint64_t h)
+{
+    if (K->slot == NULL)
+        return NULL;
+    Py_ssize_t mask = K->capacity - 1;
+    for (Py_ssize_t i = (Py_ssize_t)(h & (uint64_t)mask), probe = 0; probe < MAX_PROBE;
+         i = (i + 1) & mask, probe++) {
+        Known *k = &K->slot[i];
+        if (k->chunk == NULL)
+            return NULL;
+        if (k->hash == h && PyUnicode_GET_LENGTH(k->chunk) == n &&
+            memcmp(PyUnicode_1BYTE_DATA(k->chunk), s, (size_t)n) == 0)
+            return k->entry;
+    }
+    return NULL;
+}
+
+/* Detach the slots, then release them (a release may run Python code: the table is empty and
+ * consistent meanwhile). */
+static void known_clear(KnownChunks *K)
+{
+    Known *slot = K->slot;
+    Py_ssize_t capacity = K->capacity;
+    K->slot = NULL;
+    K->capacity = K->used = 0;
+    if (slot == NULL)
+        return;
+    for (Py_ssize_t i = 0; i < capacity; i++) {
+        Py_XDECREF(slot[i].chunk);
+        Py_XDECREF(slot[i].entry);
+    }
+    PyMem_Free(slot);
+}
+
+/* Place a chunk (references stolen) in a slot of an array; 0 when no slot is free within
+ * MAX_PROBE (the references then released by the caller). */
+static int known_place(Known *slot, Py_ssize_t capacity, PyObject *chunk, PyObject *entry,
+                       uint64_t h)
+{
+    Py_ssize_t mask = capacity - 1;
+    for (Py_ssize_t i = (Py_ssize_t)(h & (uint64_t)mask), probe = 0; probe < MAX_PROBE;
+         i = (i + 1) & mask, probe++) {
+        if (slot[i].chunk == NULL) {
+            slot[i] = (Known){chunk, entry, h};
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Remember a chunk's entry (an exact ASCII str, not in the table); 0, or -1 on error. The
+ * table is emptied when it holds `size` entries, grown when half full. */
+static int known_put(KnownChunks *K, PyObject *chunk, PyObject *entry)
+{
+    if (K->size <= 0)
+        return 0;
+    if (K->used >= K->size)
+        known_clear(K);
+    if (2 * (K->used + 1) > K->capacity) {
+        Py_ssize_t capacity = K->capacity ? 2 * K->capacity : 64;
+        Known *slot = PyMem_New(Known, capacity);
+        if (slot == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memset(slot, 0, (size_t)capacity * sizeof(Known));
+        Known *old = K->slot;
+        Py_ssize_t old_capacity = K->capacity, used = 0;
+        K->slot = NULL; /* detached while moved: nothing here runs Python code but releases */
+        Refs dropped;
+        dropped.n = 0;
+        dropped.item = dropped.stack;
+        for (Py_ssize_t i = 0; i < old_capacity; i++) {
+            if (old[i].chunk == NULL)
+                continue;
+            if (known_place(slot, capacity, old[i].chunk, old[i].entry, old[i].hash)) {
+                used++;
+            }
+            else if (dropped.n + 2 <= STACK) {
+                dropped.item[dropped.n++] = old[i].chunk;
+                dropped.item[dropped.n++] = old[i].entry;
+            }
+            else { /* rare: released at once (strings and tuples of them) */
+                Py_DECREF(old[i].chunk);
+                Py_DECREF(old[i].entry);
+            }
+        }
+        PyMem_Free(old);
+        K->slot = slot;
+        K->capacity = capacity;
+        K->used = used;
+        refs_free(&dropped);
+    }
+    Py_INCREF(chunk);
+    Py_INCREF(entry);
+    uint64_t h = bytes_hash(PyUnicode_1BYTE_DATA(chunk), PyUnicode_GET_LENGTH(chunk));
+    if (known_place(K->slot, K->capacity, chunk, entry, h)) {
+        K->used++;
+        return 0;
+    }
+    Py_DECREF(chunk);
+    Py_DECREF(entry);
+    return 0;
+}
+
+static PyObject *known_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    Py_ssize_t size;
+    static char *names[] = {"size", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "n:KnownChunks", names, &size))
+        return NULL;
+    KnownChunks *K = (KnownChunks *)type->tp_alloc(type, 0);
+    if (K == NULL)
+        return NULL;
+    K->slot = NULL;
+    K->capacity = K->used = 0;
+    K->size = size;
+    K->first_words = NULL;
+    return (PyObject *)K;
+}
+
+static void known_dealloc(KnownChunks *K)
+{
+    known_clear(K);
+    Py_CLEAR(K->first_words);
+    Py_TYPE(K)->tp_free((PyObject *)K);
+}
+
+static PyObject *known_clear_method(PyObject *self, PyObject *unused)
+{
+    (void)unused;
+    known_clear((KnownChunks *)self);
+    Py_RETURN_NONE;
+}
+
+static Py_ssize_t known_len(PyObject *self) { return ((KnownChunks *)self)->used; }
+
+static PyMethodDef KNOWN_METHODS[] = {
+    {"clear", known_clear_method, METH_NOARGS, "Empty the table."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods KNOWN_SEQUENCE = {.sq_length = known_len};
+
+static PyTypeObject KnownChunksType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "lexeval.native.keywords.KnownChunks",
+    .tp_basicsize = sizeof(KnownChunks),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "KnownChunks(size): the table of known ASCII chunks (see lexeval.native).",
+    .tp_new = known_new,
+    .tp_dealloc = (destructor)known_dealloc,
+    .tp_methods = KNOWN_METHODS,
+    .tp_as_sequence = &KNOWN_SEQUENCE,
+};
+
+/* The chunks of an ASCII text with the table: a chunk the table knows has its entry (a new
+ * reference) in `entries` and NULL in `chunks`, the others a new str and NULL. Both
+ * initialized here; 1 when a chunk is longer than max_chunk, 0, or -1. */
+static int split_known(PyObject *text, int controls, Py_ssize_t max_chunk, KnownChunks *K,
+                       Refs *chunks, Refs *entries)
+{
+    const unsigned char *table = controls ? SPACE_OR_CONTROL : SPACE;
+    const unsigned char *s = PyUnicode_1BYTE_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
+    if (refs_init(chunks, (n + 1) / 2) < 0 || refs_init(entries, (n + 1) / 2) < 0)
+        return -1;
+    while (i < n) {
+        while (i < n && table[s[i]])
+            i++;
+        if (i == n)
+            break;
+        Py_ssize_t start = i;
+        while (i < n && !table[s[i]])
+            i++;
+        if (i - start > max_chunk)
+            return 1;
+        PyObject *entry = known_find(K, s + start, i - start, bytes_hash(s + start, i - start));
+        PyObject *chunk = NULL;
+        if (entry == NULL && (chunk = PyUnicode_Substring(text, start, i)) == NULL)
+            return -1;
+        chunks->item[chunks->n++] = chunk;
+        entries->item[entries->n++] = Py_XNewRef(entry);
+    }
+    return 0;
+}
+
+/* Whether an entry is (pairs, keys, words) of exact str, and bools for the pairs' flags. */
+static int plain_entry(PyObject *entry)
+{
+    if (!entry_shape(entry))
+        return 0;
+    PyObject *pairs = PyTuple_GET_ITEM(entry, 0);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(pairs); i++) {
+        PyObject *pair = PyTuple_GET_ITEM(pairs, i);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2 ||
+            !PyUnicode_CheckExact(PyTuple_GET_ITEM(pair, 0)) ||
+            !PyBool_Check(PyTuple_GET_ITEM(pair, 1)))
+            return 0;
+    }
+    for (int f = 1; f < 3; f++) {
+        PyObject *items = PyTuple_GET_ITEM(entry, f);
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(items); i++)
+            if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(items, i)))
+                return 0;
+    }
+    return PyTuple_CheckExact(entry) && PyTuple_CheckExact(PyTuple_GET_ITEM(entry, 0)) &&
+           PyTuple_CheckExact(PyTuple_GET_ITEM(entry, 1)) &&
+           PyTuple_CheckExact(PyTuple_GET_ITEM(entry, 2));
+}
+
+/* Remember the entries of the chunks read from the cache or analyzed (those of strings and
+ * bools: the others are read from the cache each time). */
+static int remember(KnownChunks *K, Refs *chunks, Refs *entries)
+{
+    for (Py_ssize_t i = 0; i < chunks->n; i++) {
+        PyObject *chunk = chunks->item[i];
+        if (chunk == NULL || !PyUnicode_CheckExact(chunk) || !PyUnicode_IS_ASCII(chunk) ||
+            !plain_entry(entries->item[i]))
+            continue;
+        const unsigned char *s = PyUnicode_1BYTE_DATA(chunk);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(chunk);
+        if (known_find(K, s, n, bytes_hash(s, n)) == NULL && /* a chunk met twice in a text */
+            known_put(K, chunk, entries->item[i]) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* tp_dealloc of a tuple subclass made by a class statement (read at import). */
@@ -1166,15 +1802,27 @@ static PyObject *py_analysis(PyObject *module, PyObject *const *args, Py_ssize_t
 static PyObject *analysis_of(PyObject *text, PyObject *cache, PyObject *analyze_missing,
                              PyObject *config)
 {
-    if (!PyDict_Check(cache) || !PyTuple_Check(config) ||
-        (PyTuple_GET_SIZE(config) != 6 && PyTuple_GET_SIZE(config) != 7)) {
+    if (!PyDict_Check(cache) || !PyTuple_Check(config) || PyTuple_GET_SIZE(config) < 6 ||
+        PyTuple_GET_SIZE(config) > 9) {
         PyErr_SetString(PyExc_TypeError, "analysis(text, cache: dict, analyze_missing, "
-                                         "config: tuple of 6 or 7)");
+                                         "config: tuple of 6 to 9)");
         return NULL;
     }
+    Py_ssize_t n_config = PyTuple_GET_SIZE(config);
     PyObject *tables = NULL; /* read when a chunk is missing */
-    if (PyTuple_GET_SIZE(config) == 7 && PyTuple_GET_ITEM(config, 6) != Py_None)
+    if (n_config >= 7 && PyTuple_GET_ITEM(config, 6) != Py_None)
         tables = PyTuple_GET_ITEM(config, 6);
+    PyObject *compounds = NULL; /* read when a compound term may span chunks */
+    if (n_config >= 8 && PyTuple_GET_ITEM(config, 7) != Py_None)
+        compounds = PyTuple_GET_ITEM(config, 7);
+    KnownChunks *known = NULL; /* the table of known chunks */
+    if (n_config == 9 && PyTuple_GET_ITEM(config, 8) != Py_None) {
+        if (!Py_IS_TYPE(PyTuple_GET_ITEM(config, 8), &KnownChunksType)) {
+            PyErr_SetString(PyExc_TypeError, "the table of known chunks must be KnownChunks");
+            return NULL;
+        }
+        known = (KnownChunks *)PyTuple_GET_ITEM(config, 8);
+    }
     PyObject *prepare = PyTuple_GET_ITEM(config, 0);
     PyObject *first_words = PyTuple_GET_ITEM(config, 1);
     PyObject *first_bigrams = PyTuple_GET_ITEM(config, 2);
@@ -1220,13 +1868,42 @@ static PyObject *analysis_of(PyObject *text, PyObject *cache, PyObject *analyze_
     chunks.item = chunks.stack;
     entries.item = entries.stack;
     PyObject *result = NULL;
-    int split = split_text(prepared, controls, max_chunk, &chunks);
+    int split;
+    if (known != NULL && PyUnicode_IS_ASCII(prepared)) {
+        split = split_known(prepared, controls, max_chunk, known, &chunks, &entries);
+    }
+    else {
+        split = split_text(prepared, controls, max_chunk, &chunks);
+        if (split == 0 && refs_init(&entries, chunks.n) == 0) {
+            for (; entries.n < chunks.n; entries.n++) {
+                /* an ASCII chunk of a text that is not: from the table when it knows it */
+                PyObject *chunk = chunks.item[entries.n], *entry = NULL;
+                if (known != NULL && PyUnicode_CheckExact(chunk) && PyUnicode_IS_ASCII(chunk)) {
+                    const unsigned char *c = PyUnicode_1BYTE_DATA(chunk);
+                    Py_ssize_t m = PyUnicode_GET_LENGTH(chunk);
+                    entry = known_find(known, c, m, bytes_hash(c, m));
+                }
+                entries.item[entries.n] = Py_XNewRef(entry);
+                if (entry != NULL) {
+                    chunks.item[entries.n] = NULL;
+                    Py_DECREF(chunk);
+                }
+            }
+        }
+        else if (split == 0) {
+            split = -1;
+        }
+    }
     Py_DECREF(prepared);
     if (split == 1)
         result = Py_NewRef(Py_None); /* the reference reads a long chunk piece by piece */
-    else if (split == 0 && refs_init(&entries, chunks.n) == 0 &&
-             read_entries(&chunks, cache, analyze_missing, tables, &entries) == 0)
-        result = assemble(&entries, first_words, first_bigrams, (PyTypeObject *)result_type);
+    else if (split == 0 && read_entries(&chunks, cache, analyze_missing, tables, &entries) == 0 &&
+             (known == NULL || remember(known, &chunks, &entries) == 0))
+        result = assemble(&entries, first_words, first_bigrams, compounds,
+                          known != NULL && first_words != Py_None
+                              ? known_bloom(known, first_words)
+                              : NULL,
+                          (PyTypeObject *)result_type);
     refs_free(&entries);
     refs_free(&chunks);
     return result;
@@ -1239,9 +1916,10 @@ static PyObject *entries_of(PyObject *chunk_list, PyObject *cache, PyObject *ana
                             PyObject *config)
 {
     if (!PyList_Check(chunk_list) || !PyDict_Check(cache) || !PyTuple_Check(config) ||
-        PyTuple_GET_SIZE(config) != 7) {
+        PyTuple_GET_SIZE(config) < 7 || PyTuple_GET_SIZE(config) > 9) {
         PyErr_SetString(PyExc_TypeError,
-                        "entries(chunks: list, cache: dict, analyze_missing, config: tuple of 7)");
+                        "entries(chunks: list, cache: dict, analyze_missing, config: tuple of 7 "
+                        "to 9)");
         return NULL;
     }
     Py_ssize_t max_chunk = PyLong_AsSsize_t(PyTuple_GET_ITEM(config, 4));
@@ -1269,8 +1947,11 @@ static PyObject *entries_of(PyObject *chunk_list, PyObject *cache, PyObject *ana
         chunks.item[chunks.n++] = Py_NewRef(chunk);
     }
     Py_ssize_t n_keys, n_words;
-    if (refs_init(&entries, chunks.n) < 0 ||
-        read_entries(&chunks, cache, analyze_missing, tables == Py_None ? NULL : tables,
+    if (refs_init(&entries, chunks.n) < 0)
+        goto done;
+    for (; entries.n < chunks.n; entries.n++)
+        entries.item[entries.n] = NULL;
+    if (read_entries(&chunks, cache, analyze_missing, tables == Py_None ? NULL : tables,
                      &entries) < 0 ||
         check_entries(&entries, &n_keys, &n_words) < 0)
         goto done;
@@ -1325,5 +2006,14 @@ PyMODINIT_FUNC PyInit_keywords(void)
         return NULL;
     class_dealloc = ((PyTypeObject *)probe)->tp_dealloc;
     Py_DECREF(probe);
-    return PyModule_Create(&MODULE);
+    if (PyType_Ready(&KnownChunksType) < 0)
+        return NULL;
+    PyObject *module = PyModule_Create(&MODULE);
+    if (module == NULL)
+        return NULL;
+    if (PyModule_AddObjectRef(module, "KnownChunks", (PyObject *)&KnownChunksType) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
 }

@@ -16,6 +16,17 @@ NewChunkTables = tuple[
     tuple[Any, ...] | None,
 ]
 
+#: (aliases, labels, lengths): Compounds.aliases, Compounds.labels (None: spaCy's matcher
+#: decides) and Compounds.lengths, with which the compound terms are merged in C.
+CompoundTables = tuple[dict[str, str], dict[tuple[str, ...], str] | None, tuple[int, ...]]
+
+class KnownChunks:
+    """A table of known ASCII chunks and their entries, bounded by ``size`` entries."""
+
+    def __init__(self, size: int) -> None: ...
+    def clear(self) -> None: ...
+    def __len__(self) -> int: ...
+
 def analysis(
     text: object,
     cache: dict[str, Any],
@@ -36,6 +47,27 @@ def analysis(
         int,
         type[T],
         NewChunkTables | None,
+    ]
+    | tuple[
+        Callable[[str], str],
+        frozenset[str] | None,
+        frozenset[tuple[str, str]] | None,
+        bool,
+        int,
+        type[T],
+        NewChunkTables | None,
+        CompoundTables | None,
+    ]
+    | tuple[
+        Callable[[str], str],
+        frozenset[str] | None,
+        frozenset[tuple[str, str]] | None,
+        bool,
+        int,
+        type[T],
+        NewChunkTables | None,
+        CompoundTables | None,
+        KnownChunks | None,
     ],
     /,
 ) -> T | None: ...

@@ -15,6 +15,7 @@ per white-space chunk and per token, so that text seen before costs a dictionary
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -29,12 +30,14 @@ from lexeval.porter import NLTK_VERSION as PORTER_NLTK_VERSION
 from lexeval.text.base import KeywordAnalysis
 from lexeval.text.config import NormalizerConfig
 from lexeval.text.resources import (
+    TECH_TOKEN_RE,
     LanguageResources,
     load_language,
     load_lock,
     load_pipeline,
     package_version,
     short_hash,
+    tech_token_match,
 )
 from lexeval.text.signature import Signature
 from lexeval.text.steps import (
@@ -64,6 +67,7 @@ from lexeval.text.steps import (
 try:  # the compiled reading of cached chunks, unless LEXEVAL_PURE_PYTHON asks for Python
     if PURE_PYTHON:
         raise ImportError("LEXEVAL_PURE_PYTHON is set")
+    from lexeval.native.keywords import KnownChunks
     from lexeval.native.keywords import analysis as native_analysis
     from lexeval.native.keywords import entries as native_entries
 
@@ -82,6 +86,31 @@ def _no_merge(pairs: list[Pair]) -> list[Pair]:
 
 def _never(keys: list[str]) -> bool:
     return False
+
+
+def _plain_rules(res: LanguageResources) -> tuple[bytes, Any, Any, Any] | None:
+    """What ``lexeval.native.keywords`` reads of the affix rules to keep a chunk whole that no
+    affix can begin or end ("3,389", "8:42"), as :meth:`AffixRules.split_rules` does: per
+    ASCII character, bit 1 when no prefix alternative begins with it, bit 2 when no suffix
+    alternative ends with it (:class:`EdgeSplit`), and the token rule's, URL rule's and infix
+    rule's own patterns; None when the rules are not these (another token rule, or infixes or
+    URLs that are no pattern's ``finditer`` and ``match``)."""
+    affixes = res.affixes
+    if affixes is None or affixes.edges is None or affixes.token_match is not tech_token_match:
+        return None
+    infixes = affixes.infix_finditer
+    pattern = getattr(infixes, "__self__", None)
+    if not isinstance(pattern, re.Pattern) or infixes != pattern.finditer:
+        return None
+    url = affixes.url_match
+    url_pattern = getattr(url, "__self__", None)
+    if url is not None and not (isinstance(url_pattern, re.Pattern) and url == url_pattern.match):
+        return None  # the C code reads a match or None
+    edges = affixes.edges
+    flags = bytes(
+        (chr(i) in edges.no_prefix) * 1 | (chr(i) in edges.no_suffix) * 2 for i in range(128)
+    )
+    return flags, TECH_TOKEN_RE.fullmatch, url, pattern.search
 
 
 #: What a white-space chunk gives, cached whole per chunk (a text's views are the concatenations
@@ -153,6 +182,7 @@ class StepProcessor:
         self._signature: Signature | None = None
         self._read: Callable[..., KeywordAnalysis | None] | None = None
         self._entries: Callable[..., list[_Chunk] | None] | None = None
+        self._known: KnownChunks | None = None  # the compiled reading's known chunks
 
     def __getstate__(self) -> dict[str, Any]:
         """The configuration only: caches and spaCy objects are rebuilt in the new process."""
@@ -263,7 +293,14 @@ class StepProcessor:
                     MAX_CHUNK,
                     KeywordAnalysis,
                     self._new_chunk_tables(res, lemmas),
+                    (
+                        (compounds.aliases, compounds.labels, compounds.lengths)
+                        if compounds is not None
+                        else None
+                    ),
+                    KnownChunks(self.cache_size),
                 )
+                self._known = self._read_config[8]
                 self._read = native_analysis
                 self._entries = native_entries
             steps = [self._unicode, tokenizer, words, fold, lemmas, compounds, stopwords]
@@ -275,7 +312,8 @@ class StepProcessor:
         :meth:`SpacyTokenizer.split_chunks` does when that is plain (letters alone, or the
         compiled edge split), and give new tokens their entries as :meth:`_memo_token` does
         (:meth:`_words` when words are split; ``keys`` None: a chunk with a new token goes to
-        the Python code, as tables of other types than the compiled code reads do)."""
+        the Python code, as tables of other types than the compiled code reads do); the
+        special cases' tokens as :meth:`_special_tokens` gives them."""
         affixes = res.affixes
         edges = affixes.edges if affixes is not None else None
         split_edges = edges.compiled if edges is not None else None
@@ -308,7 +346,27 @@ class StepProcessor:
             split_edges,
             self.config.split_cjk,
             keys,
+            self._special_tokens(res),
+            _plain_rules(res),
         )
+
+    def _special_tokens(self, res: LanguageResources) -> dict[str, list[str]] | None:
+        """The tokens :meth:`SpacyTokenizer.split_chunks` gives each of the tokenizer's special
+        cases (its own answers: one tokenizer call, once per language and CJK setting in a
+        process), so that the compiled analysis splits a contraction ("don't") without a call
+        of spaCy."""
+        affixes = res.affixes
+        if affixes is None or not (affixes.same or affixes.other):
+            return None
+        split_cjk = self.config.split_cjk
+        found = res.special_tokens.get(split_cjk)
+        if found is None:
+            specials = affixes.same | affixes.other
+            chunks = sorted(s for s in specials if s and len(s.split()) == 1 and s == s.strip())
+            chunks = [c for c in chunks if len(c) <= MAX_CHUNK]
+            split = self._tokenizer.split_chunks(chunks, split_cjk=split_cjk)
+            found = res.special_tokens[split_cjk] = dict(zip(chunks, split, strict=True))
+        return found
 
     def _compound_entries(self) -> list[str]:
         entries: list[str] = []
@@ -353,11 +411,11 @@ class StepProcessor:
         """:meth:`keywords` and the keys of :meth:`analyze` with ``merge_compounds=False``,
         from one analysis (lenient keyword matching needs both).
 
-        With :data:`NATIVE_KEYWORDS`, texts whose chunks are cached (after the missing ones
-        are analyzed and cached) and hold no compound term's first two keys are read by
-        ``lexeval.native.keywords``, which also analyzes the missing chunks whose steps are
-        plain (:meth:`_new_chunk_tables`; the others go to :meth:`_analyze_missing`); the
-        Python code below is the reference it equals.
+        With :data:`NATIVE_KEYWORDS`, texts are read by ``lexeval.native.keywords`` from the
+        chunk cache (after the missing chunks are analyzed and cached), which also analyzes
+        the missing chunks whose steps are plain (:meth:`_new_chunk_tables`; the others go to
+        :meth:`_analyze_missing`) and merges compound terms as :meth:`Compounds.merge` does
+        when each pattern has one term; the Python code below is the reference it equals.
 
         >>> from lexeval.text.config import PRESETS
         >>> StepProcessor(PRESETS["default"]).keyword_analysis("The neural networks")
@@ -578,9 +636,12 @@ class StepProcessor:
         )
 
     def _clear_chunks(self) -> None:
-        """Empty the chunk cache (when full); prefetched texts must then be analyzed again."""
+        """Empty the chunk cache (when full), and the compiled reading's table of known
+        chunks; prefetched texts must then be analyzed again."""
         self._cache.clear()
         self._prefetched.clear()
+        if self._known is not None:
+            self._known.clear()
 
     def _memo_token(self, token: str) -> _Chunk:
         """The analysis of a token not in the token memo, remembered there: case, key and
