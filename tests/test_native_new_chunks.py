@@ -618,3 +618,35 @@ def test_the_rules_without_affixes_keep_numbers_whole_without_python() -> None:
     assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
     assert calls == []
     check_entries(fast, slow)
+
+
+def _tracked(value: Any) -> bool:
+    """Whether the garbage collector tracks a tuple or any tuple inside it."""
+    return isinstance(value, tuple) and (gc.is_tracked(value) or any(map(_tracked, value)))
+
+
+@pytest.mark.parametrize("name", ["default", "rouge", "case kept", "extra compounds"])
+def test_new_entries_are_untracked_and_aliases_kept(name: str) -> None:
+    """The entries built here hold strings and bools only: the collector does not track them
+    (as its first pass would untrack them); an alias that is another object keeps its entry
+    tracked, and the entries equal the reference's."""
+    config, language = CONFIGS[name]
+    fast = StepProcessor(config, language)
+    slow = pure(config, language)
+    text = "The Dogs (APIs) ran, blue whale songs x86 1990. 3,389 don't Neural-networks"
+    assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
+    check_entries(fast, slow)
+    assert fast._token_memo and fast._cache
+    for entry in [*fast._token_memo.values(), *fast._cache.values()]:
+        assert not _tracked(entry), entry
+    if fast._aliases:  # an alias that is a tracked object: its tuples stay tracked
+        key = next(iter(fast._aliases))
+        odd = [key]
+        tables = fast._read_config[6]
+        keys = (*tables[5][:9], {key: odd}, *tables[5][10:])
+        config6 = (*tables[:5], keys, *tables[6:])
+        read = (*fast._read_config[:6], config6, *fast._read_config[7:])
+        memo = tables[0]
+        memo.clear()
+        found = native.entries([key], {}, fast._analyze_missing, read)
+        assert found is not None and found[0][2] == (odd,) and _tracked(found[0])

@@ -307,6 +307,28 @@ static PyObject *tuple_of(Py_ssize_t n, PyObject **items)
     return tuple;
 }
 
+/* A new tuple of `n` > 0 items that the garbage collector never tracks (str, bool, and tuples
+ * of them built here untracked), references stolen (NULL items: an error, all released):
+ * tuple_of without its look at each item. */
+static PyObject *untracked_tuple(Py_ssize_t n, PyObject **items)
+{
+    PyObject *tuple = NULL;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (items[i] == NULL)
+            goto failed;
+    tuple = PyTuple_New(n);
+    if (tuple == NULL)
+        goto failed;
+    for (Py_ssize_t i = 0; i < n; i++)
+        PyTuple_SET_ITEM(tuple, i, items[i]);
+    PyObject_GC_UnTrack(tuple);
+    return tuple;
+failed:
+    for (Py_ssize_t j = 0; j < n; j++)
+        Py_XDECREF(items[j]);
+    return NULL;
+}
+
 static int is_cjk(Py_UCS4 ch)
 {
     return (ch >= 0x3040 && ch <= 0x30ff) || (ch >= 0x3400 && ch <= 0x4dbf) ||
@@ -796,10 +818,11 @@ static PyObject *new_entry(Tables *T, PyObject *token)
         return NULL;
     }
     Py_XINCREF(alias); /* held: building the tuples may run the collector */
+    /* the key is an exact str: the tuples but an alias's are never tracked */
     PyObject *pair[2] = {Py_NewRef(key), Py_NewRef(stop ? Py_True : Py_False)};
-    PyObject *one = tuple_of(2, pair);
-    PyObject *pairs = tuple_of(1, &one);
-    PyObject *keys = tuple_of(1, &key);
+    PyObject *one = untracked_tuple(2, pair);
+    PyObject *pairs = untracked_tuple(1, &one);
+    PyObject *keys = untracked_tuple(1, &key);
     PyObject *words;
     if (alias != NULL)
         words = tuple_of(1, &alias);
@@ -808,7 +831,7 @@ static PyObject *new_entry(Tables *T, PyObject *token)
     else
         words = Py_XNewRef(keys);
     PyObject *items[3] = {pairs, keys, words};
-    return tuple_of(3, items);
+    return alias != NULL ? tuple_of(3, items) : untracked_tuple(3, items);
 }
 
 /* The entry of a token: the memo's, else built (ASCII) and written to the memo. A new
