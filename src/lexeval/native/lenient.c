@@ -47,6 +47,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 #include <structmember.h> /* PyMember_SetOne (output_keys) */
@@ -2014,6 +2015,130 @@ static PyObject *missing_list(PyObject *keys, Score *s, Py_ssize_t n_hit)
     return missing;
 }
 
+/* ---- near matches (rule 5) ------------------------------------------------------------------- */
+
+/* The length of the longest common subsequence of the code points of `b` and of the key whose
+ * bit masks `pm` (ASCII code points) are given, n <= 64 (Hyyro's bit-parallel recurrence). */
+static Py_ssize_t lcs_bits(const uint64_t *pm, Py_ssize_t n, PyObject *b)
+{
+    uint64_t s = ~(uint64_t)0;
+    int kind = PyUnicode_KIND(b);
+    const void *data = PyUnicode_DATA(b);
+    for (Py_ssize_t j = 0; j < PyUnicode_GET_LENGTH(b); j++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, j);
+        uint64_t u = c < 128 ? s & pm[c] : 0;
+        s = (s + u) | (s - u);
+    }
+    uint64_t mask = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+    Py_ssize_t lcs = 0;
+    for (uint64_t v = ~s & mask; v; v &= v - 1)
+        lcs++;
+    return lcs;
+}
+
+/* The same by the quadratic recurrence (any length, any code points); -1 without memory. */
+static Py_ssize_t lcs_rows(PyObject *a, PyObject *b)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(a), m = PyUnicode_GET_LENGTH(b);
+    Py_ssize_t *row = PyMem_New(Py_ssize_t, m + 1);
+    if (row == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int ka = PyUnicode_KIND(a), kb = PyUnicode_KIND(b);
+    const void *da = PyUnicode_DATA(a), *db = PyUnicode_DATA(b);
+    for (Py_ssize_t j = 0; j <= m; j++)
+        row[j] = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(ka, da, i);
+        Py_ssize_t diagonal = 0; /* row[j - 1] of the previous row */
+        for (Py_ssize_t j = 1; j <= m; j++) {
+            Py_ssize_t above = row[j];
+            if (c == PyUnicode_READ(kb, db, j - 1))
+                row[j] = diagonal + 1;
+            else if (row[j - 1] > above)
+                row[j] = row[j - 1];
+            diagonal = above;
+        }
+    }
+    Py_ssize_t lcs = row[m];
+    PyMem_Free(row);
+    return lcs;
+}
+
+/* How close to the cutoff a similarity is left to rapidfuzz: its scorer compares a distance
+ * against a cutoff converted with a small imprecision, which decides similarities equal to
+ * the cutoff (or one unit in the last place away) either way; off that edge its answer is
+ * the exact one. Two similarities of short words differ far more than this when they are
+ * not equal. */
+#define NEAR_EDGE 1e-9
+
+/* near(key, choices, cutoff): rapidfuzz's extractOne(key, choices,
+ * scorer=Indel.normalized_similarity, score_cutoff=cutoff)'s (choice, similarity) for an exact
+ * str and a tuple of exact str (the first of the most similar choices at least at the cutoff,
+ * the similarity 1 - (n + m - 2 * LCS) / (n + m) as rapidfuzz computes it), () when none is;
+ * None when a choice is at the cutoff's edge (NEAR_EDGE): extractOne decides then. */
+static PyObject *py_near(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyUnicode_CheckExact(args[0]) || !PyTuple_CheckExact(args[1]) ||
+        !PyFloat_CheckExact(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "near(key, choices, cutoff) takes a str, a tuple of "
+                                         "str and a float");
+        return NULL;
+    }
+    PyObject *key = args[0], *choices = args[1];
+    if (!all_ready_str(choices)) {
+        PyErr_SetString(PyExc_TypeError, "near's choices must be str");
+        return NULL;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(key) < 0)
+        return NULL;
+#endif
+    double cutoff = PyFloat_AS_DOUBLE(args[2]), best = 0.0;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key), found = -1;
+    uint64_t pm[128];
+    int bits = n <= 64 && PyUnicode_IS_ASCII(key);
+    if (bits) {
+        memset(pm, 0, sizeof(pm));
+        const Py_UCS1 *k = PyUnicode_1BYTE_DATA(key);
+        for (Py_ssize_t i = 0; i < n; i++)
+            pm[k[i]] |= (uint64_t)1 << i;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(choices); i++) {
+        PyObject *choice = PyTuple_GET_ITEM(choices, i);
+        Py_ssize_t m = PyUnicode_GET_LENGTH(choice), most = n + m;
+        /* at best the shorter word is a subsequence of the longer: skip it when even that is
+         * clearly below the cutoff */
+        if (most && 1.0 - (double)(n > m ? n - m : m - n) / (double)most < cutoff - NEAR_EDGE)
+            continue;
+        Py_ssize_t lcs = bits ? lcs_bits(pm, n, choice) : lcs_rows(key, choice);
+        if (lcs < 0)
+            return NULL;
+        double score = most ? 1.0 - (double)(most - 2 * lcs) / (double)most : 1.0;
+        if (fabs(score - cutoff) <= NEAR_EDGE) {
+            if (found >= 0 && score == best)
+                continue; /* a tie with the best so far, which stays either way */
+            Py_RETURN_NONE;
+        }
+        if (score > cutoff) {
+            cutoff = best = score;
+            found = i;
+            if (score == 1.0)
+                break;
+        }
+    }
+    if (found < 0)
+        return PyTuple_New(0);
+    PyObject *similarity = PyFloat_FromDouble(best);
+    if (similarity == NULL)
+        return NULL;
+    PyObject *result = PyTuple_Pack(2, PyTuple_GET_ITEM(choices, found), similarity);
+    Py_DECREF(similarity);
+    return result;
+}
+
 static PyObject *score_of(PyObject *const *args);
 
 static PyObject *py_score(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -2408,6 +2533,9 @@ static PyMethodDef METHODS[] = {
      "has(out, key, long_text) -> OutputKeys.has(key), or None."},
     {"score", (PyCFunction)(void (*)(void))py_score, METH_FASTCALL,
      "score(types, ref, weighted, weights, total, out, profile, echoed) -> (score, info), or "
+     "None."},
+    {"near", (PyCFunction)(void (*)(void))py_near, METH_FASTCALL,
+     "near(key, choices, cutoff) -> (choice, similarity) of the most similar choice, (), or "
      "None."},
     {"index_parts", (PyCFunction)(void (*)(void))py_index_parts, METH_FASTCALL,
      "index_parts(keys, memo, tables) -> (canonical keys, index, canonical parts or None)."},
