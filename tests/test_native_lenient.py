@@ -695,7 +695,7 @@ NEAR_WORD = st.lists(st.sampled_from(NEAR_PIECES), min_size=0, max_size=6).map("
 @given(
     NEAR_WORD,
     st.lists(NEAR_WORD, max_size=8).map(tuple),
-    st.sampled_from([0.5, kl.NEAR_MIN, 0.0, 0.8, 1.0]),
+    st.sampled_from([0.5, kl.NEAR_MIN, 0.0, 0.8, 1.0, 0.6, 2 / 3, 0.25, 0.75]),
 )
 def test_near_matches_equal_rapidfuzz(key: str, choices: tuple[str, ...], cutoff: float) -> None:
     """The compiled near match is extractOne's: the first of the most similar choices, its
@@ -703,9 +703,10 @@ def test_near_matches_equal_rapidfuzz(key: str, choices: tuple[str, ...], cutoff
     assert native is not None
     found = extractOne(key, choices, scorer=Indel.normalized_similarity, score_cutoff=cutoff)
     near = native.near(key, choices, cutoff)
-    if near is None:  # a choice at the cutoff's edge: extractOne decides
+    if near is None:  # a choice at the edge of a cutoff not exact in binary: extractOne decides
         sims = [Indel.normalized_similarity(key, c) for c in choices]
         assert any(abs(s - cutoff) <= 1e-9 for s in sims)
+        assert cutoff * 64 != int(cutoff * 64)
     else:
         assert same(near, () if found is None else found[:2])
 
@@ -717,6 +718,8 @@ def test_near_matches_check_their_arguments() -> None:
     assert native.near("paris", ("parsi", "pari", "ipari"), 0.5) == ("pari", 8 / 9)
     assert native.near("paris", ("london",), 0.5) == ()
     assert native.near("abc", ("ab",), 0.8) is None  # at the cutoff: extractOne decides
+    assert native.near("abcd", ("ab",), 2 / 3) is None
+    assert native.near("abcd", ("xyab",), 0.5) == ("xyab", 0.5)  # taken at 0.5
     with pytest.raises(TypeError):
         native.near("paris", ["pari"], 0.5)  # type: ignore[arg-type]
     with pytest.raises(TypeError):

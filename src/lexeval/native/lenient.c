@@ -2077,7 +2077,8 @@ static Py_ssize_t lcs_rows(PyObject *a, PyObject *b)
  * scorer=Indel.normalized_similarity, score_cutoff=cutoff)'s (choice, similarity) for an exact
  * str and a tuple of exact str (the first of the most similar choices at least at the cutoff,
  * the similarity 1 - (n + m - 2 * LCS) / (n + m) as rapidfuzz computes it), () when none is;
- * None when a choice is at the cutoff's edge (NEAR_EDGE): extractOne decides then. */
+ * None when a choice is at the cutoff's edge (NEAR_EDGE) but for a similarity equal to a
+ * cutoff exact in binary: extractOne decides then. */
 static PyObject *py_near(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
@@ -2097,6 +2098,9 @@ static PyObject *py_near(PyObject *module, PyObject *const *args, Py_ssize_t nar
         return NULL;
 #endif
     double cutoff = PyFloat_AS_DOUBLE(args[2]), best = 0.0;
+    /* a cutoff in [0, 1] that is a multiple of 1/64 (1 - cutoff is exact too): rapidfuzz takes
+     * a similarity equal to it (the tests check it) */
+    int dyadic = cutoff >= 0.0 && cutoff <= 1.0 && cutoff * 64.0 == floor(cutoff * 64.0);
     Py_ssize_t n = PyUnicode_GET_LENGTH(key), found = -1;
     uint64_t pm[128];
     int bits = n <= 64 && PyUnicode_IS_ASCII(key);
@@ -2120,7 +2124,13 @@ static PyObject *py_near(PyObject *module, PyObject *const *args, Py_ssize_t nar
         if (fabs(score - cutoff) <= NEAR_EDGE) {
             if (found >= 0 && score == best)
                 continue; /* a tie with the best so far, which stays either way */
-            Py_RETURN_NONE;
+            if (found >= 0 || score != cutoff || !dyadic)
+                Py_RETURN_NONE;
+            found = i; /* at a cutoff exact in binary (0.5): taken */
+            best = score;
+            if (score == 1.0)
+                break;
+            continue;
         }
         if (score > cutoff) {
             cutoff = best = score;
