@@ -22,6 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from new_process import run_python
+from rapidfuzz.distance import Indel
+from rapidfuzz.process import extractOne
 
 import lexeval.metrics.keyword_lenient as kl
 from lexeval.metrics import KeywordCoverageMetric
@@ -682,3 +684,45 @@ def test_small_helpers_check_their_arguments() -> None:
     assert native.prefix_match("himalayas", {1: None}, {}, 5, 0.8) is None  # type: ignore[dict-item]
     with pytest.raises(TypeError):
         native.prefix_match("x", [], {}, 5, 0.8)  # type: ignore[arg-type]
+
+
+NEAR_PIECES = ["a", "b", "ab", "ba", "abc", "x", "é", "ü", "ẞ", "😀", "-", "1", "abcdefghij" * 7]
+NEAR_WORD = st.lists(st.sampled_from(NEAR_PIECES), min_size=0, max_size=6).map("".join)
+
+
+@needs_native
+@settings(max_examples=400, deadline=None)
+@given(
+    NEAR_WORD,
+    st.lists(NEAR_WORD, max_size=8).map(tuple),
+    st.sampled_from([0.5, kl.NEAR_MIN, 0.0, 0.8, 1.0, 0.6, 2 / 3, 0.25, 0.75]),
+)
+def test_near_matches_equal_rapidfuzz(key: str, choices: tuple[str, ...], cutoff: float) -> None:
+    """The compiled near match is extractOne's: the first of the most similar choices, its
+    similarity bit for bit (ties, keys beyond 64 characters or not ASCII, empty strings)."""
+    assert native is not None
+    found = extractOne(key, choices, scorer=Indel.normalized_similarity, score_cutoff=cutoff)
+    near = native.near(key, choices, cutoff)
+    if near is None:  # a choice at the edge of a cutoff not exact in binary: extractOne decides
+        sims = [Indel.normalized_similarity(key, c) for c in choices]
+        assert any(abs(s - cutoff) <= 1e-9 for s in sims)
+        assert cutoff * 64 != int(cutoff * 64)
+    else:
+        assert same(near, () if found is None else found[:2])
+
+
+@needs_native
+def test_near_matches_check_their_arguments() -> None:
+    assert native is not None
+    assert native.near("paris", ("pari", "parsi", "paris"), 0.5) == ("paris", 1.0)
+    assert native.near("paris", ("parsi", "pari", "ipari"), 0.5) == ("pari", 8 / 9)
+    assert native.near("paris", ("london",), 0.5) == ()
+    assert native.near("abc", ("ab",), 0.8) is None  # at the cutoff: extractOne decides
+    assert native.near("abcd", ("ab",), 2 / 3) is None
+    assert native.near("abcd", ("xyab",), 0.5) == ("xyab", 0.5)  # taken at 0.5
+    with pytest.raises(TypeError):
+        native.near("paris", ["pari"], 0.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        native.near("paris", ("pari", 1), 0.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        native.near("paris", ("pari",), 1)  # type: ignore[arg-type]

@@ -428,8 +428,12 @@ class OutputKeys:
                 if found is None:
                     found = tuple([k for k in canonical if k.isalpha() or not _has_digit(k)])
                 plain = self._plain_keys = found
-        best = extractOne(key, plain, scorer=Indel.normalized_similarity, score_cutoff=NEAR_MIN)
-        found = None if best is None else (self.keywords[self.canonical.index(best[0])], best[1])
+        best: tuple[str, float] | tuple[str, float, int] | tuple[()] | None = None
+        if NATIVE_SCORE and _NATIVE is not None:  # the same search in C: (), or a similarity
+            best = _NATIVE.near(key, plain, NEAR_MIN)  # at the cutoff's edge: None
+        if best is None:
+            best = extractOne(key, plain, scorer=Indel.normalized_similarity, score_cutoff=NEAR_MIN)
+        found = None if not best else (self.keywords[self.canonical.index(best[0])], best[1])
         answers[key] = found
         return found
 

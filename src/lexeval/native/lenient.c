@@ -47,6 +47,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 #include <structmember.h> /* PyMember_SetOne (output_keys) */
@@ -1949,10 +1950,33 @@ static int put(PyObject *info, int name, PyObject *value)
     return failed;
 }
 
+/* The result dicts' keys in their order with None values, copied for each result (a copy
+ * of a dict of 19 keys and setting its values costs a third of inserting them one by one):
+ * info without and with "echoed", then counts. Made once (the module's NAMEs); never
+ * changed, never handed out. */
+static PyObject *TEMPLATE[3];
+
+/* A new copy of TEMPLATE[which], made first when needed. */
+static PyObject *from_template(int which)
+{
+    if (TEMPLATE[which] == NULL) {
+        int first = which == 2 ? K_OVERLAP : K_MATCHED_KEYWORDS;
+        int last = which == 2 ? K_OUTPUT : K_EXTRA;
+        PyObject *d = PyDict_New();
+        for (int k = first; d != NULL && k <= last; k++)
+            if ((k != K_ECHOED || which == 1) && PyDict_SetItem(d, NAME[k], Py_None) < 0)
+                Py_CLEAR(d);
+        if (d == NULL)
+            return NULL;
+        TEMPLATE[which] = d;
+    }
+    return PyDict_Copy(TEMPLATE[which]);
+}
+
 /* A new dict {NAME[a]: x, NAME[b]: y, NAME[c]: z} of ints. */
 static PyObject *counts_dict(Py_ssize_t x, Py_ssize_t y, Py_ssize_t z)
 {
-    PyObject *counts = PyDict_New();
+    PyObject *counts = from_template(2);
     if (counts == NULL)
         return NULL;
     if (put(counts, K_OVERLAP, PyLong_FromSsize_t(x)) < 0 ||
@@ -1989,6 +2013,140 @@ static PyObject *missing_list(PyObject *keys, Score *s, Py_ssize_t n_hit)
             Py_CLEAR(missing);
     }
     return missing;
+}
+
+/* ---- near matches (rule 5) ------------------------------------------------------------------- */
+
+/* The length of the longest common subsequence of the code points of `b` and of the key whose
+ * bit masks `pm` (ASCII code points) are given, n <= 64 (Hyyro's bit-parallel recurrence). */
+static Py_ssize_t lcs_bits(const uint64_t *pm, Py_ssize_t n, PyObject *b)
+{
+    uint64_t s = ~(uint64_t)0;
+    int kind = PyUnicode_KIND(b);
+    const void *data = PyUnicode_DATA(b);
+    for (Py_ssize_t j = 0; j < PyUnicode_GET_LENGTH(b); j++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, j);
+        uint64_t u = c < 128 ? s & pm[c] : 0;
+        s = (s + u) | (s - u);
+    }
+    uint64_t mask = n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+    Py_ssize_t lcs = 0;
+    for (uint64_t v = ~s & mask; v; v &= v - 1)
+        lcs++;
+    return lcs;
+}
+
+/* The same by the quadratic recurrence (any length, any code points); -1 without memory. */
+static Py_ssize_t lcs_rows(PyObject *a, PyObject *b)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(a), m = PyUnicode_GET_LENGTH(b);
+    Py_ssize_t *row = PyMem_New(Py_ssize_t, m + 1);
+    if (row == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int ka = PyUnicode_KIND(a), kb = PyUnicode_KIND(b);
+    const void *da = PyUnicode_DATA(a), *db = PyUnicode_DATA(b);
+    for (Py_ssize_t j = 0; j <= m; j++)
+        row[j] = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(ka, da, i);
+        Py_ssize_t diagonal = 0; /* row[j - 1] of the previous row */
+        for (Py_ssize_t j = 1; j <= m; j++) {
+            Py_ssize_t above = row[j];
+            if (c == PyUnicode_READ(kb, db, j - 1))
+                row[j] = diagonal + 1;
+            else if (row[j - 1] > above)
+                row[j] = row[j - 1];
+            diagonal = above;
+        }
+    }
+    Py_ssize_t lcs = row[m];
+    PyMem_Free(row);
+    return lcs;
+}
+
+/* How close to the cutoff a similarity is left to rapidfuzz: its scorer compares a distance
+ * against a cutoff converted with a small imprecision, which decides similarities equal to
+ * the cutoff (or one unit in the last place away) either way; off that edge its answer is
+ * the exact one. Two similarities of short words differ far more than this when they are
+ * not equal. */
+#define NEAR_EDGE 1e-9
+
+/* near(key, choices, cutoff): rapidfuzz's extractOne(key, choices,
+ * scorer=Indel.normalized_similarity, score_cutoff=cutoff)'s (choice, similarity) for an exact
+ * str and a tuple of exact str (the first of the most similar choices at least at the cutoff,
+ * the similarity 1 - (n + m - 2 * LCS) / (n + m) as rapidfuzz computes it), () when none is;
+ * None when a choice is at the cutoff's edge (NEAR_EDGE) but for a similarity equal to a
+ * cutoff exact in binary: extractOne decides then. */
+static PyObject *py_near(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyUnicode_CheckExact(args[0]) || !PyTuple_CheckExact(args[1]) ||
+        !PyFloat_CheckExact(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "near(key, choices, cutoff) takes a str, a tuple of "
+                                         "str and a float");
+        return NULL;
+    }
+    PyObject *key = args[0], *choices = args[1];
+    if (!all_ready_str(choices)) {
+        PyErr_SetString(PyExc_TypeError, "near's choices must be str");
+        return NULL;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(key) < 0)
+        return NULL;
+#endif
+    double cutoff = PyFloat_AS_DOUBLE(args[2]), best = 0.0;
+    /* a cutoff in [0, 1] that is a multiple of 1/64 (1 - cutoff is exact too): rapidfuzz takes
+     * a similarity equal to it (the tests check it) */
+    int dyadic = cutoff >= 0.0 && cutoff <= 1.0 && cutoff * 64.0 == floor(cutoff * 64.0);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key), found = -1;
+    uint64_t pm[128];
+    int bits = n <= 64 && PyUnicode_IS_ASCII(key);
+    if (bits) {
+        memset(pm, 0, sizeof(pm));
+        const Py_UCS1 *k = PyUnicode_1BYTE_DATA(key);
+        for (Py_ssize_t i = 0; i < n; i++)
+            pm[k[i]] |= (uint64_t)1 << i;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(choices); i++) {
+        PyObject *choice = PyTuple_GET_ITEM(choices, i);
+        Py_ssize_t m = PyUnicode_GET_LENGTH(choice), most = n + m;
+        /* at best the shorter word is a subsequence of the longer: skip it when even that is
+         * clearly below the cutoff */
+        if (most && 1.0 - (double)(n > m ? n - m : m - n) / (double)most < cutoff - NEAR_EDGE)
+            continue;
+        Py_ssize_t lcs = bits ? lcs_bits(pm, n, choice) : lcs_rows(key, choice);
+        if (lcs < 0)
+            return NULL;
+        double score = most ? 1.0 - (double)(most - 2 * lcs) / (double)most : 1.0;
+        if (fabs(score - cutoff) <= NEAR_EDGE) {
+            if (found >= 0 && score == best)
+                continue; /* a tie with the best so far, which stays either way */
+            if (found >= 0 || score != cutoff || !dyadic)
+                Py_RETURN_NONE;
+            found = i; /* at a cutoff exact in binary (0.5): taken */
+            best = score;
+            if (score == 1.0)
+                break;
+            continue;
+        }
+        if (score > cutoff) {
+            cutoff = best = score;
+            found = i;
+            if (score == 1.0)
+                break;
+        }
+    }
+    if (found < 0)
+        return PyTuple_New(0);
+    PyObject *similarity = PyFloat_FromDouble(best);
+    if (similarity == NULL)
+        return NULL;
+    PyObject *result = PyTuple_Pack(2, PyTuple_GET_ITEM(choices, found), similarity);
+    Py_DECREF(similarity);
+    return result;
 }
 
 static PyObject *score_of(PyObject *const *args);
@@ -2144,7 +2302,7 @@ static PyObject *score_of(PyObject *const *args)
                                                : 0.0;
     double extra = n_out ? 1.0 - precision : 0.0;
 
-    info = PyDict_New();
+    info = from_template(PySet_GET_SIZE(echoed) ? 1 : 0);
     if (info == NULL || put(info, K_MATCHED_KEYWORDS, PyLong_FromSsize_t(n_hit)) < 0 ||
         put(info, K_TOTAL_KEYWORDS, PyLong_FromSsize_t(n)) < 0 ||
         put(info, K_MATCHED, list_of(s.hit, n_hit)) < 0 || put(info, K_MISSING, missing_list(keys, &s, n_hit)) < 0 ||
@@ -2385,6 +2543,9 @@ static PyMethodDef METHODS[] = {
      "has(out, key, long_text) -> OutputKeys.has(key), or None."},
     {"score", (PyCFunction)(void (*)(void))py_score, METH_FASTCALL,
      "score(types, ref, weighted, weights, total, out, profile, echoed) -> (score, info), or "
+     "None."},
+    {"near", (PyCFunction)(void (*)(void))py_near, METH_FASTCALL,
+     "near(key, choices, cutoff) -> (choice, similarity) of the most similar choice, (), or "
      "None."},
     {"index_parts", (PyCFunction)(void (*)(void))py_index_parts, METH_FASTCALL,
      "index_parts(keys, memo, tables) -> (canonical keys, index, canonical parts or None)."},
