@@ -11,6 +11,7 @@ import gc
 import json
 import math
 import struct
+import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -206,6 +207,27 @@ def test_an_output_made_in_one_call_checks_its_arguments() -> None:
         native.output_keys(kl.OutputKeys, members[:6], state, tables, kl._NO_PARTS)
     with pytest.raises(TypeError, match="member descriptor"):  # another class's slots
         native.output_keys(kl._Missed, members, state, tables, kl._NO_PARTS)
+
+    # the checked class and members are remembered: other ones are checked again, and every
+    # call still sets each slot (a subclass with a __dict__ too)
+    class Sub(kl.OutputKeys):
+        pass
+
+    for cls in [kl.OutputKeys, Sub, kl.OutputKeys, Sub]:
+        made = native.output_keys(cls, members, state, tables, kl._NO_PARTS)
+        assert type(made) is cls and made.canonical == ("4", "six-year") and made._text is None
+        assert made.keywords is state[1] and made._all_keys is state[2] and made._english
+        with pytest.raises(TypeError, match="member descriptor"):
+            native.output_keys(cls, (*members[:6], kl.OutputKeys.has), state, tables, 0)
+    text = "".join(["a new ", "text"])
+    fresh = (text, ("Four",), (), True)
+    before = sys.getrefcount(text)
+    made = native.output_keys(kl.OutputKeys, members, fresh, tables, kl._NO_PARTS)
+    held = sys.getrefcount(text)  # (assert statements keep their operands)
+    assert held == before + 1  # the slot's reference
+    del made
+    after = sys.getrefcount(text)
+    assert after == before
 
     class Failing(dict[str, str]):
         def __missing__(self, key: str) -> str:

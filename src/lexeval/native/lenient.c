@@ -387,7 +387,9 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
     }
 forms:
     if (mode == 4) { /* (canonical keys, their index with hyphen-less forms, compounds) */
-        PyObject *canonical = PyTuple_New(found.n), *index = PyDict_New(), *compounds = NULL;
+        /* the index presized (no resize while it fills; the order is the insertion's) */
+        PyObject *canonical = PyTuple_New(found.n), *index = _PyDict_NewPresized(found.n);
+        PyObject *compounds = NULL;
         int dashes = 0;
         for (Py_ssize_t i = 0; canonical != NULL && index != NULL && i < found.n; i++) {
             if (PyDict_SetItem(index, found.item[i], Py_None) < 0)
@@ -408,7 +410,7 @@ forms:
         Py_XDECREF(compounds);
     }
     else if (want_dict) {
-        result = PyDict_New();
+        result = _PyDict_NewPresized(found.n);
         for (Py_ssize_t i = 0; result != NULL && i < found.n; i++)
             if (PyDict_SetItem(result, found.item[i], Py_None) < 0)
                 Py_CLEAR(result);
@@ -2282,14 +2284,31 @@ static PyObject *output_keys_of(PyObject *const *args)
                                          "its member descriptors");
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(members); i++) {
-        PyObject *member = PyTuple_GET_ITEM(members, i);
-        if (!Py_IS_TYPE(member, &PyMemberDescr_Type) ||
-            !PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(member))) {
-            PyErr_Format(PyExc_TypeError,
-                         "output_keys: members[%zd] is not a member descriptor of the class", i);
-            return NULL;
+    /* the class and members checked once: the last pair checked is kept (held) */
+    static PyObject *checked_cls, *checked_members;
+    int plain = cls == checked_cls && members == checked_members;
+    if (!plain) {
+        plain = 1;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(members); i++) {
+            PyObject *member = PyTuple_GET_ITEM(members, i);
+            if (!Py_IS_TYPE(member, &PyMemberDescr_Type) ||
+                !PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(member))) {
+                PyErr_Format(PyExc_TypeError,
+                             "output_keys: members[%zd] is not a member descriptor of the class",
+                             i);
+                return NULL;
+            }
+            PyMemberDef *def = ((PyMemberDescrObject *)member)->d_member;
+            plain = plain && (def->type == T_OBJECT_EX || def->type == T_OBJECT) &&
+                    !(def->flags & READONLY) && def->offset > 0;
         }
+        if (plain && ((PyTypeObject *)cls)->tp_alloc == PyType_GenericAlloc) {
+            /* slots of objects: set in place on a new object (no descriptor call) */
+            Py_XSETREF(checked_cls, Py_NewRef(cls));
+            Py_XSETREF(checked_members, Py_NewRef(members));
+        }
+        else
+            plain = 0;
     }
     if (!TUPLE_OF(state, 4) || !TUPLE_OF(canonical, 2) ||
         !(PyTuple_CheckExact(PyTuple_GET_ITEM(state, 1)) ||
@@ -2311,7 +2330,12 @@ static PyObject *output_keys_of(PyObject *const *args)
     };
     for (Py_ssize_t i = 0; made != NULL && i < PyTuple_GET_SIZE(members); i++) {
         PyMemberDef *def = ((PyMemberDescrObject *)PyTuple_GET_ITEM(members, i))->d_member;
-        if (PyMember_SetOne((char *)made, def, i < 7 ? values[i] : Py_None) < 0)
+        PyObject *value = i < 7 ? values[i] : Py_None;
+        if (plain) { /* a slot of the new object: NULL until now */
+            PyObject **slot = (PyObject **)((char *)made + def->offset);
+            Py_XSETREF(*slot, Py_NewRef(value));
+        }
+        else if (PyMember_SetOne((char *)made, def, value) < 0)
             Py_CLEAR(made);
     }
     Py_DECREF(found);
