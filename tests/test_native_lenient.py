@@ -139,6 +139,30 @@ def test_an_index_with_parts_equals_the_reference(
 
 
 @needs_native
+def test_keys_that_are_their_own_canonical_forms_and_repeated_compounds() -> None:
+    """A tuple of keys that are their own canonical forms is its own canonical tuple (no copy);
+    a compound met twice (the same canonical form) is one compound of the index."""
+    assert native is not None
+    memo, tables = lenient._CANONICAL[True], lenient._TABLES[True]
+    lenient.clear_caches()  # (a memo that knew "cats" would give its own str of it)
+    keys = ("cats", "six-year", "dogs")
+    assert native.canonical_keys(keys, memo, tables, 0) is keys
+    assert native.canonical_keys(keys, memo, tables, 3) is keys
+    found = native.canonical_keys(keys, memo, tables, 4)
+    assert found[0] is keys and found[2] == ("six-year",)
+    assert list(found[1]) == ["cats", "six-year", "dogs", "sixyear"]
+    assert native.canonical_keys(["cats"], memo, tables, 0) == ("cats",)  # a list: a tuple
+    assert native.canonical_keys(("Cats", "cats"), memo, tables, 0) == ("cats", "cats")
+    found = native.canonical_keys(("Six-Year", "10–12", "six-year", "10-12"), memo, tables, 4)
+    assert found[0] == ("six-year", "10-12", "six-year", "10-12")
+    assert found[2] == ("six-year", "10-12")
+    assert list(found[1]) == ["six-year", "10-12", "sixyear", "1012"]
+    with pure_python():
+        want = lenient.canonical_index(("Six-Year", "10–12", "six-year", "10-12"), True)
+    assert same(found, want)
+
+
+@needs_native
 def test_an_index_with_parts_checks_its_arguments_and_propagates_errors() -> None:
     assert native is not None
     memo, tables = lenient._CANONICAL[True], lenient._TABLES[True]

@@ -255,6 +255,20 @@ static int add_joined(PyObject *d)
     return add_joined_as(d, NULL);
 }
 
+/* Adds to a dict each of `compounds` (a list of str with a hyphen) without its hyphens, in
+ * order. 0 or -1. */
+static int add_joined_of(PyObject *d, PyObject *compounds)
+{
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(compounds); i++) {
+        PyObject *joined = PyUnicode_Replace(PyList_GET_ITEM(compounds, i), DASH, EMPTY, -1);
+        int failed = joined == NULL || PyDict_SetItem(d, joined, Py_None) < 0;
+        Py_XDECREF(joined);
+        if (failed)
+            return -1;
+    }
+    return 0;
+}
+
 /* add_joined, and when `found` is given, the keys with a hyphen as a new tuple there. */
 static int add_joined_as(PyObject *d, PyObject **found)
 {
@@ -265,11 +279,7 @@ static int add_joined_as(PyObject *d, PyObject **found)
         if (PyUnicode_Check(key) &&
             PyUnicode_FindChar(key, '-', 0, PyUnicode_GET_LENGTH(key), 1) >= 0)
             failed = PyList_Append(compounds, key) < 0;
-    for (Py_ssize_t i = 0; !failed && i < PyList_GET_SIZE(compounds); i++) {
-        PyObject *joined = PyUnicode_Replace(PyList_GET_ITEM(compounds, i), DASH, EMPTY, -1);
-        failed = joined == NULL || PyDict_SetItem(d, joined, Py_None) < 0;
-        Py_XDECREF(joined);
-    }
+    failed = failed || add_joined_of(d, compounds) < 0;
     if (!failed && found != NULL)
         failed = (*found = PyList_AsTuple(compounds)) == NULL;
     Py_XDECREF(compounds);
@@ -387,22 +397,33 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
     }
 forms:
     if (mode == 4) { /* (canonical keys, their index with hyphen-less forms, compounds) */
-        /* the index presized (no resize while it fills; the order is the insertion's) */
-        PyObject *canonical = PyTuple_New(found.n), *index = _PyDict_NewPresized(found.n);
-        PyObject *compounds = NULL;
-        int dashes = 0;
-        for (Py_ssize_t i = 0; canonical != NULL && index != NULL && i < found.n; i++) {
-            if (PyDict_SetItem(index, found.item[i], Py_None) < 0)
-                Py_CLEAR(index);
-            else if (!dashes && PyUnicode_Check(found.item[i]))
-                dashes = has_dash(found.item[i]);
-            PyTuple_SET_ITEM(canonical, i, Py_NewRef(found.item[i]));
-        }
+        /* a tuple of keys that are their own canonical forms is its own canonical tuple; the
+         * index presized (no resize while it fills; the order is the insertion's) */
+        int own = PyTuple_CheckExact(keys) && PyTuple_GET_SIZE(keys) == found.n;
+        for (Py_ssize_t i = 0; own && i < found.n; i++)
+            own = found.item[i] == PyTuple_GET_ITEM(keys, i);
+        PyObject *canonical = own ? Py_NewRef(keys) : PyTuple_New(found.n);
+        PyObject *index = _PyDict_NewPresized(found.n);
+        PyObject *compounds = NULL, *dashed = NULL; /* the index's keys with a hyphen */
         int failed = canonical == NULL || index == NULL;
-        if (!failed && dashes) /* the hyphen-less forms, and the keys with a hyphen */
-            failed = add_joined_as(index, &compounds) < 0;
+        for (Py_ssize_t i = 0; !failed && i < found.n; i++) {
+            PyObject *item = found.item[i];
+            Py_ssize_t before = PyDict_GET_SIZE(index);
+            failed = PyDict_SetItem(index, item, Py_None) < 0;
+            /* a new key of the index with a hyphen: a compound, in the index's order */
+            if (!failed && PyDict_GET_SIZE(index) > before && PyUnicode_Check(item) &&
+                has_dash(item))
+                failed = (dashed == NULL && (dashed = PyList_New(0)) == NULL) ||
+                         PyList_Append(dashed, item) < 0;
+            if (!own)
+                PyTuple_SET_ITEM(canonical, i, Py_NewRef(item));
+        }
+        if (!failed && dashed != NULL) /* the hyphen-less forms, after the keys */
+            failed = add_joined_of(index, dashed) < 0 ||
+                     (compounds = PyList_AsTuple(dashed)) == NULL;
         else if (!failed)
             failed = (compounds = PyTuple_New(0)) == NULL;
+        Py_XDECREF(dashed);
         if (!failed)
             result = PyTuple_Pack(3, canonical, index, compounds);
         Py_XDECREF(canonical);
@@ -418,6 +439,14 @@ forms:
             Py_CLEAR(result);
     }
     else {
+        /* a tuple of keys that are their own canonical forms: the tuple itself */
+        int own = PyTuple_CheckExact(keys) && PyTuple_GET_SIZE(keys) == found.n;
+        for (Py_ssize_t i = 0; own && i < found.n; i++)
+            own = found.item[i] == PyTuple_GET_ITEM(keys, i);
+        if (own) {
+            result = Py_NewRef(keys);
+            goto done;
+        }
         result = PyTuple_New(found.n);
         for (Py_ssize_t i = 0; result != NULL && i < found.n; i++) {
             PyTuple_SET_ITEM(result, i, found.item[i]);
