@@ -358,6 +358,63 @@ def test_canonical_forms_equal_the_reference(keys: list[str]) -> None:
 
 @needs_native
 @settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from([*NUMBER_KEYS, "Four", "feet", "Six-Year", "cats"]), max_size=9),
+    st.lists(st.booleans(), max_size=9),
+    st.lists(st.sampled_from(["twentyfour", "new-york", "cats"]), max_size=3),
+    st.booleans(),
+    st.booleans(),
+)
+def test_canonical_forms_with_known_keys_equal_the_reference(
+    keys: list[str], chosen: list[bool], others: list[str], english: bool, cold: bool
+) -> None:
+    """canonical_forms with some keys' canonical forms known (an output's keywords, in their
+    order, with keys of their own among them such as merged compounds): the same forms as
+    without them and as the Python code, the memo cold or warm."""
+    given_keys = tuple([k.encode().decode() for k in keys])  # str objects of their own
+    known_list: list[str] = []
+    for i, key in enumerate(given_keys):
+        if i < len(chosen) and chosen[i] and key not in known_list:
+            known_list.append(key)
+        if i < len(others) and others[i] not in known_list:
+            known_list.append(others[i].encode().decode())  # another object than the keys'
+    known = tuple(known_list)
+    known_canonical = lenient.canonical_keys(known, english)
+    with pure_python():
+        try:
+            want: object = lenient.canonical_forms(given_keys, english)
+        except ValueError as error:
+            want = error
+    if cold:
+        lenient.clear_caches()
+    if isinstance(want, ValueError):
+        with pytest.raises(ValueError):
+            lenient.canonical_forms(given_keys, english, (known, known_canonical))
+        return
+    found = lenient.canonical_forms(given_keys, english, (known, known_canonical))
+    assert same(found, want), (found, want)
+    assert same(lenient.canonical_forms(given_keys, english), want)
+
+
+@needs_native
+def test_canonical_forms_with_known_keys_check_them() -> None:
+    assert native is not None
+    memo, tables = lenient._CANONICAL[True], lenient._TABLES[True]
+    keys = ("Four", "cats")
+    assert native.canonical_keys(keys, memo, tables, 3, keys[:1], ("4",)) == ("4", "cats")
+    with pytest.raises(TypeError, match="4 or 6 arguments"):
+        native.canonical_keys(keys, memo, tables, 3, keys)  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match="tuples of one size"):
+        native.canonical_keys(keys, memo, tables, 3, keys, ("4",))
+    with pytest.raises(TypeError, match="tuples of one size"):
+        native.canonical_keys(keys, memo, tables, 3, list(keys), ("4", "cats"))  # type: ignore[call-overload]
+    # an output's forms read its keywords' canonical forms: the same as without them
+    out = kl.LenientMatcher(Normalizer()).output("Twenty four cats were born in New York.")
+    assert out._every_forms() == lenient.canonical_forms(out._all_keys, True)
+
+
+@needs_native
+@settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from([*"aZ09 ,_-.'\t\n()", "1,000", ",12", "é", "–", "’"])).map("".join))
 def test_folded_texts_equal_the_reference(output: str) -> None:
     """An ASCII output's folded text and its word characters in C: _texts()'s values."""

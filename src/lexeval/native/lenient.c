@@ -287,17 +287,30 @@ static int add_joined_as(PyObject *d, PyObject **found)
 }
 
 static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tables,
-                                   long mode);
+                                   long mode, PyObject *known, PyObject *known_canonical);
 static PyObject *py_merge_number_words(PyObject *module, PyObject *const *args,
                                        Py_ssize_t nargs);
 
 static PyObject *py_canonical_keys(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError,
-                        "canonical_keys(keys, memo, tables, as_dict) takes 4 arguments");
+    if (nargs != 4 && nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "canonical_keys(keys, memo, tables, as_dict[, known, "
+                                         "known_canonical]) takes 4 or 6 arguments");
         return NULL;
+    }
+    /* known keys and their canonical forms (memo[known[i]] each, tuples of one size): a key
+     * that is the next known one (the same object, in their order) is not looked up */
+    PyObject *known = NULL, *known_canonical = NULL;
+    if (nargs == 6) {
+        known = args[4];
+        known_canonical = args[5];
+        if (!PyTuple_CheckExact(known) || !PyTuple_CheckExact(known_canonical) ||
+            PyTuple_GET_SIZE(known) != PyTuple_GET_SIZE(known_canonical)) {
+            PyErr_SetString(PyExc_TypeError,
+                            "canonical_keys: known and known_canonical: tuples of one size");
+            return NULL;
+        }
     }
     long mode = PyLong_Check(args[3]) ? PyLong_AsLong(args[3]) : -1;
     if (mode < 0 || mode > 4) {
@@ -305,10 +318,10 @@ static PyObject *py_canonical_keys(PyObject *module, PyObject *const *args, Py_s
             PyErr_SetString(PyExc_ValueError, "canonical_keys: as_dict must be 0 to 4");
         return NULL;
     }
-    for (int i = 0; i < 3; i++) /* Python code may run: the arguments are held */
+    for (Py_ssize_t i = 0; i < nargs; i++) /* Python code may run: the arguments are held */
         Py_INCREF(args[i]);
-    PyObject *result = canonical_keys_of(args[0], args[1], args[2], mode);
-    for (int i = 0; i < 3; i++)
+    PyObject *result = canonical_keys_of(args[0], args[1], args[2], mode, known, known_canonical);
+    for (Py_ssize_t i = 0; i < nargs; i++)
         Py_DECREF(args[i]);
     return result;
 }
@@ -332,7 +345,7 @@ static int may_be_number_word(PyObject *key, PyObject *canonical)
 }
 
 static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tables,
-                                   long mode)
+                                   long mode, PyObject *known, PyObject *known_canonical)
 {
     if (!(PyList_CheckExact(keys) || PyTuple_CheckExact(keys)) || !PyDict_Check(memo) ||
         !PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 4) {
@@ -358,15 +371,28 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
     Refs found;
     refs_init(&found);
     PyObject *result = NULL;
+    Py_ssize_t next = 0, n_known = known == NULL ? 0 : PyTuple_GET_SIZE(known);
     /* as a list iterator reads a list: by index, its size checked at each step */
     for (Py_ssize_t i = 0; i < (PyList_CheckExact(keys) ? PyList_GET_SIZE(keys)
                                                         : PyTuple_GET_SIZE(keys));
          i++) {
         PyObject *key = PyList_CheckExact(keys) ? PyList_GET_ITEM(keys, i)
                                                 : PyTuple_GET_ITEM(keys, i);
-        Py_INCREF(key);
-        PyObject *canonical = canonical_of(key, memo, &t, size);
-        Py_DECREF(key);
+        /* the next known key, or the one after it (a known key that is not among the keys,
+         * such as a merged compound, skipped) */
+        Py_ssize_t at = next < n_known && PyTuple_GET_ITEM(known, next) == key          ? next
+                        : next + 1 < n_known && PyTuple_GET_ITEM(known, next + 1) == key ? next + 1
+                                                                                         : -1;
+        PyObject *canonical;
+        if (at >= 0) {
+            canonical = Py_NewRef(PyTuple_GET_ITEM(known_canonical, at));
+            next = at + 1;
+        }
+        else {
+            Py_INCREF(key);
+            canonical = canonical_of(key, memo, &t, size);
+            Py_DECREF(key);
+        }
         if (canonical == NULL || refs_push(&found, canonical) < 0)
             goto done;
     }
@@ -387,7 +413,8 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
             if (merged == Py_None) /* the Python code decides */
                 result = merged;
             else {
-                result = merged == keys ? NULL : canonical_keys_of(merged, memo, tables, 0);
+                result = merged == keys ? NULL
+                                        : canonical_keys_of(merged, memo, tables, 0, NULL, NULL);
                 Py_DECREF(merged);
                 if (result == NULL && !PyErr_Occurred())
                     goto forms; /* nothing merged */
@@ -1178,7 +1205,7 @@ static PyObject *reference_new(PyObject **state, PyObject *matcher, PyObject *re
         goto done;
     common = common && all_ready_str(keys);
     if (common) {
-        canonical = canonical_keys_of(keys, state[R_MEMO], state[R_TABLES], 0);
+        canonical = canonical_keys_of(keys, state[R_MEMO], state[R_TABLES], 0, NULL, NULL);
         if (canonical == NULL)
             goto done;
         int equal = PyObject_RichCompareBool(canonical, keys, Py_EQ);
@@ -2229,7 +2256,8 @@ done:
  * reference). The memo is read and filled as canonical_keys does, keys first, then parts. */
 static PyObject *index_parts_of(PyObject *keys, PyObject *memo, PyObject *tables)
 {
-    PyObject *found = canonical_keys_of(keys, memo, tables, 4); /* checks the arguments */
+    /* checks the arguments */
+    PyObject *found = canonical_keys_of(keys, memo, tables, 4, NULL, NULL);
     if (found == NULL)
         return NULL;
     PyObject *compounds = PyTuple_GET_ITEM(found, 2), *parts = NULL, *result = NULL;
