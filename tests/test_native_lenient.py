@@ -11,6 +11,7 @@ import gc
 import json
 import math
 import struct
+import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -140,6 +141,30 @@ def test_an_index_with_parts_equals_the_reference(
 
 
 @needs_native
+def test_keys_that_are_their_own_canonical_forms_and_repeated_compounds() -> None:
+    """A tuple of keys that are their own canonical forms is its own canonical tuple (no copy);
+    a compound met twice (the same canonical form) is one compound of the index."""
+    assert native is not None
+    memo, tables = lenient._CANONICAL[True], lenient._TABLES[True]
+    lenient.clear_caches()  # (a memo that knew "cats" would give its own str of it)
+    keys = ("cats", "six-year", "dogs")
+    assert native.canonical_keys(keys, memo, tables, 0) is keys
+    assert native.canonical_keys(keys, memo, tables, 3) is keys
+    found = native.canonical_keys(keys, memo, tables, 4)
+    assert found[0] is keys and found[2] == ("six-year",)
+    assert list(found[1]) == ["cats", "six-year", "dogs", "sixyear"]
+    assert native.canonical_keys(["cats"], memo, tables, 0) == ("cats",)  # a list: a tuple
+    assert native.canonical_keys(("Cats", "cats"), memo, tables, 0) == ("cats", "cats")
+    found = native.canonical_keys(("Six-Year", "10–12", "six-year", "10-12"), memo, tables, 4)
+    assert found[0] == ("six-year", "10-12", "six-year", "10-12")
+    assert found[2] == ("six-year", "10-12")
+    assert list(found[1]) == ["six-year", "10-12", "sixyear", "1012"]
+    with pure_python():
+        want = lenient.canonical_index(("Six-Year", "10–12", "six-year", "10-12"), True)
+    assert same(found, want)
+
+
+@needs_native
 def test_an_index_with_parts_checks_its_arguments_and_propagates_errors() -> None:
     assert native is not None
     memo, tables = lenient._CANONICAL[True], lenient._TABLES[True]
@@ -208,6 +233,27 @@ def test_an_output_made_in_one_call_checks_its_arguments() -> None:
         native.output_keys(kl.OutputKeys, members[:6], state, tables, kl._NO_PARTS)
     with pytest.raises(TypeError, match="member descriptor"):  # another class's slots
         native.output_keys(kl._Missed, members, state, tables, kl._NO_PARTS)
+
+    # the checked class and members are remembered: other ones are checked again, and every
+    # call still sets each slot (a subclass with a __dict__ too)
+    class Sub(kl.OutputKeys):
+        pass
+
+    for cls in [kl.OutputKeys, Sub, kl.OutputKeys, Sub]:
+        made = native.output_keys(cls, members, state, tables, kl._NO_PARTS)
+        assert type(made) is cls and made.canonical == ("4", "six-year") and made._text is None
+        assert made.keywords is state[1] and made._all_keys is state[2] and made._english
+        with pytest.raises(TypeError, match="member descriptor"):
+            native.output_keys(cls, (*members[:6], kl.OutputKeys.has), state, tables, 0)
+    text = "".join(["a new ", "text"])
+    fresh = (text, ("Four",), (), True)
+    before = sys.getrefcount(text)
+    made = native.output_keys(kl.OutputKeys, members, fresh, tables, kl._NO_PARTS)
+    held = sys.getrefcount(text)  # (assert statements keep their operands)
+    assert held == before + 1  # the slot's reference
+    del made
+    after = sys.getrefcount(text)
+    assert after == before
 
     class Failing(dict[str, str]):
         def __missing__(self, key: str) -> str:
@@ -310,6 +356,63 @@ def test_canonical_forms_equal_the_reference(keys: list[str]) -> None:
     else:
         assert same(lenient.canonical_forms(tuple(keys), True), want)
     assert same(lenient.canonical_forms(tuple(keys), False), lenient.canonical_keys(keys, False))
+
+
+@needs_native
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from([*NUMBER_KEYS, "Four", "feet", "Six-Year", "cats"]), max_size=9),
+    st.lists(st.booleans(), max_size=9),
+    st.lists(st.sampled_from(["twentyfour", "new-york", "cats"]), max_size=3),
+    st.booleans(),
+    st.booleans(),
+)
+def test_canonical_forms_with_known_keys_equal_the_reference(
+    keys: list[str], chosen: list[bool], others: list[str], english: bool, cold: bool
+) -> None:
+    """canonical_forms with some keys' canonical forms known (an output's keywords, in their
+    order, with keys of their own among them such as merged compounds): the same forms as
+    without them and as the Python code, the memo cold or warm."""
+    given_keys = tuple([k.encode().decode() for k in keys])  # str objects of their own
+    known_list: list[str] = []
+    for i, key in enumerate(given_keys):
+        if i < len(chosen) and chosen[i] and key not in known_list:
+            known_list.append(key)
+        if i < len(others) and others[i] not in known_list:
+            known_list.append(others[i].encode().decode())  # another object than the keys'
+    known = tuple(known_list)
+    known_canonical = lenient.canonical_keys(known, english)
+    with pure_python():
+        try:
+            want: object = lenient.canonical_forms(given_keys, english)
+        except ValueError as error:
+            want = error
+    if cold:
+        lenient.clear_caches()
+    if isinstance(want, ValueError):
+        with pytest.raises(ValueError):
+            lenient.canonical_forms(given_keys, english, (known, known_canonical))
+        return
+    found = lenient.canonical_forms(given_keys, english, (known, known_canonical))
+    assert same(found, want), (found, want)
+    assert same(lenient.canonical_forms(given_keys, english), want)
+
+
+@needs_native
+def test_canonical_forms_with_known_keys_check_them() -> None:
+    assert native is not None
+    memo, tables = lenient._CANONICAL[True], lenient._TABLES[True]
+    keys = ("Four", "cats")
+    assert native.canonical_keys(keys, memo, tables, 3, keys[:1], ("4",)) == ("4", "cats")
+    with pytest.raises(TypeError, match="4 or 6 arguments"):
+        native.canonical_keys(keys, memo, tables, 3, keys)  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match="tuples of one size"):
+        native.canonical_keys(keys, memo, tables, 3, keys, ("4",))
+    with pytest.raises(TypeError, match="tuples of one size"):
+        native.canonical_keys(keys, memo, tables, 3, list(keys), ("4", "cats"))  # type: ignore[call-overload]
+    # an output's forms read its keywords' canonical forms: the same as without them
+    out = kl.LenientMatcher(Normalizer()).output("Twenty four cats were born in New York.")
+    assert out._every_forms() == lenient.canonical_forms(out._all_keys, True)
 
 
 @needs_native

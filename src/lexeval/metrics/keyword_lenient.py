@@ -347,8 +347,9 @@ class OutputKeys:
         (built once): the keys of :meth:`_extend`'s dict before their hyphen-less forms, which
         the compiled rules scan instead of building that dict."""
         forms = self._forms
-        if forms is None:
-            forms = self._forms = canonical_forms(self._all_keys, self._english)
+        if forms is None:  # (the keywords' canonical forms known: not looked up again)
+            forms = canonical_forms(self._all_keys, self._english, (self.keywords, self.canonical))
+            self._forms = forms
         return forms
 
     def _prefix_match(self, key: str) -> bool:
@@ -682,7 +683,15 @@ class LenientMatcher:
                 self._out_chars = 0
             cache[output] = state
             self._out_chars += len(output)  # approximate under threads: only bounds the cache
-        prepared = _thaw(state)  # the same fields as OutputKeys(text, analysis, ...)
+        # the same fields as OutputKeys(text, analysis, ...): _thaw's compiled call inline (no
+        # frame of its own), else _thaw
+        prepared: OutputKeys | None = None
+        if NATIVE_SCORE and _NATIVE is not None:
+            prepared = _NATIVE.output_keys(
+                OutputKeys, _OUTPUT_MEMBERS, state, _CANONICAL_TABLES[state[3]], _NO_PARTS
+            )
+        if prepared is None:
+            prepared = _thaw(state)
         self._last = (output, prepared)  # published whole: threads see a key and its output
         return prepared
 

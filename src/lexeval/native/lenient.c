@@ -256,6 +256,20 @@ static int add_joined(PyObject *d)
     return add_joined_as(d, NULL);
 }
 
+/* Adds to a dict each of `compounds` (a list of str with a hyphen) without its hyphens, in
+ * order. 0 or -1. */
+static int add_joined_of(PyObject *d, PyObject *compounds)
+{
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(compounds); i++) {
+        PyObject *joined = PyUnicode_Replace(PyList_GET_ITEM(compounds, i), DASH, EMPTY, -1);
+        int failed = joined == NULL || PyDict_SetItem(d, joined, Py_None) < 0;
+        Py_XDECREF(joined);
+        if (failed)
+            return -1;
+    }
+    return 0;
+}
+
 /* add_joined, and when `found` is given, the keys with a hyphen as a new tuple there. */
 static int add_joined_as(PyObject *d, PyObject **found)
 {
@@ -266,11 +280,7 @@ static int add_joined_as(PyObject *d, PyObject **found)
         if (PyUnicode_Check(key) &&
             PyUnicode_FindChar(key, '-', 0, PyUnicode_GET_LENGTH(key), 1) >= 0)
             failed = PyList_Append(compounds, key) < 0;
-    for (Py_ssize_t i = 0; !failed && i < PyList_GET_SIZE(compounds); i++) {
-        PyObject *joined = PyUnicode_Replace(PyList_GET_ITEM(compounds, i), DASH, EMPTY, -1);
-        failed = joined == NULL || PyDict_SetItem(d, joined, Py_None) < 0;
-        Py_XDECREF(joined);
-    }
+    failed = failed || add_joined_of(d, compounds) < 0;
     if (!failed && found != NULL)
         failed = (*found = PyList_AsTuple(compounds)) == NULL;
     Py_XDECREF(compounds);
@@ -278,17 +288,30 @@ static int add_joined_as(PyObject *d, PyObject **found)
 }
 
 static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tables,
-                                   long mode);
+                                   long mode, PyObject *known, PyObject *known_canonical);
 static PyObject *py_merge_number_words(PyObject *module, PyObject *const *args,
                                        Py_ssize_t nargs);
 
 static PyObject *py_canonical_keys(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError,
-                        "canonical_keys(keys, memo, tables, as_dict) takes 4 arguments");
+    if (nargs != 4 && nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "canonical_keys(keys, memo, tables, as_dict[, known, "
+                                         "known_canonical]) takes 4 or 6 arguments");
         return NULL;
+    }
+    /* known keys and their canonical forms (memo[known[i]] each, tuples of one size): a key
+     * that is the next known one (the same object, in their order) is not looked up */
+    PyObject *known = NULL, *known_canonical = NULL;
+    if (nargs == 6) {
+        known = args[4];
+        known_canonical = args[5];
+        if (!PyTuple_CheckExact(known) || !PyTuple_CheckExact(known_canonical) ||
+            PyTuple_GET_SIZE(known) != PyTuple_GET_SIZE(known_canonical)) {
+            PyErr_SetString(PyExc_TypeError,
+                            "canonical_keys: known and known_canonical: tuples of one size");
+            return NULL;
+        }
     }
     long mode = PyLong_Check(args[3]) ? PyLong_AsLong(args[3]) : -1;
     if (mode < 0 || mode > 4) {
@@ -296,10 +319,10 @@ static PyObject *py_canonical_keys(PyObject *module, PyObject *const *args, Py_s
             PyErr_SetString(PyExc_ValueError, "canonical_keys: as_dict must be 0 to 4");
         return NULL;
     }
-    for (int i = 0; i < 3; i++) /* Python code may run: the arguments are held */
+    for (Py_ssize_t i = 0; i < nargs; i++) /* Python code may run: the arguments are held */
         Py_INCREF(args[i]);
-    PyObject *result = canonical_keys_of(args[0], args[1], args[2], mode);
-    for (int i = 0; i < 3; i++)
+    PyObject *result = canonical_keys_of(args[0], args[1], args[2], mode, known, known_canonical);
+    for (Py_ssize_t i = 0; i < nargs; i++)
         Py_DECREF(args[i]);
     return result;
 }
@@ -323,7 +346,7 @@ static int may_be_number_word(PyObject *key, PyObject *canonical)
 }
 
 static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tables,
-                                   long mode)
+                                   long mode, PyObject *known, PyObject *known_canonical)
 {
     if (!(PyList_CheckExact(keys) || PyTuple_CheckExact(keys)) || !PyDict_Check(memo) ||
         !PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 4) {
@@ -349,15 +372,28 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
     Refs found;
     refs_init(&found);
     PyObject *result = NULL;
+    Py_ssize_t next = 0, n_known = known == NULL ? 0 : PyTuple_GET_SIZE(known);
     /* as a list iterator reads a list: by index, its size checked at each step */
     for (Py_ssize_t i = 0; i < (PyList_CheckExact(keys) ? PyList_GET_SIZE(keys)
                                                         : PyTuple_GET_SIZE(keys));
          i++) {
         PyObject *key = PyList_CheckExact(keys) ? PyList_GET_ITEM(keys, i)
                                                 : PyTuple_GET_ITEM(keys, i);
-        Py_INCREF(key);
-        PyObject *canonical = canonical_of(key, memo, &t, size);
-        Py_DECREF(key);
+        /* the next known key, or the one after it (a known key that is not among the keys,
+         * such as a merged compound, skipped) */
+        Py_ssize_t at = next < n_known && PyTuple_GET_ITEM(known, next) == key          ? next
+                        : next + 1 < n_known && PyTuple_GET_ITEM(known, next + 1) == key ? next + 1
+                                                                                         : -1;
+        PyObject *canonical;
+        if (at >= 0) {
+            canonical = Py_NewRef(PyTuple_GET_ITEM(known_canonical, at));
+            next = at + 1;
+        }
+        else {
+            Py_INCREF(key);
+            canonical = canonical_of(key, memo, &t, size);
+            Py_DECREF(key);
+        }
         if (canonical == NULL || refs_push(&found, canonical) < 0)
             goto done;
     }
@@ -378,7 +414,8 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
             if (merged == Py_None) /* the Python code decides */
                 result = merged;
             else {
-                result = merged == keys ? NULL : canonical_keys_of(merged, memo, tables, 0);
+                result = merged == keys ? NULL
+                                        : canonical_keys_of(merged, memo, tables, 0, NULL, NULL);
                 Py_DECREF(merged);
                 if (result == NULL && !PyErr_Occurred())
                     goto forms; /* nothing merged */
@@ -388,20 +425,33 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
     }
 forms:
     if (mode == 4) { /* (canonical keys, their index with hyphen-less forms, compounds) */
-        PyObject *canonical = PyTuple_New(found.n), *index = PyDict_New(), *compounds = NULL;
-        int dashes = 0;
-        for (Py_ssize_t i = 0; canonical != NULL && index != NULL && i < found.n; i++) {
-            if (PyDict_SetItem(index, found.item[i], Py_None) < 0)
-                Py_CLEAR(index);
-            else if (!dashes && PyUnicode_Check(found.item[i]))
-                dashes = has_dash(found.item[i]);
-            PyTuple_SET_ITEM(canonical, i, Py_NewRef(found.item[i]));
-        }
+        /* a tuple of keys that are their own canonical forms is its own canonical tuple; the
+         * index presized (no resize while it fills; the order is the insertion's) */
+        int own = PyTuple_CheckExact(keys) && PyTuple_GET_SIZE(keys) == found.n;
+        for (Py_ssize_t i = 0; own && i < found.n; i++)
+            own = found.item[i] == PyTuple_GET_ITEM(keys, i);
+        PyObject *canonical = own ? Py_NewRef(keys) : PyTuple_New(found.n);
+        PyObject *index = _PyDict_NewPresized(found.n);
+        PyObject *compounds = NULL, *dashed = NULL; /* the index's keys with a hyphen */
         int failed = canonical == NULL || index == NULL;
-        if (!failed && dashes) /* the hyphen-less forms, and the keys with a hyphen */
-            failed = add_joined_as(index, &compounds) < 0;
+        for (Py_ssize_t i = 0; !failed && i < found.n; i++) {
+            PyObject *item = found.item[i];
+            Py_ssize_t before = PyDict_GET_SIZE(index);
+            failed = PyDict_SetItem(index, item, Py_None) < 0;
+            /* a new key of the index with a hyphen: a compound, in the index's order */
+            if (!failed && PyDict_GET_SIZE(index) > before && PyUnicode_Check(item) &&
+                has_dash(item))
+                failed = (dashed == NULL && (dashed = PyList_New(0)) == NULL) ||
+                         PyList_Append(dashed, item) < 0;
+            if (!own)
+                PyTuple_SET_ITEM(canonical, i, Py_NewRef(item));
+        }
+        if (!failed && dashed != NULL) /* the hyphen-less forms, after the keys */
+            failed = add_joined_of(index, dashed) < 0 ||
+                     (compounds = PyList_AsTuple(dashed)) == NULL;
         else if (!failed)
             failed = (compounds = PyTuple_New(0)) == NULL;
+        Py_XDECREF(dashed);
         if (!failed)
             result = PyTuple_Pack(3, canonical, index, compounds);
         Py_XDECREF(canonical);
@@ -409,7 +459,7 @@ forms:
         Py_XDECREF(compounds);
     }
     else if (want_dict) {
-        result = PyDict_New();
+        result = _PyDict_NewPresized(found.n);
         for (Py_ssize_t i = 0; result != NULL && i < found.n; i++)
             if (PyDict_SetItem(result, found.item[i], Py_None) < 0)
                 Py_CLEAR(result);
@@ -417,6 +467,14 @@ forms:
             Py_CLEAR(result);
     }
     else {
+        /* a tuple of keys that are their own canonical forms: the tuple itself */
+        int own = PyTuple_CheckExact(keys) && PyTuple_GET_SIZE(keys) == found.n;
+        for (Py_ssize_t i = 0; own && i < found.n; i++)
+            own = found.item[i] == PyTuple_GET_ITEM(keys, i);
+        if (own) {
+            result = Py_NewRef(keys);
+            goto done;
+        }
         result = PyTuple_New(found.n);
         for (Py_ssize_t i = 0; result != NULL && i < found.n; i++) {
             PyTuple_SET_ITEM(result, i, found.item[i]);
@@ -1148,7 +1206,7 @@ static PyObject *reference_new(PyObject **state, PyObject *matcher, PyObject *re
         goto done;
     common = common && all_ready_str(keys);
     if (common) {
-        canonical = canonical_keys_of(keys, state[R_MEMO], state[R_TABLES], 0);
+        canonical = canonical_keys_of(keys, state[R_MEMO], state[R_TABLES], 0, NULL, NULL);
         if (canonical == NULL)
             goto done;
         int equal = PyObject_RichCompareBool(canonical, keys, Py_EQ);
@@ -2356,7 +2414,8 @@ done:
  * reference). The memo is read and filled as canonical_keys does, keys first, then parts. */
 static PyObject *index_parts_of(PyObject *keys, PyObject *memo, PyObject *tables)
 {
-    PyObject *found = canonical_keys_of(keys, memo, tables, 4); /* checks the arguments */
+    /* checks the arguments */
+    PyObject *found = canonical_keys_of(keys, memo, tables, 4, NULL, NULL);
     if (found == NULL)
         return NULL;
     PyObject *compounds = PyTuple_GET_ITEM(found, 2), *parts = NULL, *result = NULL;
@@ -2440,14 +2499,31 @@ static PyObject *output_keys_of(PyObject *const *args)
                                          "its member descriptors");
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(members); i++) {
-        PyObject *member = PyTuple_GET_ITEM(members, i);
-        if (!Py_IS_TYPE(member, &PyMemberDescr_Type) ||
-            !PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(member))) {
-            PyErr_Format(PyExc_TypeError,
-                         "output_keys: members[%zd] is not a member descriptor of the class", i);
-            return NULL;
+    /* the class and members checked once: the last pair checked is kept (held) */
+    static PyObject *checked_cls, *checked_members;
+    int plain = cls == checked_cls && members == checked_members;
+    if (!plain) {
+        plain = 1;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(members); i++) {
+            PyObject *member = PyTuple_GET_ITEM(members, i);
+            if (!Py_IS_TYPE(member, &PyMemberDescr_Type) ||
+                !PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(member))) {
+                PyErr_Format(PyExc_TypeError,
+                             "output_keys: members[%zd] is not a member descriptor of the class",
+                             i);
+                return NULL;
+            }
+            PyMemberDef *def = ((PyMemberDescrObject *)member)->d_member;
+            plain = plain && (def->type == T_OBJECT_EX || def->type == T_OBJECT) &&
+                    !(def->flags & READONLY) && def->offset > 0;
         }
+        if (plain && ((PyTypeObject *)cls)->tp_alloc == PyType_GenericAlloc) {
+            /* slots of objects: set in place on a new object (no descriptor call) */
+            Py_XSETREF(checked_cls, Py_NewRef(cls));
+            Py_XSETREF(checked_members, Py_NewRef(members));
+        }
+        else
+            plain = 0;
     }
     if (!TUPLE_OF(state, 4) || !TUPLE_OF(canonical, 2) ||
         !(PyTuple_CheckExact(PyTuple_GET_ITEM(state, 1)) ||
@@ -2469,7 +2545,12 @@ static PyObject *output_keys_of(PyObject *const *args)
     };
     for (Py_ssize_t i = 0; made != NULL && i < PyTuple_GET_SIZE(members); i++) {
         PyMemberDef *def = ((PyMemberDescrObject *)PyTuple_GET_ITEM(members, i))->d_member;
-        if (PyMember_SetOne((char *)made, def, i < 7 ? values[i] : Py_None) < 0)
+        PyObject *value = i < 7 ? values[i] : Py_None;
+        if (plain) { /* a slot of the new object: NULL until now */
+            PyObject **slot = (PyObject **)((char *)made + def->offset);
+            Py_XSETREF(*slot, Py_NewRef(value));
+        }
+        else if (PyMember_SetOne((char *)made, def, value) < 0)
             Py_CLEAR(made);
     }
     Py_DECREF(found);

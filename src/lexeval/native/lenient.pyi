@@ -29,6 +29,16 @@ def canonical_keys(
 ) -> tuple[str, ...] | None: ...
 @overload
 def canonical_keys(
+    keys: tuple[str, ...],
+    memo: dict[str, str],
+    tables: tuple[dict[str, str] | None, dict[str, str] | None, int, dict[str, int] | None],
+    as_dict: Literal[3],
+    known: tuple[str, ...],
+    known_canonical: tuple[str, ...],
+    /,
+) -> tuple[str, ...] | None: ...
+@overload
+def canonical_keys(
     keys: list[str] | tuple[str, ...],
     memo: dict[str, str],
     tables: tuple[dict[str, str] | None, dict[str, str] | None, int, dict[str, int] | None],
