@@ -30,3 +30,15 @@ def load_evouna_nq(
                 questions.append(row["question"])
                 human.append(label)
     return golds, answers, questions, human
+
+
+def evouna_golds(name: str, limit: int) -> list[str]:
+    """Every gold alternative of EVOUNA ``name``'s (NQ, TQ) first ``limit`` rows; the test is
+    skipped when ``../shared`` is absent."""
+    import pytest
+
+    path = QA / "evouna" / f"{name}.json"
+    if not path.exists():
+        pytest.skip(f"{path} not found (../shared beside the checkout)")
+    rows = json.loads(path.read_text(encoding="utf-8"))[:limit]
+    return [g.strip() for row in rows for g in (row["golden_answer"] or "").split("/") if g.strip()]

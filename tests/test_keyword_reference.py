@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from qa_data import evouna_golds
 
 from lexeval.metrics.keyword_lenient import LenientMatcher, conflict_kind
 from lexeval.metrics.weights import KeywordWeights
@@ -197,18 +198,10 @@ def test_non_english_normalizers_equal_the_oracle(language: str) -> None:
         check(matcher, reference)
 
 
-def _golds(name: str, limit: int) -> list[str]:
-    path = SHARED / "qa_human" / "evouna" / f"{name}.json"
-    if not path.exists():
-        pytest.skip(f"{path} not found (../shared beside the checkout)")
-    rows = json.loads(path.read_text(encoding="utf-8"))[:limit]
-    return [g.strip() for row in rows for g in (row["golden_answer"] or "").split("/") if g.strip()]
-
-
 @pytest.mark.parametrize("name", ["NQ", "TQ"])
 def test_evouna_golds_equal_the_oracle(name: str) -> None:
     matcher = LenientMatcher(Normalizer())
-    golds = _golds(name, 800)
+    golds = evouna_golds(name, 800)
     for gold in golds:
         check(matcher, gold)
     for gold in golds[:200]:  # again: from the caches

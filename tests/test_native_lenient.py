@@ -9,8 +9,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
-import math
-import struct
 import sys
 import threading
 from collections.abc import Iterator
@@ -20,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from exact import same
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from new_process import run_python
@@ -52,19 +51,6 @@ def pure_python() -> Iterator[None]:
         m.setattr(kl, "NATIVE_SCORE", False)
         m.setattr(lenient, "NATIVE_LENIENT", False)
         yield
-
-
-def same(a: Any, b: Any) -> bool:
-    """Equal, of the same types, floats bit for bit, dicts in the same order."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, float):
-        return struct.pack("<d", a) == struct.pack("<d", b) or (math.isnan(a) and math.isnan(b))
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list | tuple):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
 
 
 def test_the_extension_is_built_and_in_use() -> None:

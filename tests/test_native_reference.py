@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from exact import same
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from qa_data import evouna_golds
 
 import lexeval.metrics.keyword_lenient as kl
 from lexeval.metrics.keyword_lenient import LenientMatcher, ReferenceKeys
@@ -60,17 +62,6 @@ def compiled_matcher(language: str = "en") -> LenientMatcher:
 def python_reference(matcher: LenientMatcher, reference: str) -> ReferenceKeys:
     with pure_python():
         return matcher.reference(reference)
-
-
-def same(a: Any, b: Any) -> bool:
-    """Equal, of the same types all the way down, dicts in the same order."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list | tuple):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
 
 
 SHARED_TUPLES = (kl._NOT_NUMERIC, kl._NO_PIECES, kl._NO_KINDS)
@@ -357,17 +348,9 @@ def test_canonical_keys_of_folded_keys_equal_the_python_code(key: str, met: bool
 
 
 # ---- real references ---------------------------------------------------------------------------
-def _golds(name: str, limit: int) -> list[str]:
-    path = SHARED / "qa_human" / "evouna" / f"{name}.json"
-    if not path.exists():
-        pytest.skip(f"{path} not found (../shared beside the checkout)")
-    rows = json.loads(path.read_text(encoding="utf-8"))[:limit]
-    return [g.strip() for row in rows for g in (row["golden_answer"] or "").split("/") if g.strip()]
-
-
 @pytest.mark.parametrize("name", ["NQ", "TQ"])
 def test_evouna_golds_equal_the_python_code(name: str) -> None:
-    golds = _golds(name, 800)
+    golds = evouna_golds(name, 800)
     check_all(golds)
     check_all(golds[:200], cold=True)
 
@@ -398,7 +381,7 @@ def test_the_cache_is_bounded_as_the_python_code_bounds_it() -> None:
 def test_threads_prepare_the_same_references() -> None:
     """Eight threads preparing the same references with one matcher (a small cache, emptied
     often while they race): each gets what the Python code prepares."""
-    references = [*TRICKY, *(f"{w} {i}" for i, w in enumerate(WORDS)), *_golds("NQ", 300)]
+    references = [*TRICKY, *(f"{w} {i}" for i, w in enumerate(WORDS)), *evouna_golds("NQ", 300)]
     python = python_matcher()
     want = {r: python_reference(python, r) for r in references}
     for size in (7, kl._REFERENCE_CACHE_SIZE):

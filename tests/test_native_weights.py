@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
 import random
-import struct
 import threading
 import tracemalloc
 from collections.abc import Iterator
@@ -22,6 +20,7 @@ from typing import Any
 
 import pytest
 import wordfreq
+from exact import same
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from new_process import run_python
@@ -48,19 +47,6 @@ def pure_python() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as m:
         m.setattr(weights, "NATIVE_WEIGHTS", False)
         yield
-
-
-def same(a: Any, b: Any) -> bool:
-    """Equal, of the same types, floats bit for bit, dicts in the same order."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, float):
-        return struct.pack("<d", a) == struct.pack("<d", b) or (math.isnan(a) and math.isnan(b))
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list | tuple):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
 
 
 def memos(language: str) -> tuple[dict[str, float], dict[float, float]]:
