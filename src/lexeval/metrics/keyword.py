@@ -28,13 +28,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from lexeval.checks import check_references, check_text
-from lexeval.metrics.base import (
-    BaseMetric,
-    MetricResult,
-    check_scale,
-    new_result,
-    register_metric,
-)
+from lexeval.metrics.base import BaseMetric, MetricResult, check_scale, register_metric
 from lexeval.metrics.keyword_exact import ExactCoverage
 from lexeval.metrics.keyword_lenient import NEAR_MIN, LenientMatcher, conflict_kind, lenient_score
 from lexeval.metrics.keyword_mastra import Compat, MastraCoverage
@@ -322,12 +316,7 @@ class KeywordCoverageMetric(BaseMetric):
             if question is not None and self._lenient is not None and self.keywords is None:
                 given = _Asked(output, self._lenient.question_keys(question))
             score, info = self._measure_refs(references, given)
-        # make_result's steps, without its frame and the signature's property once it is built
-        if self.scale != 1.0:
-            score *= self.scale
-        threshold = self.threshold
-        passed = None if threshold is None else score >= threshold
-        return new_result(score, info, passed, self._signature or self.signature)
+        return self.make_result(score, info)
 
     def measure_many(
         self,
@@ -373,8 +362,7 @@ class KeywordCoverageMetric(BaseMetric):
         refs = list(map(lenient.reference, references))
         task = self.task
         if task is None:
-            counts = [len(r.keys) for r in refs] if len(refs) > 1 else [len(refs[0].keys)]
-            task = choose_task(counts, len(out.keywords), asked=asked)
+            task = choose_task([len(r.keys) for r in refs], len(out.keywords), asked=asked)
         profile, weights = self._scorers[task]
         if profile.question_weight == 1.0:
             echoed = _NOTHING_ECHOED
