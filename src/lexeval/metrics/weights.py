@@ -256,17 +256,24 @@ class KeywordWeights:
 
     ``frequency=False`` gives every keyword 1.0 (negations still weigh more). ``negations``:
     the keys that count as negations (English: :data:`NEGATIONS_EN`; none for other languages
-    unless given).
+    unless given). The configuration is read-only once made: the signature, the uniform flag
+    and the compiled path's state are derived from it once.
+
+    >>> w = KeywordWeights("en", frequency=False)
+    >>> w.frequency = True
+    Traceback (most recent call last):
+    ...
+    AttributeError: KeywordWeights' configuration is read-only: make new weights
     """
 
     __slots__ = (
+        "_frequency",
+        "_language",
         "_memo",
+        "_negations",
         "_signature",
         "_state",
         "_uniform",
-        "frequency",
-        "language",
-        "negations",
     )
 
     def __init__(
@@ -278,15 +285,38 @@ class KeywordWeights:
     ) -> None:
         if not isinstance(language, str):
             raise TypeError(f"language must be a str, not {type(language).__name__}")
-        self.language = language
-        self.frequency = bool(frequency)
         if negations is None:
             negations = NEGATIONS_EN if language == "en" else frozenset()
-        self.negations = frozenset(negations)
+        self._configure(language, frozenset(negations), bool(frequency))
+
+    def _configure(self, language: str, negations: frozenset[str], frequency: bool) -> None:
+        self._language = language
+        self._negations = negations
+        self._frequency = frequency
         self._uniform: bool | None = None
         self._signature: str | None = None
         self._state: tuple[Any, ...] | None = None
         self._memo = _weight_memo(language)
+
+    @property
+    def language(self) -> str:
+        """The language of the frequency list."""
+        return self._language
+
+    @property
+    def negations(self) -> frozenset[str]:
+        """The keys that count as negations."""
+        return self._negations
+
+    @property
+    def frequency(self) -> bool:
+        """Whether keywords are weighed by their frequency (else 1.0 each)."""
+        return self._frequency
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("language", "negations", "frequency"):
+            raise AttributeError("KeywordWeights' configuration is read-only: make new weights")
+        object.__setattr__(self, name, value)
 
     def __repr__(self) -> str:
         return f"KeywordWeights({self.language!r})"
@@ -299,13 +329,7 @@ class KeywordWeights:
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.language = state["language"]
-        self.negations = state["negations"]
-        self.frequency = state["frequency"]
-        self._uniform = None
-        self._signature = None
-        self._state = None
-        self._memo = _weight_memo(self.language)
+        self._configure(state["language"], state["negations"], state["frequency"])
 
     @property
     def uniform(self) -> bool:
