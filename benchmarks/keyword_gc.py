@@ -1,5 +1,6 @@
-"""The garbage collector's share of default keyword coverage per call on unseen pairs, observed
-with ``gc.callbacks`` (observing only: the thresholds and the collector stay as they are).
+"""The garbage collector's share of default keyword coverage per call (each round: a new metric
+warmed on the previous round's pairs, then pairs the process has not scored), observed with
+``gc.callbacks`` (observing only: the thresholds and the collector stay as they are).
 
 The run is ``per_call.py``'s keyword task without the peer: EVOUNA NQ pairs whose texts occur
 once, then EVOUNA TQ's (a longer run: a full collection comes every few thousand calls), in

@@ -14,6 +14,7 @@ Run: PYTHONPATH=src nice .venv/bin/python benchmarks/keyword_promoted.py
 
 from __future__ import annotations
 
+import argparse
 import gc
 import sys
 from pathlib import Path
@@ -26,6 +27,7 @@ from lexeval.metrics import KeywordCoverageMetric
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     pairs = evouna_unseen(("NQ", "TQ"))  # keyword_gc.py's pairs
     full = [0]
 

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from qa_data import evouna_golds
 
+import lexeval.metrics.weights as weights_module
 from lexeval.metrics.keyword_lenient import LenientMatcher, conflict_kind
 from lexeval.metrics.weights import KeywordWeights
 from lexeval.normalize import Normalizer
@@ -107,7 +108,18 @@ def check(matcher: LenientMatcher, reference: str) -> None:
     assert tuple(prepared) == expected, reference
     assert list(prepared.keys) == matcher.reference_keywords(reference)
     for weights in WEIGHTS:
-        assert tuple(matcher.weighted(prepared, weights)) == oracle_weighted(expected, weights)
+        # the memos emptied before each side: the compiled weights do not read back the
+        # oracle's, nor the oracle the compiled path's
+        _empty_weight_memos()
+        oracle = oracle_weighted(expected, weights)
+        _empty_weight_memos()
+        matcher._weighted.clear()
+        assert tuple(matcher.weighted(prepared, weights)) == oracle
+
+
+def _empty_weight_memos() -> None:
+    weights_module.clear_caches()
+    weights_module._ZIPF_OF_FREQUENCY.clear()
 
 
 WEIGHTS = [KeywordWeights("en"), KeywordWeights("en", frequency=False)]
