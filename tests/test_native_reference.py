@@ -481,3 +481,17 @@ def test_references_that_are_not_str_and_errors() -> None:
     with pytest.raises(ValueError, match="cannot analyze Lyon"):
         native.reference(tuple(state), matcher, "Lyon")
     assert "Lyon" not in matcher._references
+
+
+def test_names_number_reads_its_words_again_after_fold_runs_python() -> None:
+    """fold runs Python code, which may test another set of number words (the same function
+    called again, or another thread): the tables of C strings read from the first set were
+    replaced by the other's, and "four" was no longer a number word."""
+    assert native is not None
+
+    def fold(text: str) -> str:
+        native.names_number("x", frozenset({"vier"}), lenient.fold_accents)
+        return lenient.fold_accents(text)
+
+    assert native.names_number("\u01e3 four", kl._NUMBER_WORD_SET, fold) is True
+    assert kl._names_number("\u01e3 four") is True

@@ -785,6 +785,15 @@ static int names_number(PyObject *text, PyObject *words, PyObject *fold)
                 Py_DECREF(folded);
                 return 2;
             }
+            /* fold ran Python code, which may have read other number words (another call,
+             * another thread): the tables read again */
+            if (words != words_seen) {
+                int read = number_words_read(words);
+                if (read < 0 || words_other) {
+                    Py_DECREF(folded);
+                    return read < 0 ? -1 : 2;
+                }
+            }
             if (FOLDED[c] == NULL) /* the table holds it */
                 FOLDED[c] = folded;
             else { /* another thread stored the same meanwhile */
