@@ -495,3 +495,17 @@ def test_names_number_reads_its_words_again_after_fold_runs_python() -> None:
 
     assert native.names_number("\u01e3 four", kl._NUMBER_WORD_SET, fold) is True
     assert kl._names_number("\u01e3 four") is True
+
+
+def test_the_table_of_folded_characters_holds_fold_accents_only() -> None:
+    """names_number kept each character's fold in a process-wide table whatever the fold it was
+    given, which fold_accents' calls and the canonical keys then read as fold_accents': "ǣ"
+    folded by another function named "four" and was canonical "four"."""
+    assert native is not None
+    native.names_number("x \u00e9", kl._NUMBER_WORD_SET, lenient.fold_accents)  # the owner
+    assert native.names_number("\u01e3", kl._NUMBER_WORD_SET, lambda s: "four") is True
+    assert native.names_number("\u01e3", kl._NUMBER_WORD_SET, lenient.fold_accents) is False
+    assert kl._names_number("\u01e3") is False
+    lenient.clear_caches()
+    assert lenient.canonical_keys(["\u01e3"], True) == (lenient._canonical("\u01e3", True),)
+    assert lenient._canonical("\u01e3", True) == "\u00e6"

@@ -119,9 +119,9 @@ static void refs_free(Refs *r)
 static int phrase(PyObject *values, PyObject *a, PyObject *b, long *value);
 
 /* The tables of English (all None otherwise): number words and units as dicts of str, the
- * number words' values as a dict of int. */
+ * number words' values as a dict of int; and fold_accents (lexeval.text.lenient). */
 typedef struct {
-    PyObject *number_words, *units, *values;
+    PyObject *number_words, *units, *values, *fold;
 } Tables;
 
 /* The canonical key of an ASCII key `key` (an exact, ready str) without a digit, a dot or a
@@ -349,13 +349,13 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
                                    long mode, PyObject *known, PyObject *known_canonical)
 {
     if (!(PyList_CheckExact(keys) || PyTuple_CheckExact(keys)) || !PyDict_Check(memo) ||
-        !PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 4) {
+        !PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 5) {
         PyErr_SetString(PyExc_TypeError, "canonical_keys(keys: list | tuple, memo: dict, "
-                                         "tables: tuple of 4, as_dict)");
+                                         "tables: tuple of 5, as_dict)");
         return NULL;
     }
     Tables t = {PyTuple_GET_ITEM(tables, 0), PyTuple_GET_ITEM(tables, 1),
-                PyTuple_GET_ITEM(tables, 3)};
+                PyTuple_GET_ITEM(tables, 3), PyTuple_GET_ITEM(tables, 4)};
     if ((t.number_words != Py_None || t.units != Py_None || t.values != Py_None) &&
         (!PyDict_CheckExact(t.number_words) || !PyDict_CheckExact(t.units) ||
          !PyDict_CheckExact(t.values))) {
@@ -749,8 +749,11 @@ static int word_add(Word *w, Py_UCS4 c, int own, PyObject *words)
 
 /* fold_accents of each character of the Basic Multilingual Plane met so far (a str, or NULL):
  * a text's fold is its characters' folds (casefold and NFKD map each character alone; NFKD's
- * reordering of combining marks does not move a letter or digit), which the scan reads. */
+ * reordering of combining marks does not move a letter or digit), which the scan reads.
+ * FOLDED_BY: the fold whose characters' folds the table holds (held), the first that
+ * names_number is given (fold_accents in use); another fold does not read or fill it. */
 static PyObject *FOLDED[0x10000];
+static PyObject *FOLDED_BY;
 
 /* _names_number(text) (lexeval.metrics.keyword_lenient) of an exact, ready str: whether a word
  * of fold_accents(text) (a run of \w characters) is a number word, `fold` being fold_accents.
@@ -766,6 +769,9 @@ static int names_number(PyObject *text, PyObject *words, PyObject *fold)
     int kind = PyUnicode_KIND(text), found = 0;
     const void *data = PyUnicode_DATA(text);
     Word w = {.length = 0, .plain = 1};
+    if (FOLDED_BY == NULL)
+        FOLDED_BY = Py_NewRef(fold);
+    int table = fold == FOLDED_BY; /* else each character's fold is asked for, not kept */
     for (Py_ssize_t i = 0; i < n && found == 0; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
         if (c < 128) {
@@ -774,7 +780,7 @@ static int names_number(PyObject *text, PyObject *words, PyObject *fold)
         }
         if (c > 0xFFFF)
             return 2;
-        PyObject *folded = FOLDED[c];
+        PyObject *folded = table ? FOLDED[c] : NULL, *held = NULL;
         if (folded == NULL) { /* once per character: fold_accents(chr(c)) */
             PyObject *one = PyUnicode_FromOrdinal((int)c);
             folded = one == NULL ? NULL : PyObject_CallOneArg(fold, one);
@@ -794,7 +800,9 @@ static int names_number(PyObject *text, PyObject *words, PyObject *fold)
                     return read < 0 ? -1 : 2;
                 }
             }
-            if (FOLDED[c] == NULL) /* the table holds it */
+            if (!table)
+                held = folded;
+            else if (FOLDED[c] == NULL) /* the table holds it */
                 FOLDED[c] = folded;
             else { /* another thread stored the same meanwhile */
                 Py_DECREF(folded);
@@ -806,6 +814,7 @@ static int names_number(PyObject *text, PyObject *words, PyObject *fold)
         const void *fdata = PyUnicode_DATA(folded);
         for (Py_ssize_t j = 0; j < m && found == 0; j++)
             found = word_add(&w, PyUnicode_READ(fkind, fdata, j), 0, words);
+        Py_XDECREF(held);
     }
     if (found == 0)
         found = word_end(&w, words);
@@ -814,12 +823,14 @@ static int names_number(PyObject *text, PyObject *words, PyObject *fold)
 
 /* The canonical key of a non-ASCII key (an exact, ready str) whose fold_accents is ASCII in
  * lower case once its dashes are hyphens, from its characters' folds in FOLDED (those
- * names_number met): the canonical key of that fold (plain_canonical; _canonical folds such a
+ * names_number met, when they are fold_accents'): the canonical key of that fold (plain_canonical; _canonical folds such a
  * key, then applies to it the rules of its fold). NULL without an error when the Python code
  * must compute it (a character not met yet, or beyond the BMP, whose fold is not ASCII or has
  * a capital letter: "ℌ" is "H"), NULL with one on error. */
 static PyObject *folded_canonical(PyObject *key, Tables *t)
 {
+    if (FOLDED_BY == NULL || t->fold != FOLDED_BY)
+        return NULL; /* the table holds another fold's characters */
     Py_ssize_t n = PyUnicode_GET_LENGTH(key), m = 0;
     int kind = PyUnicode_KIND(key);
     const void *data = PyUnicode_DATA(key);
@@ -1050,7 +1061,7 @@ static int reference_state_ok(PyObject **state)
            PyTuple_GET_SIZE(nk) == PyTuple_GET_SIZE(nn) && PyDict_CheckExact(state[R_MONTHS]) &&
            PyDict_CheckExact(state[R_CACHE]) && PyLong_CheckExact(state[R_SIZE]) &&
            PyBool_Check(state[R_ENGLISH]) && PyDict_Check(state[R_MEMO]) &&
-           TUPLE_OF(state[R_TABLES], 4);
+           TUPLE_OF(state[R_TABLES], 5);
 }
 
 /* Whether a list or tuple holds exact, ready str only. */
@@ -1079,7 +1090,7 @@ static int all_str(PyObject *items)
 static PyObject *other_keywords(PyObject *keywords, PyObject *all, int english, PyObject *tables)
 {
     if (!(PyList_CheckExact(all) || PyTuple_CheckExact(all)) || !all_str(all) ||
-        !all_str(keywords) || !TUPLE_OF(tables, 4))
+        !all_str(keywords) || !TUPLE_OF(tables, 5))
         Py_RETURN_NONE;
     PyObject *words = PyTuple_GET_ITEM(tables, 0), *values = PyTuple_GET_ITEM(tables, 3);
     PyObject *items = PySequence_Fast(all, ""), *chosen = NULL, *kept = NULL, *in_all = NULL;
@@ -2440,7 +2451,7 @@ static PyObject *index_parts_of(PyObject *keys, PyObject *memo, PyObject *tables
         return result;
     }
     Tables t = {PyTuple_GET_ITEM(tables, 0), PyTuple_GET_ITEM(tables, 1),
-                PyTuple_GET_ITEM(tables, 3)};
+                PyTuple_GET_ITEM(tables, 3), PyTuple_GET_ITEM(tables, 4)};
     Py_ssize_t size = PyLong_AsSsize_t(PyTuple_GET_ITEM(tables, 2));
     if (size == -1 && PyErr_Occurred())
         goto done;
