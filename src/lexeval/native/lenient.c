@@ -116,7 +116,7 @@ static void refs_free(Refs *r)
         PyMem_Free(r->item);
 }
 
-static int phrase(PyObject *values, PyObject *a, PyObject *b, long *value);
+static int phrase(PyObject *values, PyObject *a, PyObject *b, long long *value);
 
 /* The tables of English (all None otherwise): number words and units as dicts of str, the
  * number words' values as a dict of int; and fold_accents (lexeval.text.lenient). */
@@ -184,13 +184,13 @@ static PyObject *plain_canonical(PyObject *key, Tables *t)
         /* two runs of letters: a number phrase ("twenty-four") or the key */
         Py_ssize_t dash = PyUnicode_FindChar(k, '-', 0, n, 1);
         PyObject *a = PyUnicode_Substring(k, 0, dash), *b = PyUnicode_Substring(k, dash + 1, n);
-        long value = 0;
+        long long value = 0;
         int number = a && b ? phrase(t->values, a, b, &value) : -1;
         Py_XDECREF(a);
         Py_XDECREF(b);
         if (number != 0) {
             Py_DECREF(k);
-            return number == 1 ? PyUnicode_FromFormat("%ld", value) : NULL;
+            return number == 1 ? PyUnicode_FromFormat("%lld", value) : NULL;
         }
         return k;
     }
@@ -1760,7 +1760,7 @@ static PyObject *py_has(PyObject *module, PyObject *const *args, Py_ssize_t narg
 /* The value of two keys as number_phrase computes it (lexeval.text.lenient): 1 and *value set,
  * 0 when they are not a number, 2 when the Python code must decide (a value that is not an
  * int, a second key that is one non-ASCII digit), -1 on error. */
-static int phrase(PyObject *values, PyObject *a, PyObject *b, long *value)
+static int phrase(PyObject *values, PyObject *a, PyObject *b, long long *value)
 {
     PyObject *v = PyDict_GetItemWithError(values, a);
     if (v == NULL)
@@ -1792,12 +1792,12 @@ static int phrase(PyObject *values, PyObject *a, PyObject *b, long *value)
             return -1;
     }
     if (20 <= first && first <= 90 && first % 10 == 0 && 0 < second && second < 10) {
-        *value = first + second;
+        *value = (long long)(first + second);
         return 1;
     }
     if (0 < first && first < 100 &&
         (second == 100 || second == 1000 || second == 1000000 || second == 1000000000)) {
-        *value = first * second;
+        *value = (long long)first * second; /* 99 * 10**9: beyond a 32-bit long */
         return 1;
     }
     return 0;
@@ -1848,7 +1848,7 @@ static PyObject *py_merge_number_words(PyObject *module, PyObject *const *args,
     result = PyList_New(0);
     Py_ssize_t start = 0;
     for (Py_ssize_t i = first_word; result != NULL && i + 1 < n; i++) {
-        long value;
+        long long value;
         int number = i >= start ? phrase(values, item[i], item[i + 1], &value) : 0;
         if (number == 2) {
             Py_SETREF(result, Py_NewRef(Py_None));
@@ -2538,13 +2538,9 @@ static PyObject *output_keys_of(PyObject *const *args)
                     !(def->flags & READONLY) && def->offset > 0;
         }
         if (plain && ((PyTypeObject *)cls)->tp_alloc == PyType_GenericAlloc) {
-            /* slots of objects: set in place on a new object (no descriptor call); both
-             * kept before the old ones are released (which may run Python code) */
-            PyObject *old_cls = checked_cls, *old_members = checked_members;
-            checked_cls = Py_NewRef(cls);
-            checked_members = Py_NewRef(members);
-            Py_XDECREF(old_cls);
-            Py_XDECREF(old_members);
+            /* slots of objects: set in place on a new object (no descriptor call) */
+            Py_XSETREF(checked_cls, Py_NewRef(cls));
+            Py_XSETREF(checked_members, Py_NewRef(members));
         }
         else
             plain = 0;
