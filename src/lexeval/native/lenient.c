@@ -247,13 +247,22 @@ static PyObject *canonical_of(PyObject *key, PyObject *memo, Tables *t, Py_ssize
 
 static PyObject *DASH, *EMPTY; /* "-" and "" */
 
+static int add_joined_of(PyObject *d, PyObject *compounds);
+
 /* Adds to a dict of str each of its keys that has a hyphen without them, after all the others
  * (dict.update(dict.fromkeys([k.replace("-", "") for k in d if "-" in k]))). 0 or -1. */
-static int add_joined_as(PyObject *d, PyObject **found);
-
 static int add_joined(PyObject *d)
 {
-    return add_joined_as(d, NULL);
+    PyObject *compounds = PyList_New(0), *key, *value;
+    Py_ssize_t pos = 0;
+    int failed = compounds == NULL;
+    while (!failed && PyDict_Next(d, &pos, &key, &value))
+        if (PyUnicode_Check(key) &&
+            PyUnicode_FindChar(key, '-', 0, PyUnicode_GET_LENGTH(key), 1) >= 0)
+            failed = PyList_Append(compounds, key) < 0;
+    failed = failed || add_joined_of(d, compounds) < 0;
+    Py_XDECREF(compounds);
+    return failed ? -1 : 0;
 }
 
 /* Adds to a dict each of `compounds` (a list of str with a hyphen) without its hyphens, in
@@ -268,23 +277,6 @@ static int add_joined_of(PyObject *d, PyObject *compounds)
             return -1;
     }
     return 0;
-}
-
-/* add_joined, and when `found` is given, the keys with a hyphen as a new tuple there. */
-static int add_joined_as(PyObject *d, PyObject **found)
-{
-    PyObject *compounds = PyList_New(0), *key, *value;
-    Py_ssize_t pos = 0;
-    int failed = compounds == NULL;
-    while (!failed && PyDict_Next(d, &pos, &key, &value))
-        if (PyUnicode_Check(key) &&
-            PyUnicode_FindChar(key, '-', 0, PyUnicode_GET_LENGTH(key), 1) >= 0)
-            failed = PyList_Append(compounds, key) < 0;
-    failed = failed || add_joined_of(d, compounds) < 0;
-    if (!failed && found != NULL)
-        failed = (*found = PyList_AsTuple(compounds)) == NULL;
-    Py_XDECREF(compounds);
-    return failed ? -1 : 0;
 }
 
 static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tables,
@@ -711,13 +703,12 @@ typedef struct {
 } Word;
 
 /* Whether the word ended is a number word: 1, 0 or -1; the word is emptied. */
-static int word_end(Word *w, PyObject *words)
+static int word_end(Word *w)
 {
     Py_ssize_t n = w->length;
     int plain = w->plain && n <= WORD_LONGEST;
     w->length = 0;
     w->plain = 1;
-    (void)words;
     if (n == 0 || !plain)
         return 0; /* the number words are ASCII letters */
     for (int i = words_first[n][w->text[0] - 'a']; i >= 0; i = words_next[i])
@@ -730,7 +721,7 @@ static int word_end(Word *w, PyObject *words)
  * digits, "_" and the Unicode letters and digits of str.isalnum, as re's \w), or ends it:
  * 1 when the word ended was a number word, 0 or -1. `own`: c is an ASCII character of the text
  * itself, in lower case once folded (a character's fold is taken as it is). */
-static int word_add(Word *w, Py_UCS4 c, int own, PyObject *words)
+static int word_add(Word *w, Py_UCS4 c, int own)
 {
     if (c < 128 ? is_word((unsigned char)c) : Py_UNICODE_ISALNUM(c)) {
         if (own && c >= 'A' && c <= 'Z')
@@ -744,7 +735,7 @@ static int word_add(Word *w, Py_UCS4 c, int own, PyObject *words)
         w->length++;
         return 0;
     }
-    return word_end(w, words);
+    return word_end(w);
 }
 
 /* fold_accents of each character of the Basic Multilingual Plane met so far (a str, or NULL):
@@ -775,7 +766,7 @@ static int names_number(PyObject *text, PyObject *words, PyObject *fold)
     for (Py_ssize_t i = 0; i < n && found == 0; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
         if (c < 128) {
-            found = word_add(&w, c, 1, words);
+            found = word_add(&w, c, 1);
             continue;
         }
         if (c > 0xFFFF)
@@ -813,11 +804,11 @@ static int names_number(PyObject *text, PyObject *words, PyObject *fold)
         int fkind = PyUnicode_KIND(folded);
         const void *fdata = PyUnicode_DATA(folded);
         for (Py_ssize_t j = 0; j < m && found == 0; j++)
-            found = word_add(&w, PyUnicode_READ(fkind, fdata, j), 0, words);
+            found = word_add(&w, PyUnicode_READ(fkind, fdata, j), 0);
         Py_XDECREF(held);
     }
     if (found == 0)
-        found = word_end(&w, words);
+        found = word_end(&w);
     return found;
 }
 
