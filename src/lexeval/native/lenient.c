@@ -1297,14 +1297,15 @@ enum {
     K_OUTPUT_KEYWORDS, K_PRECISION, K_RECALL, K_FMEASURE, K_COUNTS, K_PARTIAL, K_NEAR,
     K_CONFLICTS, K_MATCHED_WEIGHT, K_TOTAL_WEIGHT, K_WEIGHTS, K_ECHOED, K_COVERAGE, K_EXTRA,
     K_OVERLAP, K_REFERENCE, K_OUTPUT, A_KEYS, A_CANONICAL, A_KEYWORDS, A_CONFLICT_PENALTY,
-    A_EXTRA_PENALTY, A_AGAINST, A_PARTS, A_EVERY, M_TEXTS, M_EXTEND, M_INSIDE, M_FORMS, N_NAMES
+    A_EXTRA_PENALTY, A_AGAINST, A_PARTS, A_EVERY, M_FOLD_TEXTS, M_EXTEND, M_INSIDE, M_FORMS,
+    N_NAMES
 };
 static const char *const NAME_TEXT[N_NAMES] = {
     "matched_keywords", "total_keywords", "matched", "missing", "input_keywords",
     "output_keywords", "precision", "recall", "fmeasure", "counts", "partial", "near",
     "conflicts", "matched_weight", "total_weight", "weights", "echoed", "coverage", "extra",
     "overlap", "reference", "output", "_keys", "canonical", "keywords", "conflict_penalty",
-    "extra_penalty", "against", "_parts", "_every", "_texts", "_extend", "_inside",
+    "extra_penalty", "against", "_parts", "_every", "_fold_texts", "_extend", "_inside",
     "_every_forms",
 };
 static PyObject *NAME[N_NAMES];
@@ -2588,7 +2589,7 @@ static PyObject *py_output_keys(PyObject *module, PyObject *const *args, Py_ssiz
 
 /* out._texts() as a new reference: its _text slot once built; else the texts that texts()
  * makes (an ASCII output without thousands separators), stored in that slot as the method
- * stores them; else the method's (the Python code). */
+ * stores them; else out._fold_texts()'s (the Python code, without a second scan). */
 static PyObject *output_texts(PyObject *out)
 {
     static PyObject *text_name, *output_name; /* "_text" and "output", interned once */
@@ -2612,7 +2613,7 @@ static PyObject *output_texts(PyObject *out)
         return texts;
     }
     Py_DECREF(texts);
-    return PyObject_CallMethodNoArgs(out, NAME[M_TEXTS]);
+    return PyObject_CallMethodNoArgs(out, NAME[M_FOLD_TEXTS]); /* not _texts: texts() again */
 }
 
 static PyMethodDef METHODS[] = {
