@@ -38,10 +38,11 @@ NORMALIZERS = {"en": Normalizer(), "de": Normalizer(language="de")}
 
 @contextmanager
 def pure_python() -> Iterator[None]:
-    """The reference path for the block: the Python code of reference() and of the canonical
-    keys (matchers made in the block have no compiled state)."""
+    """The reference path for the block: the Python code of reference(), of the canonical
+    keys and of the weights (matchers made in the block have no compiled state)."""
     with pytest.MonkeyPatch.context() as m:
         m.setattr(kl, "NATIVE_SCORE", False)
+        m.setattr(kl, "_NATIVE_WEIGHTS", None)
         m.setattr(lenient, "NATIVE_LENIENT", False)
         yield
 
@@ -79,11 +80,20 @@ def sharing(ref: ReferenceKeys) -> tuple[bool, ...]:
 
 
 def check(
-    compiled: LenientMatcher, python: LenientMatcher, reference: str, caches: bool = True
+    compiled: LenientMatcher,
+    python: LenientMatcher,
+    reference: str,
+    caches: bool = True,
+    cold: bool = False,
 ) -> None:
     """The compiled matcher prepares ``reference`` as the Python one does, and (``caches``)
-    both caches hold the same entries in the same order."""
+    both caches hold the same entries in the same order; ``cold``: each with the canonical
+    keys' memo emptied first (the compiled side computes its own)."""
+    if cold:
+        lenient.clear_caches()
     want = python_reference(python, reference)
+    if cold:
+        lenient.clear_caches()
     found = compiled.reference(reference)
     assert same(found, want), reference
     assert sharing(found) == sharing(want), reference
@@ -100,10 +110,8 @@ def same_caches(compiled: LenientMatcher, python: LenientMatcher) -> None:
 
 def check_all(references: list[str], language: str = "en", cold: bool = False) -> None:
     compiled, python = compiled_matcher(language), python_matcher(language)
-    for reference in references:
-        if cold:  # canonical keys computed again (in C for plain words)
-            lenient.clear_caches()
-        check(compiled, python, reference, caches=False)
+    for reference in references:  # cold: canonical keys computed again (in C for plain words)
+        check(compiled, python, reference, caches=False, cold=cold)
     same_caches(compiled, python)
     for reference in references:  # from the caches
         check(compiled, python, reference, caches=False)
