@@ -38,10 +38,11 @@ NORMALIZERS = {"en": Normalizer(), "de": Normalizer(language="de")}
 
 @contextmanager
 def pure_python() -> Iterator[None]:
-    """The reference path for the block: the Python code of reference() and of the canonical
-    keys (matchers made in the block have no compiled state)."""
+    """The reference path for the block: the Python code of reference(), of the canonical
+    keys and of the weights (matchers made in the block have no compiled state)."""
     with pytest.MonkeyPatch.context() as m:
         m.setattr(kl, "NATIVE_SCORE", False)
+        m.setattr(kl, "_NATIVE_WEIGHTS", None)
         m.setattr(lenient, "NATIVE_LENIENT", False)
         yield
 
@@ -79,11 +80,20 @@ def sharing(ref: ReferenceKeys) -> tuple[bool, ...]:
 
 
 def check(
-    compiled: LenientMatcher, python: LenientMatcher, reference: str, caches: bool = True
+    compiled: LenientMatcher,
+    python: LenientMatcher,
+    reference: str,
+    caches: bool = True,
+    cold: bool = False,
 ) -> None:
     """The compiled matcher prepares ``reference`` as the Python one does, and (``caches``)
-    both caches hold the same entries in the same order."""
+    both caches hold the same entries in the same order; ``cold``: each with the canonical
+    keys' memo emptied first (the compiled side computes its own)."""
+    if cold:
+        lenient.clear_caches()
     want = python_reference(python, reference)
+    if cold:
+        lenient.clear_caches()
     found = compiled.reference(reference)
     assert same(found, want), reference
     assert sharing(found) == sharing(want), reference
@@ -100,10 +110,8 @@ def same_caches(compiled: LenientMatcher, python: LenientMatcher) -> None:
 
 def check_all(references: list[str], language: str = "en", cold: bool = False) -> None:
     compiled, python = compiled_matcher(language), python_matcher(language)
-    for reference in references:
-        if cold:  # canonical keys computed again (in C for plain words)
-            lenient.clear_caches()
-        check(compiled, python, reference, caches=False)
+    for reference in references:  # cold: canonical keys computed again (in C for plain words)
+        check(compiled, python, reference, caches=False, cold=cold)
     same_caches(compiled, python)
     for reference in references:  # from the caches
         check(compiled, python, reference, caches=False)
@@ -481,3 +489,31 @@ def test_references_that_are_not_str_and_errors() -> None:
     with pytest.raises(ValueError, match="cannot analyze Lyon"):
         native.reference(tuple(state), matcher, "Lyon")
     assert "Lyon" not in matcher._references
+
+
+def test_names_number_reads_its_words_again_after_fold_runs_python() -> None:
+    """fold runs Python code, which may test another set of number words (the same function
+    called again, or another thread): the tables of C strings read from the first set were
+    replaced by the other's, and "four" was no longer a number word."""
+    assert native is not None
+
+    def fold(text: str) -> str:
+        native.names_number("x", frozenset({"vier"}), lenient.fold_accents)
+        return lenient.fold_accents(text)
+
+    assert native.names_number("\u01e3 four", kl._NUMBER_WORD_SET, fold) is True
+    assert kl._names_number("\u01e3 four") is True
+
+
+def test_the_table_of_folded_characters_holds_fold_accents_only() -> None:
+    """names_number kept each character's fold in a process-wide table whatever the fold it was
+    given, which fold_accents' calls and the canonical keys then read as fold_accents': "ǣ"
+    folded by another function named "four" and was canonical "four"."""
+    assert native is not None
+    native.names_number("x \u00e9", kl._NUMBER_WORD_SET, lenient.fold_accents)  # the owner
+    assert native.names_number("\u01e3", kl._NUMBER_WORD_SET, lambda s: "four") is True
+    assert native.names_number("\u01e3", kl._NUMBER_WORD_SET, lenient.fold_accents) is False
+    assert kl._names_number("\u01e3") is False
+    lenient.clear_caches()
+    assert lenient.canonical_keys(["\u01e3"], True) == (lenient._canonical("\u01e3", True),)
+    assert lenient._canonical("\u01e3", True) == "\u00e6"

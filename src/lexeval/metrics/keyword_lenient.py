@@ -289,20 +289,26 @@ class OutputKeys:
         if texts is None and NATIVE_SCORE and _NATIVE is not None:
             texts = self._text = _NATIVE.texts(self.output)  # ASCII, no thousands: in C
         if texts is None:
-            folded = hyphenate_dashes(fold_accents(self.output))
-            numbers = folded
-            if "," in folded and _COMMA_THOUSAND(folded):  # the pattern may match
-                numbers = _THOUSANDS_IN_TEXT.sub(_drop_commas, folded)
-            letters = folded
-            if not letters.isascii():  # typographic quotes are not letters: off first
-                for mark in _QUOTES:
-                    if mark in letters:
-                        letters = letters.replace(mark, "")
-            if letters.isascii():  # the same as the pattern on ASCII text, many times faster
-                joined = letters.encode("ascii").translate(None, _ASCII_NON_WORD).decode("ascii")
-            else:
-                joined = _NON_WORD.sub("", letters)
-            texts = self._text = (numbers, joined)
+            texts = self._fold_texts()
+        return texts
+
+    def _fold_texts(self) -> tuple[str, str]:
+        """:meth:`_texts` built in Python (stored): for an output that the compiled texts()
+        leaves to it (not ASCII, or with thousands separators)."""
+        folded = hyphenate_dashes(fold_accents(self.output))
+        numbers = folded
+        if "," in folded and _COMMA_THOUSAND(folded):  # the pattern may match
+            numbers = _THOUSANDS_IN_TEXT.sub(_drop_commas, folded)
+        letters = folded
+        if not letters.isascii():  # typographic quotes are not letters: off first
+            for mark in _QUOTES:
+                if mark in letters:
+                    letters = letters.replace(mark, "")
+        if letters.isascii():  # the same as the pattern on ASCII text, many times faster
+            joined = letters.encode("ascii").translate(None, _ASCII_NON_WORD).decode("ascii")
+        else:
+            joined = _NON_WORD.sub("", letters)
+        self._text = texts = (numbers, joined)
         return texts
 
     def every_key(self) -> frozenset[str]:

@@ -116,12 +116,12 @@ static void refs_free(Refs *r)
         PyMem_Free(r->item);
 }
 
-static int phrase(PyObject *values, PyObject *a, PyObject *b, long *value);
+static int phrase(PyObject *values, PyObject *a, PyObject *b, long long *value);
 
 /* The tables of English (all None otherwise): number words and units as dicts of str, the
- * number words' values as a dict of int. */
+ * number words' values as a dict of int; and fold_accents (lexeval.text.lenient). */
 typedef struct {
-    PyObject *number_words, *units, *values;
+    PyObject *number_words, *units, *values, *fold;
 } Tables;
 
 /* The canonical key of an ASCII key `key` (an exact, ready str) without a digit, a dot or a
@@ -184,13 +184,13 @@ static PyObject *plain_canonical(PyObject *key, Tables *t)
         /* two runs of letters: a number phrase ("twenty-four") or the key */
         Py_ssize_t dash = PyUnicode_FindChar(k, '-', 0, n, 1);
         PyObject *a = PyUnicode_Substring(k, 0, dash), *b = PyUnicode_Substring(k, dash + 1, n);
-        long value = 0;
+        long long value = 0;
         int number = a && b ? phrase(t->values, a, b, &value) : -1;
         Py_XDECREF(a);
         Py_XDECREF(b);
         if (number != 0) {
             Py_DECREF(k);
-            return number == 1 ? PyUnicode_FromFormat("%ld", value) : NULL;
+            return number == 1 ? PyUnicode_FromFormat("%lld", value) : NULL;
         }
         return k;
     }
@@ -247,13 +247,22 @@ static PyObject *canonical_of(PyObject *key, PyObject *memo, Tables *t, Py_ssize
 
 static PyObject *DASH, *EMPTY; /* "-" and "" */
 
+static int add_joined_of(PyObject *d, PyObject *compounds);
+
 /* Adds to a dict of str each of its keys that has a hyphen without them, after all the others
  * (dict.update(dict.fromkeys([k.replace("-", "") for k in d if "-" in k]))). 0 or -1. */
-static int add_joined_as(PyObject *d, PyObject **found);
-
 static int add_joined(PyObject *d)
 {
-    return add_joined_as(d, NULL);
+    PyObject *compounds = PyList_New(0), *key, *value;
+    Py_ssize_t pos = 0;
+    int failed = compounds == NULL;
+    while (!failed && PyDict_Next(d, &pos, &key, &value))
+        if (PyUnicode_Check(key) &&
+            PyUnicode_FindChar(key, '-', 0, PyUnicode_GET_LENGTH(key), 1) >= 0)
+            failed = PyList_Append(compounds, key) < 0;
+    failed = failed || add_joined_of(d, compounds) < 0;
+    Py_XDECREF(compounds);
+    return failed ? -1 : 0;
 }
 
 /* Adds to a dict each of `compounds` (a list of str with a hyphen) without its hyphens, in
@@ -268,23 +277,6 @@ static int add_joined_of(PyObject *d, PyObject *compounds)
             return -1;
     }
     return 0;
-}
-
-/* add_joined, and when `found` is given, the keys with a hyphen as a new tuple there. */
-static int add_joined_as(PyObject *d, PyObject **found)
-{
-    PyObject *compounds = PyList_New(0), *key, *value;
-    Py_ssize_t pos = 0;
-    int failed = compounds == NULL;
-    while (!failed && PyDict_Next(d, &pos, &key, &value))
-        if (PyUnicode_Check(key) &&
-            PyUnicode_FindChar(key, '-', 0, PyUnicode_GET_LENGTH(key), 1) >= 0)
-            failed = PyList_Append(compounds, key) < 0;
-    failed = failed || add_joined_of(d, compounds) < 0;
-    if (!failed && found != NULL)
-        failed = (*found = PyList_AsTuple(compounds)) == NULL;
-    Py_XDECREF(compounds);
-    return failed ? -1 : 0;
 }
 
 static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tables,
@@ -349,13 +341,13 @@ static PyObject *canonical_keys_of(PyObject *keys, PyObject *memo, PyObject *tab
                                    long mode, PyObject *known, PyObject *known_canonical)
 {
     if (!(PyList_CheckExact(keys) || PyTuple_CheckExact(keys)) || !PyDict_Check(memo) ||
-        !PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 4) {
+        !PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 5) {
         PyErr_SetString(PyExc_TypeError, "canonical_keys(keys: list | tuple, memo: dict, "
-                                         "tables: tuple of 4, as_dict)");
+                                         "tables: tuple of 5, as_dict)");
         return NULL;
     }
     Tables t = {PyTuple_GET_ITEM(tables, 0), PyTuple_GET_ITEM(tables, 1),
-                PyTuple_GET_ITEM(tables, 3)};
+                PyTuple_GET_ITEM(tables, 3), PyTuple_GET_ITEM(tables, 4)};
     if ((t.number_words != Py_None || t.units != Py_None || t.values != Py_None) &&
         (!PyDict_CheckExact(t.number_words) || !PyDict_CheckExact(t.units) ||
          !PyDict_CheckExact(t.values))) {
@@ -711,13 +703,12 @@ typedef struct {
 } Word;
 
 /* Whether the word ended is a number word: 1, 0 or -1; the word is emptied. */
-static int word_end(Word *w, PyObject *words)
+static int word_end(Word *w)
 {
     Py_ssize_t n = w->length;
     int plain = w->plain && n <= WORD_LONGEST;
     w->length = 0;
     w->plain = 1;
-    (void)words;
     if (n == 0 || !plain)
         return 0; /* the number words are ASCII letters */
     for (int i = words_first[n][w->text[0] - 'a']; i >= 0; i = words_next[i])
@@ -730,7 +721,7 @@ static int word_end(Word *w, PyObject *words)
  * digits, "_" and the Unicode letters and digits of str.isalnum, as re's \w), or ends it:
  * 1 when the word ended was a number word, 0 or -1. `own`: c is an ASCII character of the text
  * itself, in lower case once folded (a character's fold is taken as it is). */
-static int word_add(Word *w, Py_UCS4 c, int own, PyObject *words)
+static int word_add(Word *w, Py_UCS4 c, int own)
 {
     if (c < 128 ? is_word((unsigned char)c) : Py_UNICODE_ISALNUM(c)) {
         if (own && c >= 'A' && c <= 'Z')
@@ -744,13 +735,16 @@ static int word_add(Word *w, Py_UCS4 c, int own, PyObject *words)
         w->length++;
         return 0;
     }
-    return word_end(w, words);
+    return word_end(w);
 }
 
 /* fold_accents of each character of the Basic Multilingual Plane met so far (a str, or NULL):
  * a text's fold is its characters' folds (casefold and NFKD map each character alone; NFKD's
- * reordering of combining marks does not move a letter or digit), which the scan reads. */
+ * reordering of combining marks does not move a letter or digit), which the scan reads.
+ * FOLDED_BY: the fold whose characters' folds the table holds (held), the first that
+ * names_number is given (fold_accents in use); another fold does not read or fill it. */
 static PyObject *FOLDED[0x10000];
+static PyObject *FOLDED_BY;
 
 /* _names_number(text) (lexeval.metrics.keyword_lenient) of an exact, ready str: whether a word
  * of fold_accents(text) (a run of \w characters) is a number word, `fold` being fold_accents.
@@ -766,15 +760,18 @@ static int names_number(PyObject *text, PyObject *words, PyObject *fold)
     int kind = PyUnicode_KIND(text), found = 0;
     const void *data = PyUnicode_DATA(text);
     Word w = {.length = 0, .plain = 1};
+    if (FOLDED_BY == NULL)
+        FOLDED_BY = Py_NewRef(fold);
+    int table = fold == FOLDED_BY; /* else each character's fold is asked for, not kept */
     for (Py_ssize_t i = 0; i < n && found == 0; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
         if (c < 128) {
-            found = word_add(&w, c, 1, words);
+            found = word_add(&w, c, 1);
             continue;
         }
         if (c > 0xFFFF)
             return 2;
-        PyObject *folded = FOLDED[c];
+        PyObject *folded = table ? FOLDED[c] : NULL, *held = NULL;
         if (folded == NULL) { /* once per character: fold_accents(chr(c)) */
             PyObject *one = PyUnicode_FromOrdinal((int)c);
             folded = one == NULL ? NULL : PyObject_CallOneArg(fold, one);
@@ -785,7 +782,18 @@ static int names_number(PyObject *text, PyObject *words, PyObject *fold)
                 Py_DECREF(folded);
                 return 2;
             }
-            if (FOLDED[c] == NULL) /* the table holds it */
+            /* fold ran Python code, which may have read other number words (another call,
+             * another thread): the tables read again */
+            if (words != words_seen) {
+                int read = number_words_read(words);
+                if (read < 0 || words_other) {
+                    Py_DECREF(folded);
+                    return read < 0 ? -1 : 2;
+                }
+            }
+            if (!table)
+                held = folded;
+            else if (FOLDED[c] == NULL) /* the table holds it */
                 FOLDED[c] = folded;
             else { /* another thread stored the same meanwhile */
                 Py_DECREF(folded);
@@ -796,21 +804,24 @@ static int names_number(PyObject *text, PyObject *words, PyObject *fold)
         int fkind = PyUnicode_KIND(folded);
         const void *fdata = PyUnicode_DATA(folded);
         for (Py_ssize_t j = 0; j < m && found == 0; j++)
-            found = word_add(&w, PyUnicode_READ(fkind, fdata, j), 0, words);
+            found = word_add(&w, PyUnicode_READ(fkind, fdata, j), 0);
+        Py_XDECREF(held);
     }
     if (found == 0)
-        found = word_end(&w, words);
+        found = word_end(&w);
     return found;
 }
 
 /* The canonical key of a non-ASCII key (an exact, ready str) whose fold_accents is ASCII in
  * lower case once its dashes are hyphens, from its characters' folds in FOLDED (those
- * names_number met): the canonical key of that fold (plain_canonical; _canonical folds such a
+ * names_number met, when they are fold_accents'): the canonical key of that fold (plain_canonical; _canonical folds such a
  * key, then applies to it the rules of its fold). NULL without an error when the Python code
  * must compute it (a character not met yet, or beyond the BMP, whose fold is not ASCII or has
  * a capital letter: "ℌ" is "H"), NULL with one on error. */
 static PyObject *folded_canonical(PyObject *key, Tables *t)
 {
+    if (FOLDED_BY == NULL || t->fold != FOLDED_BY)
+        return NULL; /* the table holds another fold's characters */
     Py_ssize_t n = PyUnicode_GET_LENGTH(key), m = 0;
     int kind = PyUnicode_KIND(key);
     const void *data = PyUnicode_DATA(key);
@@ -1041,7 +1052,7 @@ static int reference_state_ok(PyObject **state)
            PyTuple_GET_SIZE(nk) == PyTuple_GET_SIZE(nn) && PyDict_CheckExact(state[R_MONTHS]) &&
            PyDict_CheckExact(state[R_CACHE]) && PyLong_CheckExact(state[R_SIZE]) &&
            PyBool_Check(state[R_ENGLISH]) && PyDict_Check(state[R_MEMO]) &&
-           TUPLE_OF(state[R_TABLES], 4);
+           TUPLE_OF(state[R_TABLES], 5);
 }
 
 /* Whether a list or tuple holds exact, ready str only. */
@@ -1070,7 +1081,7 @@ static int all_str(PyObject *items)
 static PyObject *other_keywords(PyObject *keywords, PyObject *all, int english, PyObject *tables)
 {
     if (!(PyList_CheckExact(all) || PyTuple_CheckExact(all)) || !all_str(all) ||
-        !all_str(keywords) || !TUPLE_OF(tables, 4))
+        !all_str(keywords) || !TUPLE_OF(tables, 5))
         Py_RETURN_NONE;
     PyObject *words = PyTuple_GET_ITEM(tables, 0), *values = PyTuple_GET_ITEM(tables, 3);
     PyObject *items = PySequence_Fast(all, ""), *chosen = NULL, *kept = NULL, *in_all = NULL;
@@ -1286,14 +1297,15 @@ enum {
     K_OUTPUT_KEYWORDS, K_PRECISION, K_RECALL, K_FMEASURE, K_COUNTS, K_PARTIAL, K_NEAR,
     K_CONFLICTS, K_MATCHED_WEIGHT, K_TOTAL_WEIGHT, K_WEIGHTS, K_ECHOED, K_COVERAGE, K_EXTRA,
     K_OVERLAP, K_REFERENCE, K_OUTPUT, A_KEYS, A_CANONICAL, A_KEYWORDS, A_CONFLICT_PENALTY,
-    A_EXTRA_PENALTY, A_AGAINST, A_PARTS, A_EVERY, M_TEXTS, M_EXTEND, M_INSIDE, M_FORMS, N_NAMES
+    A_EXTRA_PENALTY, A_AGAINST, A_PARTS, A_EVERY, M_FOLD_TEXTS, M_EXTEND, M_INSIDE, M_FORMS,
+    N_NAMES
 };
 static const char *const NAME_TEXT[N_NAMES] = {
     "matched_keywords", "total_keywords", "matched", "missing", "input_keywords",
     "output_keywords", "precision", "recall", "fmeasure", "counts", "partial", "near",
     "conflicts", "matched_weight", "total_weight", "weights", "echoed", "coverage", "extra",
     "overlap", "reference", "output", "_keys", "canonical", "keywords", "conflict_penalty",
-    "extra_penalty", "against", "_parts", "_every", "_texts", "_extend", "_inside",
+    "extra_penalty", "against", "_parts", "_every", "_fold_texts", "_extend", "_inside",
     "_every_forms",
 };
 static PyObject *NAME[N_NAMES];
@@ -1740,7 +1752,7 @@ static PyObject *py_has(PyObject *module, PyObject *const *args, Py_ssize_t narg
 /* The value of two keys as number_phrase computes it (lexeval.text.lenient): 1 and *value set,
  * 0 when they are not a number, 2 when the Python code must decide (a value that is not an
  * int, a second key that is one non-ASCII digit), -1 on error. */
-static int phrase(PyObject *values, PyObject *a, PyObject *b, long *value)
+static int phrase(PyObject *values, PyObject *a, PyObject *b, long long *value)
 {
     PyObject *v = PyDict_GetItemWithError(values, a);
     if (v == NULL)
@@ -1772,12 +1784,12 @@ static int phrase(PyObject *values, PyObject *a, PyObject *b, long *value)
             return -1;
     }
     if (20 <= first && first <= 90 && first % 10 == 0 && 0 < second && second < 10) {
-        *value = first + second;
+        *value = (long long)(first + second);
         return 1;
     }
     if (0 < first && first < 100 &&
         (second == 100 || second == 1000 || second == 1000000 || second == 1000000000)) {
-        *value = first * second;
+        *value = (long long)first * second; /* 99 * 10**9: beyond a 32-bit long */
         return 1;
     }
     return 0;
@@ -1828,7 +1840,7 @@ static PyObject *py_merge_number_words(PyObject *module, PyObject *const *args,
     result = PyList_New(0);
     Py_ssize_t start = 0;
     for (Py_ssize_t i = first_word; result != NULL && i + 1 < n; i++) {
-        long value;
+        long long value;
         int number = i >= start ? phrase(values, item[i], item[i + 1], &value) : 0;
         if (number == 2) {
             Py_SETREF(result, Py_NewRef(Py_None));
@@ -2431,7 +2443,7 @@ static PyObject *index_parts_of(PyObject *keys, PyObject *memo, PyObject *tables
         return result;
     }
     Tables t = {PyTuple_GET_ITEM(tables, 0), PyTuple_GET_ITEM(tables, 1),
-                PyTuple_GET_ITEM(tables, 3)};
+                PyTuple_GET_ITEM(tables, 3), PyTuple_GET_ITEM(tables, 4)};
     Py_ssize_t size = PyLong_AsSsize_t(PyTuple_GET_ITEM(tables, 2));
     if (size == -1 && PyErr_Occurred())
         goto done;
@@ -2577,7 +2589,7 @@ static PyObject *py_output_keys(PyObject *module, PyObject *const *args, Py_ssiz
 
 /* out._texts() as a new reference: its _text slot once built; else the texts that texts()
  * makes (an ASCII output without thousands separators), stored in that slot as the method
- * stores them; else the method's (the Python code). */
+ * stores them; else out._fold_texts()'s (the Python code, without a second scan). */
 static PyObject *output_texts(PyObject *out)
 {
     static PyObject *text_name, *output_name; /* "_text" and "output", interned once */
@@ -2601,7 +2613,7 @@ static PyObject *output_texts(PyObject *out)
         return texts;
     }
     Py_DECREF(texts);
-    return PyObject_CallMethodNoArgs(out, NAME[M_TEXTS]);
+    return PyObject_CallMethodNoArgs(out, NAME[M_FOLD_TEXTS]); /* not _texts: texts() again */
 }
 
 static PyMethodDef METHODS[] = {

@@ -264,10 +264,10 @@ class _CanonicalMemo(dict[str, str]):
 _CANONICAL = (_CanonicalMemo(False), _CanonicalMemo(True))  # [english]
 
 #: The tables of the compiled path, per ``english``: number words, units, the memo's size, the
-#: number words' values.
+#: number words' values, fold_accents.
 _TABLES = (
-    (None, None, _CANONICAL_CACHE_SIZE, None),
-    (NUMBER_WORDS_EN, _WORD_UNITS, _CANONICAL_CACHE_SIZE, _NUMBER_VALUES),
+    (None, None, _CANONICAL_CACHE_SIZE, None, fold_accents),
+    (NUMBER_WORDS_EN, _WORD_UNITS, _CANONICAL_CACHE_SIZE, _NUMBER_VALUES, fold_accents),
 )
 
 
