@@ -1531,15 +1531,31 @@ static const uint64_t *known_bloom(KnownChunks *K, PyObject *first_words)
         return NULL;
     uint64_t bloom[BLOOM_BITS / 64];
     memset(bloom, 0, sizeof(bloom));
-    Py_ssize_t position = 0;
+    PyObject *iterator = PyObject_GetIter(first_words);
+    if (iterator == NULL) {
+        PyErr_Clear(); /* the filter is only a speed-up: none */
+        return NULL;
+    }
     PyObject *word;
-    Py_hash_t hash;
-    while (_PySet_NextEntry(first_words, &position, &word, &hash)) {
-        if (!PyUnicode_CheckExact(word))
-            return NULL;
+    int exact = 1;
+    /* a frozenset's iterator and a str's hash run no Python code */
+    while ((word = PyIter_Next(iterator)) != NULL) {
+        Py_hash_t hash = PyUnicode_CheckExact(word) ? PyObject_Hash(word) : -1;
+        Py_DECREF(word);
+        if (hash == -1) {
+            exact = 0;
+            break;
+        }
         size_t bit = (size_t)hash & (BLOOM_BITS - 1);
         bloom[bit / 64] |= (uint64_t)1 << (bit % 64);
     }
+    Py_DECREF(iterator);
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (!exact)
+        return NULL;
     memcpy(K->bloom, bloom, sizeof(bloom));
     PyObject *old = K->first_words;
     K->first_words = Py_NewRef(first_words);
