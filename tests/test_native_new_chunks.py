@@ -517,9 +517,10 @@ def test_the_table_of_known_chunks_gives_the_cache_entries() -> None:
 
 
 def test_the_first_words_filter_follows_the_configuration() -> None:
-    """The table's filter of first words (which rules out most keys without a look-up) is the
-    one of the configuration's set: one table with two sets of patterns in turn, and a set
-    that is no frozenset (no filter), give each configuration's compound terms."""
+    """The table's filter of first words (which rules out most keys without a look-up) is
+    built for the first set it meets and never changes; another set has none: one table with
+    two sets of patterns in turn, and a set that is no frozenset (no filter), give each
+    configuration's compound terms."""
     assert native is not None
     fast = StepProcessor(PRESETS["default"])
     fast.steps  # noqa: B018

@@ -1516,18 +1516,20 @@ typedef struct {
     Known *slot;
     Py_ssize_t capacity, used, size;
     /* a filter of the hashes of a set of first words (compared by identity: the set is held),
-     * that rules out most keys without a look-up in the set */
+     * that rules out most keys without a look-up in the set; built once, then never changed */
     PyObject *first_words;
     uint64_t bloom[BLOOM_BITS / 64];
 } KnownChunks;
 
-/* The filter of a set of first words (built on first use with that set), or NULL when it has
- * a member that is no exact str (then none). */
+/* The filter of a set of first words, or NULL (no filter: the set look-ups decide). It is built
+ * on first use with a frozenset of exact str, that the table then holds, and never changes
+ * after: may_span reads it across allocations that may run the collector, whose finalizers
+ * can let another thread in. Any other set has none. */
 static const uint64_t *known_bloom(KnownChunks *K, PyObject *first_words)
 {
     if (K->first_words == first_words)
         return K->bloom;
-    if (!PyFrozenSet_CheckExact(first_words))
+    if (K->first_words != NULL || !PyFrozenSet_CheckExact(first_words))
         return NULL;
     uint64_t bloom[BLOOM_BITS / 64];
     memset(bloom, 0, sizeof(bloom));
@@ -1556,10 +1558,10 @@ static const uint64_t *known_bloom(KnownChunks *K, PyObject *first_words)
     }
     if (!exact)
         return NULL;
+    if (K->first_words != NULL) /* built meanwhile (PyObject_GetIter may run the collector) */
+        return K->first_words == first_words ? K->bloom : NULL;
     memcpy(K->bloom, bloom, sizeof(bloom));
-    PyObject *old = K->first_words;
     K->first_words = Py_NewRef(first_words);
-    Py_XDECREF(old); /* a frozenset of str: no Python code runs */
     return K->bloom;
 }
 
