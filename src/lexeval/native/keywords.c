@@ -1626,8 +1626,9 @@ static int known_place(Known *slot, Py_ssize_t capacity, PyObject *chunk, PyObje
     return 0;
 }
 
-/* Remember a chunk's entry (an exact ASCII str, not in the table); 0, or -1 on error. The
- * table is emptied when it holds `size` entries, grown when half full. */
+/* Remember a chunk's entry (an exact ASCII str, not in the table); 0, or -1 (no error set)
+ * when the grown table could not be allocated. The table is emptied when it holds `size`
+ * entries, grown when half full. */
 static int known_put(KnownChunks *K, PyObject *chunk, PyObject *entry)
 {
     if (K->size <= 0)
@@ -1637,10 +1638,8 @@ static int known_put(KnownChunks *K, PyObject *chunk, PyObject *entry)
     if (2 * (K->used + 1) > K->capacity) {
         Py_ssize_t capacity = K->capacity ? 2 * K->capacity : 64;
         Known *slot = PyMem_New(Known, capacity);
-        if (slot == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
+        if (slot == NULL)
+            return -1; /* the table is only a speed-up: no MemoryError, the chunk not held */
         memset(slot, 0, (size_t)capacity * sizeof(Known));
         Known *old = K->slot;
         Py_ssize_t old_capacity = K->capacity, used = 0;
@@ -1787,7 +1786,8 @@ static int plain_entry(PyObject *entry)
 }
 
 /* Remember the entries of the chunks read from the cache or analyzed (those of strings and
- * bools: the others are read from the cache each time). */
+ * bools: the others are read from the cache each time); 0, never an error (when the table
+ * cannot grow, the rest are not remembered: the reference raises no MemoryError there). */
 static int remember(KnownChunks *K, Refs *chunks, Refs *entries)
 {
     for (Py_ssize_t i = 0; i < chunks->n; i++) {
@@ -1799,7 +1799,7 @@ static int remember(KnownChunks *K, Refs *chunks, Refs *entries)
         Py_ssize_t n = PyUnicode_GET_LENGTH(chunk);
         if (known_find(K, s, n, bytes_hash(s, n)) == NULL && /* a chunk met twice in a text */
             known_put(K, chunk, entries->item[i]) < 0)
-            return -1;
+            return 0;
     }
     return 0;
 }
