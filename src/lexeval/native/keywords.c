@@ -1334,7 +1334,10 @@ static PyObject *merged_keywords(Refs *entries, PyObject *keys, PyObject *compou
         if (length[i] < 2 || (i > 0 && length[i] <= length[i - 1]))
             return Py_NewRef(Py_None);
     }
-    /* the aliased keys (borrowed from the entries, the aliases) and their stopword flags */
+    /* the aliased keys (borrowed from the entries, the aliases) and their stopword flags. The
+     * aliases and the labels (borrowed too, in span) stay valid although the allocations below
+     * (PyTuple_New, distinct_of's list) may run the collector: the Compounds' dicts are built
+     * when the steps are loaded and never mutated after, and the caller holds them. */
     PyObject **key = PyMem_New(PyObject *, 2 * n + 1);
     char *stop = PyMem_Malloc((size_t)n + 1);
     Span *span = PyMem_New(Span, n + 1);
@@ -1371,7 +1374,7 @@ static PyObject *merged_keywords(Refs *entries, PyObject *keys, PyObject *compou
                     result = Py_NewRef(Py_None);
                     goto done;
                 }
-                key[k] = alias; /* the aliases hold it: no Python code runs below */
+                key[k] = alias; /* borrowed: the aliases hold it (see above) */
                 stop[k] = 0;
             }
             else if (PyErr_Occurred()) {
