@@ -147,7 +147,7 @@ static int split_text(PyObject *text, int controls, Py_ssize_t max_chunk, Refs *
  * here where the reference's steps are plain, as _analyze_missing, _chunk and _memo_token do
  * with SpacyTokenizer.split_chunks and Lemmatizer.key; the others go to analyze_missing:
  *
- *   tables  (memo, size, specials, split_edges, split_cjk, keys[, special_tokens])
+ *   tables  (memo, size, specials, split_edges, split_cjk, keys[, special_tokens[, plain_rules]])
  *     memo         the token memo, {token: entry} (cleared when it holds size entries)
  *     size         the caches' bound: the missing chunks are analyzed here only when the
  *                  cache has room for all of them (else analyze_missing clears it)
