@@ -473,7 +473,26 @@ def test_the_table_of_known_chunks_gives_the_cache_entries() -> None:
         fast.keyword_analysis(text)
     assert fast._known is not None and len(fast._known) > 0
     fast._cache.clear()  # the table alone
+    missed: list[list[str]] = []
+    reference = fast._analyze_missing
+
+    def recorded(missing: list[str]) -> dict[str, Any]:
+        missed.append(missing)
+        return reference(missing)
+
+    fast._analyze_missing = recorded  # type: ignore[method-assign]
     assert [fast.keyword_analysis(t) for t in texts] == [slow.keyword_analysis(t) for t in texts]
+    # the table holds ASCII chunks: only the others are analyzed again
+    assert all(not chunk.isascii() for chunks in missed for chunk in chunks), missed
+    missed.clear()
+    fast._cache.clear()
+    ascii_texts = [t for t in texts if t.isascii()]
+    assert len(ascii_texts) > 300
+    assert [fast.keyword_analysis(t) for t in ascii_texts] == [
+        slow.keyword_analysis(t) for t in ascii_texts
+    ]
+    assert missed == []
+    fast._analyze_missing = reference  # type: ignore[method-assign]
     fast._cache.clear()
     for text in ("Zoë and Dogs bark", "naïve dogs bark", "東京 tower dogs"):
         assert fast.keyword_analysis(text) == slow.keyword_analysis(text)
@@ -517,9 +536,10 @@ def test_the_table_of_known_chunks_gives_the_cache_entries() -> None:
 
 
 def test_the_first_words_filter_follows_the_configuration() -> None:
-    """The table's filter of first words (which rules out most keys without a look-up) is the
-    one of the configuration's set: one table with two sets of patterns in turn, and a set
-    that is no frozenset (no filter), give each configuration's compound terms."""
+    """The table's filter of first words (which rules out most keys without a look-up) is
+    built for the first set it meets and never changes; another set has none: one table with
+    two sets of patterns in turn, and a set that is no frozenset (no filter), give each
+    configuration's compound terms."""
     assert native is not None
     fast = StepProcessor(PRESETS["default"])
     fast.steps  # noqa: B018
@@ -548,8 +568,8 @@ def test_the_first_words_filter_follows_the_configuration() -> None:
 @pytest.mark.parametrize("name", CONFIGS)
 def test_special_cases_are_split_without_spacy(name: str) -> None:
     """Every special case of the tokenizer (contractions, abbreviations, emoticons), alone and
-    with punctuation, gives the reference's entries; alone, without a call of the Python
-    code (where the configuration's key rules are compiled: not where words are split)."""
+    with punctuation, gives the reference's entries; alone (ASCII), without a call of the
+    Python code."""
     config, language = CONFIGS[name]
     fast, slow = StepProcessor(config, language), pure(config, language)
     fast.steps  # noqa: B018
@@ -569,8 +589,9 @@ def test_special_cases_are_split_without_spacy(name: str) -> None:
     fast._analyze_missing = recorded  # type: ignore[method-assign]
     for chunk in ["don't", "I’m", "We're", "There's", "a.m.", "Inc.", "can't", "gonna"]:
         if chunk in specials:
+            calls.clear()
             assert fast.keyword_analysis(chunk) == slow.keyword_analysis(chunk)
-            if not config.split_words and chunk.isascii():
+            if chunk.isascii():
                 assert calls == [], chunk
     texts = [" ".join(list(specials)[i : i + 40]) for i in range(0, len(specials), 40)]
     texts += [f'"{c},' for c in list(specials)[:200]]

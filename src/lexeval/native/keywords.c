@@ -147,7 +147,7 @@ static int split_text(PyObject *text, int controls, Py_ssize_t max_chunk, Refs *
  * here where the reference's steps are plain, as _analyze_missing, _chunk and _memo_token do
  * with SpacyTokenizer.split_chunks and Lemmatizer.key; the others go to analyze_missing:
  *
- *   tables  (memo, size, specials, split_edges, split_cjk, keys[, special_tokens])
+ *   tables  (memo, size, specials, split_edges, split_cjk, keys[, special_tokens[, plain_rules]])
  *     memo         the token memo, {token: entry} (cleared when it holds size entries)
  *     size         the caches' bound: the missing chunks are analyzed here only when the
  *                  cache has room for all of them (else analyze_missing clears it)
@@ -1334,7 +1334,10 @@ static PyObject *merged_keywords(Refs *entries, PyObject *keys, PyObject *compou
         if (length[i] < 2 || (i > 0 && length[i] <= length[i - 1]))
             return Py_NewRef(Py_None);
     }
-    /* the aliased keys (borrowed from the entries, the aliases) and their stopword flags */
+    /* the aliased keys (borrowed from the entries, the aliases) and their stopword flags. The
+     * aliases and the labels (borrowed too, in span) stay valid although the allocations below
+     * (PyTuple_New, distinct_of's list) may run the collector: the Compounds' dicts are built
+     * when the steps are loaded and never mutated after, and the caller holds them. */
     PyObject **key = PyMem_New(PyObject *, 2 * n + 1);
     char *stop = PyMem_Malloc((size_t)n + 1);
     Span *span = PyMem_New(Span, n + 1);
@@ -1371,7 +1374,7 @@ static PyObject *merged_keywords(Refs *entries, PyObject *keys, PyObject *compou
                     result = Py_NewRef(Py_None);
                     goto done;
                 }
-                key[k] = alias; /* the aliases hold it: no Python code runs below */
+                key[k] = alias; /* borrowed: the aliases hold it (see above) */
                 stop[k] = 0;
             }
             else if (PyErr_Occurred()) {
@@ -1516,34 +1519,52 @@ typedef struct {
     Known *slot;
     Py_ssize_t capacity, used, size;
     /* a filter of the hashes of a set of first words (compared by identity: the set is held),
-     * that rules out most keys without a look-up in the set */
+     * that rules out most keys without a look-up in the set; built once, then never changed */
     PyObject *first_words;
     uint64_t bloom[BLOOM_BITS / 64];
 } KnownChunks;
 
-/* The filter of a set of first words (built on first use with that set), or NULL when it has
- * a member that is no exact str (then none). */
+/* The filter of a set of first words, or NULL (no filter: the set look-ups decide). It is built
+ * on first use with a frozenset of exact str, that the table then holds, and never changes
+ * after: may_span reads it across allocations that may run the collector, whose finalizers
+ * can let another thread in. Any other set has none. */
 static const uint64_t *known_bloom(KnownChunks *K, PyObject *first_words)
 {
     if (K->first_words == first_words)
         return K->bloom;
-    if (!PyFrozenSet_CheckExact(first_words))
+    if (K->first_words != NULL || !PyFrozenSet_CheckExact(first_words))
         return NULL;
     uint64_t bloom[BLOOM_BITS / 64];
     memset(bloom, 0, sizeof(bloom));
-    Py_ssize_t position = 0;
+    PyObject *iterator = PyObject_GetIter(first_words);
+    if (iterator == NULL) {
+        PyErr_Clear(); /* the filter is only a speed-up: none */
+        return NULL;
+    }
     PyObject *word;
-    Py_hash_t hash;
-    while (_PySet_NextEntry(first_words, &position, &word, &hash)) {
-        if (!PyUnicode_CheckExact(word))
-            return NULL;
+    int exact = 1;
+    /* a frozenset's iterator and a str's hash run no Python code */
+    while ((word = PyIter_Next(iterator)) != NULL) {
+        Py_hash_t hash = PyUnicode_CheckExact(word) ? PyObject_Hash(word) : -1;
+        Py_DECREF(word);
+        if (hash == -1) {
+            exact = 0;
+            break;
+        }
         size_t bit = (size_t)hash & (BLOOM_BITS - 1);
         bloom[bit / 64] |= (uint64_t)1 << (bit % 64);
     }
+    Py_DECREF(iterator);
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (!exact)
+        return NULL;
+    if (K->first_words != NULL) /* built meanwhile (PyObject_GetIter may run the collector) */
+        return K->first_words == first_words ? K->bloom : NULL;
     memcpy(K->bloom, bloom, sizeof(bloom));
-    PyObject *old = K->first_words;
     K->first_words = Py_NewRef(first_words);
-    Py_XDECREF(old); /* a frozenset of str: no Python code runs */
     return K->bloom;
 }
 
@@ -1608,8 +1629,9 @@ static int known_place(Known *slot, Py_ssize_t capacity, PyObject *chunk, PyObje
     return 0;
 }
 
-/* Remember a chunk's entry (an exact ASCII str, not in the table); 0, or -1 on error. The
- * table is emptied when it holds `size` entries, grown when half full. */
+/* Remember a chunk's entry (an exact ASCII str, not in the table); 0, or -1 (no error set)
+ * when the grown table could not be allocated. The table is emptied when it holds `size`
+ * entries, grown when half full. */
 static int known_put(KnownChunks *K, PyObject *chunk, PyObject *entry)
 {
     if (K->size <= 0)
@@ -1619,10 +1641,8 @@ static int known_put(KnownChunks *K, PyObject *chunk, PyObject *entry)
     if (2 * (K->used + 1) > K->capacity) {
         Py_ssize_t capacity = K->capacity ? 2 * K->capacity : 64;
         Known *slot = PyMem_New(Known, capacity);
-        if (slot == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
+        if (slot == NULL)
+            return -1; /* the table is only a speed-up: no MemoryError, the chunk not held */
         memset(slot, 0, (size_t)capacity * sizeof(Known));
         Known *old = K->slot;
         Py_ssize_t old_capacity = K->capacity, used = 0;
@@ -1769,7 +1789,8 @@ static int plain_entry(PyObject *entry)
 }
 
 /* Remember the entries of the chunks read from the cache or analyzed (those of strings and
- * bools: the others are read from the cache each time). */
+ * bools: the others are read from the cache each time); 0, never an error (when the table
+ * cannot grow, the rest are not remembered: the reference raises no MemoryError there). */
 static int remember(KnownChunks *K, Refs *chunks, Refs *entries)
 {
     for (Py_ssize_t i = 0; i < chunks->n; i++) {
@@ -1781,7 +1802,7 @@ static int remember(KnownChunks *K, Refs *chunks, Refs *entries)
         Py_ssize_t n = PyUnicode_GET_LENGTH(chunk);
         if (known_find(K, s, n, bytes_hash(s, n)) == NULL && /* a chunk met twice in a text */
             known_put(K, chunk, entries->item[i]) < 0)
-            return -1;
+            return 0;
     }
     return 0;
 }

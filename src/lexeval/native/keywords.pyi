@@ -5,8 +5,12 @@ from typing import Any, TypeVar
 
 T = TypeVar("T", bound=tuple[Any, ...])
 
-#: (memo, size, specials, split_edges, split_cjk, keys): what StepProcessor._new_chunk_tables
-#: gives (None: every missing chunk goes to analyze_missing).
+#: (memo, size, specials, split_edges, split_cjk, keys, special_tokens, plain_rules): what
+#: StepProcessor._new_chunk_tables gives (None: every missing chunk goes to analyze_missing).
+#: keys: None or the 12 key rules of a token (drop_punct, casefold, fold, table, overrides,
+#: stem, stem_min_length, unstemmed, stops, aliases, nothing, split_words); special_tokens:
+#: {special case: its tokens} or None; plain_rules: (flags, token_fullmatch, url_match,
+#: infix_search), the rules of a chunk without affixes, or None (keywords.c describes them).
 NewChunkTables = tuple[
     dict[str, Any],
     int,
@@ -14,6 +18,8 @@ NewChunkTables = tuple[
     Callable[[str], Any] | None,
     bool,
     tuple[Any, ...] | None,
+    dict[str, list[str]] | None,
+    tuple[bytes, Callable[..., Any], Callable[..., Any] | None, Callable[..., Any]] | None,
 ]
 
 #: (aliases, labels, lengths): Compounds.aliases, Compounds.labels (None: spaCy's matcher
