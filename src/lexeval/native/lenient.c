@@ -2530,9 +2530,13 @@ static PyObject *output_keys_of(PyObject *const *args)
                     !(def->flags & READONLY) && def->offset > 0;
         }
         if (plain && ((PyTypeObject *)cls)->tp_alloc == PyType_GenericAlloc) {
-            /* slots of objects: set in place on a new object (no descriptor call) */
-            Py_XSETREF(checked_cls, Py_NewRef(cls));
-            Py_XSETREF(checked_members, Py_NewRef(members));
+            /* slots of objects: set in place on a new object (no descriptor call); both
+             * kept before the old ones are released (which may run Python code) */
+            PyObject *old_cls = checked_cls, *old_members = checked_members;
+            checked_cls = Py_NewRef(cls);
+            checked_members = Py_NewRef(members);
+            Py_XDECREF(old_cls);
+            Py_XDECREF(old_members);
         }
         else
             plain = 0;
