@@ -120,6 +120,7 @@ def prepare_runs(args: argparse.Namespace, kind: str) -> RunKeeping | None:
     path = store_path(args.store)
     baseline = None
     with RunStore.open(path, create=args.save) as store:
+        store.check()
         if args.baseline is not None:
             baseline = store.baseline(args.baseline)
             if baseline.kind != kind:

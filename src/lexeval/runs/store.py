@@ -260,12 +260,12 @@ class RunStore:
                     f"{name}: written by a newer lexeval (store schema {before}); this lexeval "
                     f"cannot migrate it back to {SCHEMA_VERSION}; left as it is"
                 )
-            if before == SCHEMA_VERSION:
-                return before, before
             try:
                 check = connection.execute("PRAGMA quick_check").fetchall()
                 if check != [("ok",)]:
-                    raise StoreError(f"{name}: corrupt ({check[0][0]}); not migrated")
+                    raise StoreError(f"{name}: a corrupt run store ({check[0][0]}); left as it is")
+                if before == SCHEMA_VERSION:
+                    return before, before
                 connection.execute("BEGIN IMMEDIATE")
                 try:
                     after = migrate(connection, before)
@@ -277,12 +277,22 @@ class RunStore:
                 if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                     connection.execute("PRAGMA journal_mode = WAL")
             except sqlite3.Error as exc:
+                if "malformed" in str(exc) or "not a database" in str(exc):
+                    raise StoreError(f"{name}: a corrupt run store ({exc}); left as it is") from None
                 raise StoreError(f"{name}: {exc}; not migrated") from None
             except ValueError as exc:
                 raise StoreError(f"{name}: {exc}; not migrated") from None
             return before, after
         finally:
             connection.close()
+
+    def check(self) -> None:
+        """:class:`StoreError` unless SQLite's ``PRAGMA quick_check`` finds the file sound
+        (reads all of it: the command line checks before a run's work, not at every read)."""
+        found = self._query("PRAGMA quick_check")
+        if found != [("ok",)]:
+            problem = found[0][0] if found else "no answer"
+            raise StoreError(f"{self.path}: a corrupt run store ({problem}); left as it is")
 
     def close(self) -> None:
         self._connection.close()
@@ -301,6 +311,8 @@ class RunStore:
     # ------------------------------------------------------------ reading and writing
 
     def _fail(self, exc: sqlite3.Error) -> StoreError:
+        if isinstance(exc, sqlite3.DatabaseError) and "malformed" in str(exc):
+            return StoreError(f"{self.path}: a corrupt run store ({exc}); left as it is")
         return StoreError(f"{self.path}: {exc}")
 
     @contextlib.contextmanager
