@@ -108,9 +108,10 @@ def test_save_list_load_bless_delete_prune(tmp_path: Path) -> None:
             store.delete(99)
     # a store is a SQLite file of lexeval's, in WAL mode, of this schema
     connection = sqlite3.connect(path)
-    pragmas = [connection.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id",
-                                                                          "user_version",
-                                                                          "journal_mode")]
+    pragmas = [
+        connection.execute(f"PRAGMA {p}").fetchone()[0]
+        for p in ("application_id", "user_version", "journal_mode")
+    ]
     connection.close()
     assert pragmas == [APPLICATION_ID, SCHEMA_VERSION, "wal"]
 
@@ -120,12 +121,18 @@ def test_a_run_records_command_version_time_and_commit(tmp_path: Path) -> None:
         pytest.skip("no git on PATH")
     repo = tmp_path / "repo"
     repo.mkdir()
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
+    }
     for command in (["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "x"]):
         subprocess.run(["git", *command], cwd=repo, env=env, check=True, timeout=30)
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True,
-                          text=True, check=True).stdout.strip()
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
     store_file = tmp_path / "runs.sqlite"
     os.chdir(repo)
     try:
@@ -184,8 +191,9 @@ def test_a_single_pair_and_a_card_run_are_saved(
     dataset, outputs = examples / "dataset.yaml", examples / "outputs" / "prompt_v1.yaml"
     report = here / "report.json"
     code, out, _ = _cli(capsys, "cards", str(dataset), str(outputs), "--json", str(report))
-    code_saved, out_saved, _ = _cli(capsys, "cards", str(dataset), str(outputs), "--save",
-                                    "--json", "-")
+    code_saved, out_saved, _ = _cli(
+        capsys, "cards", str(dataset), str(outputs), "--save", "--json", "-"
+    )
     assert code == code_saved
     assert json.loads(out_saved) == json.loads(report.read_text(encoding="utf-8"))
     stored = _cli(capsys, "runs", "show", "2", "--format", "json")[1]
@@ -245,9 +253,10 @@ def test_the_baseline_gate(here: Path, capsys: pytest.CaptureFixture[str]) -> No
     ):
         code, out, err = _cli(capsys, "score", *other, "--baseline", "main")
         assert code == 2 and out == "" and err.count("\n") == 1, err
-    assert "signatures differ" in _cli(
-        capsys, "score", "good.jsonl", "--metric", "token_f1", "--baseline", "main"
-    )[2]
+    assert (
+        "signatures differ"
+        in _cli(capsys, "score", "good.jsonl", "--metric", "token_f1", "--baseline", "main")[2]
+    )
     # a baseline of another kind
     examples = Path(__file__).resolve().parents[1] / "examples" / "flashcards"
     cards = ["cards", str(examples / "dataset.yaml"), str(examples / "outputs" / "prompt_v1.yaml")]
@@ -338,7 +347,7 @@ def _newer_store(path: Path) -> None:
 
 def _corrupt_store(path: Path) -> None:
     with RunStore.open(path, create=True) as store:
-        for i in range(30):
+        for _ in range(30):
             store.save("score", _document(0.5, n=40), detect_git=False)
         store.bless(1, "main")
     connection = sqlite3.connect(path)
@@ -396,9 +405,7 @@ def test_a_file_that_is_not_a_current_store_is_refused_and_left_alone(
             assert message in err or "malformed" in err, (command, err)
         assert path.read_bytes() == before, command
     if kind in ("text", "empty", "other sqlite"):  # never opened as a database
-        assert sorted(p.name for p in here.iterdir() if p.name.startswith("bad")) == [
-            "bad.sqlite"
-        ]
+        assert sorted(p.name for p in here.iterdir() if p.name.startswith("bad")) == ["bad.sqlite"]
     assert not (here / "h.html").exists()
 
 
@@ -414,8 +421,14 @@ def _version_1_store(path: Path) -> None:
         connection.execute(
             "INSERT INTO runs (kind, label, created, command, lexeval_version, document) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            ("score", f"old {i}", f"2025-01-0{i}T00:00:00+00:00", '["lexeval", "score"]',
-             "0.0.9", json.dumps(_document(mean, n=3))),
+            (
+                "score",
+                f"old {i}",
+                f"2025-01-0{i}T00:00:00+00:00",
+                '["lexeval", "score"]',
+                "0.0.9",
+                json.dumps(_document(mean, n=3)),
+            ),
         )
     connection.execute(
         "INSERT INTO runs (kind, label, created, command, lexeval_version, document) "
@@ -483,8 +496,9 @@ def test_a_failed_migration_changes_nothing(tmp_path: Path) -> None:
 
 def test_history_page(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for name in ("good", "worse", "good"):
-        assert _cli(capsys, "score", f"{name}.jsonl", *METRIC, "--save", "--label",
-                    f"<i>{name}</i>")[0] in (0, 1)
+        assert _cli(
+            capsys, "score", f"{name}.jsonl", *METRIC, "--save", "--label", f"<i>{name}</i>"
+        )[0] in (0, 1)
     assert _cli(capsys, "runs", "bless", "3", "main")[0] == 0
     page = here / "history.html"
     code, out, err = _cli(capsys, "runs", "html", "--out", str(page))
@@ -494,5 +508,6 @@ def test_history_page(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert text.count("<circle") == 3 and 'class="point blessed"' in text
     assert "&lt;i&gt;worse&lt;/i&gt;" in text and "<i>worse" not in text
     assert "default-src 'none'" in text and "<script" not in text
-    assert not [h for h in __import__("re").findall(r'href="([^"]*)"', text)
-                if not h.startswith("#")]
+    assert not [
+        h for h in __import__("re").findall(r'href="([^"]*)"', text) if not h.startswith("#")
+    ]

@@ -278,7 +278,8 @@ class RunStore:
                     connection.execute("PRAGMA journal_mode = WAL")
             except sqlite3.Error as exc:
                 if "malformed" in str(exc) or "not a database" in str(exc):
-                    raise StoreError(f"{name}: a corrupt run store ({exc}); left as it is") from None
+                    message = f"a corrupt run store ({exc}); left as it is"
+                    raise StoreError(f"{name}: {message}") from None
                 raise StoreError(f"{name}: {exc}; not migrated") from None
             except ValueError as exc:
                 raise StoreError(f"{name}: {exc}; not migrated") from None
