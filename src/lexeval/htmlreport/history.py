@@ -33,6 +33,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.25em .5em;te
 vertical-align:top}th{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:
 tabular-nums;white-space:nowrap}
 .scroll{overflow-x:auto;max-width:100%}
+table.runs td,table.runs th{overflow-wrap:normal;white-space:nowrap}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,22em),1fr));
 gap:1em}
 figure.trend{margin:0;border:1px solid #eee;background:#fafafa;padding:.4em}
