@@ -25,7 +25,7 @@ _STORE_HELP = (
     "the run store file (default: $LEXEVAL_STORE, else .lexeval/runs.sqlite in the working "
     "directory)"
 )
-_REF_HELP = "a run id, or a baseline name"
+_REF_HELP = "a run id, a baseline name, or 'latest' (the newest run)"
 
 
 def _non_negative(text: str) -> int:

@@ -67,6 +67,8 @@ DEFAULT_STORE = os.path.join(".lexeval", "runs.sqlite")
 STORE_ENV = "LEXEVAL_STORE"
 #: The kinds of run a store keeps: the command that made them.
 KINDS: tuple[str, ...] = ("score", "cards", "match")
+#: The reference to the newest run (besides ids and baseline names).
+LATEST = "latest"
 #: Seconds a write waits for another process's write to finish.
 BUSY_TIMEOUT = 60.0
 _SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -422,6 +424,11 @@ class RunStore:
         text = str(ref)
         if text.isdigit():
             return int(text)
+        if text == LATEST:
+            newest = self._query("SELECT MAX(id) FROM runs")[0][0]
+            if newest is None:
+                raise StoreError(f"{self.path}: no run saved yet")
+            return int(newest)
         found = self._query("SELECT run_id FROM baselines WHERE name = ?", (text,))
         if not found:
             raise StoreError(
@@ -431,7 +438,8 @@ class RunStore:
         return int(found[0][0])
 
     def load(self, ref: int | str) -> StoredRun:
-        """The run with id ``ref`` (or blessed as ``ref``), with its document."""
+        """The run with id ``ref`` (or blessed as ``ref``, or the newest for ``"latest"``),
+        with its document."""
         run_id = self._resolve(ref)
         found = self._runs("WHERE id = ?", (run_id,))
         if not found:
@@ -454,10 +462,17 @@ class RunStore:
     def bless(self, ref: int | str, name: str) -> int | None:
         """Name run ``ref`` baseline ``name`` (moving the name when another run had it); the
         run that had the name before, or None."""
-        if not name.strip() or name.strip() != name or name.isdigit() or len(name) > 200:
+        if (
+            not name.strip()
+            or name.strip() != name
+            or name.isdigit()
+            or name == LATEST
+            or len(name) > 200
+        ):
             raise StoreError(
                 f"baseline name {name!r}: give a non-empty name without surrounding spaces "
-                "that is not a number (numbers are run ids), at most 200 characters"
+                f"that is neither a number (numbers are run ids) nor {LATEST!r} (the newest "
+                "run), at most 200 characters"
             )
         run_id = self._resolve(ref)
         with self._write() as connection:
