@@ -100,7 +100,7 @@ def test_save_list_load_bless_delete_prune(tmp_path: Path) -> None:
         assert store.save("cards", {"totals": {"micro": {"f1": 0.5}}}, detect_git=False) == 6
         cards = store.load(6)
         assert cards.kind == "cards" and cards.means["micro.f1"] == 0.5
-        with pytest.raises(StoreError, match="not a number"):
+        with pytest.raises(StoreError, match="neither a number"):
             store.bless(6, "12")
         with pytest.raises(StoreError, match="unknown kind"):
             store.save("other", _document())
