@@ -226,6 +226,19 @@ def test_store_options_and_environment(
     assert code == 2 and "runs needs an action" in err
 
 
+def test_a_key_in_the_judge_url_is_not_stored(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = "https://bob:s3cr3t@judge.example/v1?api-key=k3y&api-version=2"
+    code, _, err = _cli(capsys, "score", "good.jsonl", *METRIC, "--judge-url", url, "--save")
+    assert code == 0, err
+    command = json.loads(_cli(capsys, "runs", "list", "--format", "json")[1])[0]["command"]
+    assert "https://judge.example/v1?api-version=2" in command
+    assert not [part for part in command if "s3cr3t" in part or "k3y" in part or "bob" in part]
+    raw = b"".join(p.read_bytes() for p in (here / ".lexeval").iterdir())
+    assert b"judge.example/v1" in raw and b"s3cr3t" not in raw and b"k3y" not in raw
+
+
 # ---------------------------------------------------------------- baselines and diff
 
 

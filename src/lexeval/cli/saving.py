@@ -103,6 +103,18 @@ class RunKeeping:
         return run_id
 
 
+def _public(args: argparse.Namespace, command: Sequence[str]) -> list[str]:
+    """The command line as stored: a key written in ``--judge-url`` is taken out, as lexeval
+    does wherever it shows the URL."""
+    url = getattr(args, "judge_url", None)
+    if not url:
+        return list(command)
+    from lexeval.judge.endpoint import split_url
+
+    endpoint = split_url(url)
+    return [endpoint.scrub(part.replace(url, endpoint.url or "")) for part in command]
+
+
 def prepare_runs(args: argparse.Namespace, kind: str) -> RunKeeping | None:
     """Check the run store options before any work: the store opens (created for ``--save``),
     the baseline exists and is a run of this ``kind``. None when no option asks for the
@@ -128,7 +140,7 @@ def prepare_runs(args: argparse.Namespace, kind: str) -> RunKeeping | None:
                     f"baseline {args.baseline!r} is a {baseline.kind} run (run {baseline.id}); "
                     f"this is a {kind} run"
                 )
-    command: Sequence[str] = getattr(args, "argv", None) or ()
+    command: Sequence[str] = _public(args, getattr(args, "argv", None) or ())
     return RunKeeping(
         kind,
         path,
