@@ -455,11 +455,34 @@ def _version_1_store(path: Path) -> None:
     connection.close()
 
 
+FIXTURE = Path(__file__).resolve().parent / "data" / "runs_schema1.sqlite"
+
+
+def test_the_schema_1_fixture_is_what_schema_1_makes(tmp_path: Path) -> None:
+    made = tmp_path / "made.sqlite"
+    _version_1_store(made)
+    tables = []
+    for path in (FIXTURE, made):
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        tables.append(
+            (
+                connection.execute(
+                    "SELECT type, name, sql FROM sqlite_master ORDER BY name"
+                ).fetchall(),
+                connection.execute("SELECT * FROM runs ORDER BY id").fetchall(),
+                connection.execute("PRAGMA user_version").fetchone()[0],
+                connection.execute("PRAGMA application_id").fetchone()[0],
+            )
+        )
+        connection.close()
+    assert tables[0] == tables[1] and tables[0][2] == 1 and tables[0][3] == APPLICATION_ID
+
+
 def test_an_older_store_is_migrated_only_when_asked(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = here / "old.sqlite"
-    _version_1_store(path)
+    shutil.copyfile(FIXTURE, path)
     before = path.read_bytes()
     for command in (["runs", "list"], ["score", "good.jsonl", *METRIC, "--save"]):
         code, _, err = _cli(capsys, *command, "--store", str(path))
@@ -488,7 +511,7 @@ def test_an_older_store_is_migrated_only_when_asked(
 
 def test_a_failed_migration_changes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite"
-    _version_1_store(path)
+    shutil.copyfile(FIXTURE, path)
     connection = sqlite3.connect(path)
     connection.execute("UPDATE runs SET document = 'not json' WHERE id = 2")
     connection.commit()
