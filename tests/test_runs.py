@@ -266,10 +266,9 @@ def test_the_baseline_gate(here: Path, capsys: pytest.CaptureFixture[str]) -> No
     ):
         code, out, err = _cli(capsys, "score", *other, "--baseline", "main")
         assert code == 2 and out == "" and err.count("\n") == 1, err
-    assert (
-        "signatures differ"
-        in _cli(capsys, "score", "good.jsonl", "--metric", "token_f1", "--baseline", "main")[2]
-    )
+    err = _cli(capsys, "score", "good.jsonl", "--metric", "token_f1", "--baseline", "main")[2]
+    assert "signatures differ" in err and "bless a run made with these settings" in err
+    assert "--allow-signature-mismatch" not in err
     # a baseline of another kind
     examples = Path(__file__).resolve().parents[1] / "examples" / "flashcards"
     cards = ["cards", str(examples / "dataset.yaml"), str(examples / "outputs" / "prompt_v1.yaml")]

@@ -85,9 +85,16 @@ class RunKeeping:
 
         assert self.baseline.document is not None
         name = f"baseline {self.baseline_name!r} ({run_name(self.baseline)})"
-        return compare_documents(
-            (name, self.baseline.document), ("this run", document), max_drop=self.max_drop
-        )
+        try:
+            return compare_documents(
+                (name, self.baseline.document), ("this run", document), max_drop=self.max_drop
+            )
+        except ValueError as exc:  # the gate has no --allow-signature-mismatch: say what helps
+            message = str(exc).replace(
+                "pass --allow-signature-mismatch to compare anyway",
+                f"bless a run made with these settings as {self.baseline_name!r}",
+            )
+            raise UsageError(f"--baseline {self.baseline_name}: {message}") from None
 
     def save(self, document: str, *, quiet: bool = False) -> int | None:
         """Save the run's JSON ``document`` when ``--save`` was given; its id. One line on
