@@ -297,6 +297,8 @@ def test_card_baselines_and_diff(here: Path, capsys: pytest.CaptureFixture[str])
     assert out.split("\n", 3)[3] == expected_out.split("\n", 3)[3]
     code, out, err = _cli(capsys, "cards", dataset, v2, "--baseline", "main", "--quiet")
     assert code == expected_code and "baseline vs candidate" in out
+    code, out, err = _cli(capsys, "cards", dataset, v2, "--threshold", "0.5", "--baseline", "main")
+    assert code == 2 and out == "" and "signatures differ" in err and err.count("\n") == 1
     # a scored run and a card run are not compared
     assert _cli(capsys, "score", "good.jsonl", *METRIC, "--save")[0] == 0
     code, _, err = _cli(capsys, "runs", "diff", "1", "3")
