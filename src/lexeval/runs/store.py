@@ -279,7 +279,7 @@ class RunStore:
                 if connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                     connection.execute("PRAGMA journal_mode = WAL")
             except sqlite3.Error as exc:
-                if "malformed" in str(exc) or "not a database" in str(exc):
+                if _is_corruption(exc):
                     message = f"a corrupt run store ({exc}); left as it is"
                     raise StoreError(f"{name}: {message}") from None
                 raise StoreError(f"{name}: {exc}; not migrated") from None
@@ -314,7 +314,7 @@ class RunStore:
     # ------------------------------------------------------------ reading and writing
 
     def _fail(self, exc: sqlite3.Error) -> StoreError:
-        if isinstance(exc, sqlite3.DatabaseError) and "malformed" in str(exc):
+        if _is_corruption(exc):
             return StoreError(f"{self.path}: a corrupt run store ({exc}); left as it is")
         return StoreError(f"{self.path}: {exc}")
 
@@ -539,6 +539,13 @@ class RunStore:
         return doomed
 
 
+def _is_corruption(exc: sqlite3.Error) -> bool:
+    """Whether SQLite's error says the file is damaged (not busy, not unreadable)."""
+    return isinstance(exc, sqlite3.DatabaseError) and any(
+        words in str(exc) for words in ("malformed", "not a database", "corrupt")
+    )
+
+
 def _version(name: str, connection: sqlite3.Connection) -> int:
     """The store's schema version, after checking its tables can be read."""
     try:
@@ -547,8 +554,10 @@ def _version(name: str, connection: sqlite3.Connection) -> int:
             row[0]
             for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
-    except sqlite3.DatabaseError as exc:
-        raise StoreError(f"{name}: a corrupt run store ({exc}); left as it is") from None
+    except sqlite3.Error as exc:
+        if _is_corruption(exc):
+            raise StoreError(f"{name}: a corrupt run store ({exc}); left as it is") from None
+        raise StoreError(f"{name}: cannot read the run store ({exc})") from None
     needed = _TABLES if version >= 2 else _TABLES - {"run_means"}
     if version <= SCHEMA_VERSION and not needed <= tables:
         raise StoreError(
