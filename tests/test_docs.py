@@ -28,6 +28,7 @@ PAGES = [
     "meta.md",
     "integrations.md",
     "semantic.md",
+    "runs.md",
 ]
 
 

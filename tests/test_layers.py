@@ -30,7 +30,14 @@ LAYERS: list[tuple[str, ...]] = [
     ("lexeval.judge",),
     ("lexeval.registry",),
     ("lexeval.run",),
-    ("lexeval.cards", "lexeval.frame", "lexeval.integrations", "lexeval.testing", "lexeval.scored"),
+    (
+        "lexeval.cards",
+        "lexeval.frame",
+        "lexeval.integrations",
+        "lexeval.testing",
+        "lexeval.scored",
+        "lexeval.runs",
+    ),
     ("lexeval.htmlreport",),
     ("lexeval.batch", "lexeval.dask"),  # old import paths, kept as re-exports of lexeval.run
     ("lexeval.cli", "lexeval.pytest_plugin", "lexeval.__main__", "lexeval"),

@@ -23,17 +23,26 @@ AssertionError: keyword_coverage 0.261 is below the threshold 0.500
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from lexeval.metrics.base import BaseMetric, MetricResult, measure_with_question
 from lexeval.registry import get_metric
 from lexeval.run.batch import Record, read_records
 
-__all__ = ["Record", "assert_lexical", "case_id", "failure_message", "load_cases"]
+__all__ = [
+    "Record",
+    "Recorded",
+    "assert_lexical",
+    "case_id",
+    "failure_message",
+    "load_cases",
+    "recording",
+]
 
 _SHOWN = 12  # evidence entries shown in a failure message
 _TEXT = 200  # characters of the reference and output shown
@@ -112,10 +121,48 @@ def assert_lexical(
         )
     result = measure_with_question(scorer, reference, output, question)
     result = dataclasses.replace(result, passed=result.score >= threshold)
+    for collected in _RECORDINGS:
+        collected.append(
+            Recorded(scorer.name, scorer.signature, reference, output, question, result)
+        )
     if not result.passed:
         result = _with_evidence(scorer, result, reference, output, question)
         raise AssertionError(failure_message(scorer.name, result, threshold, reference, output))
     return result
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Recorded:
+    """One :func:`assert_lexical` call seen by :func:`recording`: the metric's name and
+    signature, the texts and the result (``passed``: the verdict at the threshold used)."""
+
+    metric: str
+    signature: str
+    reference: str | Sequence[str]
+    output: str
+    question: str | None
+    result: MetricResult
+
+
+_RECORDINGS: list[list[Recorded]] = []
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[list[Recorded]]:
+    """Collect every :func:`assert_lexical` call made inside the block, passing or failing
+    (the pytest plugin's ``--lexeval-save`` saves them in the run store).
+
+    >>> with recording() as seen:
+    ...     _ = assert_lexical("the cat sat", "the cat sat", metric="rouge1", threshold=0.5)
+    >>> [(r.metric, r.result.score, r.result.passed) for r in seen]
+    [('rouge1', 1.0, True)]
+    """
+    collected: list[Recorded] = []
+    _RECORDINGS.append(collected)
+    try:
+        yield collected
+    finally:
+        _RECORDINGS.remove(collected)
 
 
 def _with_evidence(

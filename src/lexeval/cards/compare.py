@@ -49,6 +49,7 @@ __all__ = [
     "SignatureMismatchError",
     "compare_runs",
     "load_report",
+    "parse_report",
     "split_version",
 ]
 
@@ -112,6 +113,12 @@ def load_report(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES
         # Parse again, keeping lines, to name the line of the field at fault.
         line = _line_of_field(locate_json(name, text), exc.field)
         raise DatasetError(name, line, exc.field, exc.message) from None
+
+
+def parse_report(name: str, data: Any) -> RunSummary:
+    """Validate a parsed JSON report (what :func:`load_report` reads from a file; a run store
+    keeps the same document): :class:`DatasetError` names the field at fault."""
+    return _summary(name, data)
 
 
 def _line_of_field(root: Node, field: str) -> int | None:

@@ -34,6 +34,7 @@ COMMANDS: tuple[str, ...] = (
     "metrics",
     "judge",
     "meta",
+    "runs",
 )
 
 
@@ -67,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.command is None:
                 parser.print_help()
                 return 2
+            args.argv = list(sys.argv[1:] if argv is None else argv)
             code: int = args.func(args)
             return code
     except UsageError as exc:

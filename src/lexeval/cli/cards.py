@@ -14,6 +14,7 @@ from lexeval.cli.common import (
     unit_float,
     workers_count,
 )
+from lexeval.cli.saving import add_run_arguments, prepare_runs
 
 __all__ = ["register", "run"]
 
@@ -87,6 +88,7 @@ def register(sub: Any) -> None:
         help="let embeddings decide the pairs whose keyword score is uncertain "
         "(needs the extra: pip install 'lexeval[semantic]'; docs/semantic.md)",
     )
+    add_run_arguments(cards)
     cards.set_defaults(func=run)
 
 
@@ -112,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
     html = output_target("--html", args.html, inputs)
     if html == "-":
         raise UsageError("--html needs a file name ('-' is not accepted)")
+    keeping = prepare_runs(args, "cards")
     semantic = _semantic_tier() if args.semantic else None
     dataset = load_dataset(args.dataset)
     outputs = load_outputs(args.outputs)
@@ -126,6 +129,9 @@ def run(args: argparse.Namespace) -> int:
         semantic=semantic,
     )
     results = check_gates(run, gates)
+    document = run.to_json(results)
+    # the baseline's settings are checked before anything is printed
+    comparison = keeping.compare(document) if keeping is not None else None
     out = console(stderr=report == "-")
     if args.quiet:
         for g in results:
@@ -134,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         render_run(run, out, results)
     if report == "-":
-        sys.stdout.write(run.to_json(results))
+        sys.stdout.write(document)
     elif report is not None:
         run.write_json(report, results, inputs=inputs)
         if not args.quiet:
@@ -145,4 +151,11 @@ def run(args: argparse.Namespace) -> int:
         write_html(html, render_cards(run, results), inputs={"dataset": run.dataset_path, **inputs})
         if not args.quiet:
             out.print(f"HTML report written to {html}", markup=False)
-    return 0 if all(g.passed for g in results) else 1
+    passed = all(g.passed for g in results)
+    if keeping is not None:
+        keeping.save(document, quiet=args.quiet)
+    if comparison is not None:
+        # where the table goes (stdout, or stderr when stdout carries the JSON report)
+        comparison.render(out)
+        passed &= comparison.passed
+    return 0 if passed else 1

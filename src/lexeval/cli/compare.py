@@ -14,7 +14,14 @@ if TYPE_CHECKING:
 
     from lexeval.scored import ScoredRun
 
-__all__ = ["register", "run"]
+__all__ = [
+    "add_comparison_arguments",
+    "check_resamples",
+    "comparison_options",
+    "register",
+    "report_comparison",
+    "run",
+]
 
 
 def register(sub: Any) -> None:
@@ -33,46 +40,49 @@ def register(sub: Any) -> None:
     )
     compare.add_argument("base", metavar="BASE.json")
     compare.add_argument("candidate", metavar="CANDIDATE.json")
-    compare.add_argument(
+    add_comparison_arguments(compare)
+    compare.set_defaults(func=run)
+
+
+def add_comparison_arguments(parser: Any) -> None:
+    """The options of a comparison (``compare``, ``runs diff``): the tolerated drop, the
+    Markdown and HTML reports, the bootstrap and the signature check."""
+    parser.add_argument(
         "--max-drop", type=unit_float, default=0.02, help="tolerated drop (default 0.02)"
     )
-    compare.add_argument(
+    parser.add_argument(
         "--markdown",
         metavar="FILE",
         help="write a Markdown summary here ('-': stdout, the table then goes to stderr)",
     )
-    compare.add_argument(
+    parser.add_argument(
         "--html",
         metavar="PATH",
         help="also write a self-contained HTML report here (atomically, never over an input)",
     )
-    compare.add_argument("--seed", type=int, default=12345, help="bootstrap seed (12345)")
-    compare.add_argument(
+    parser.add_argument("--seed", type=int, default=12345, help="bootstrap seed (12345)")
+    parser.add_argument(
         "--resamples",
         type=positive_int,
         default=10000,
         help="bootstrap resamples (10000; from 200 to 1000000)",
     )
-    compare.add_argument(
+    parser.add_argument(
         "--alpha",
         type=unit_float,
         default=None,
         help="fail only when a drop is also significant (p < ALPHA)",
     )
-    compare.add_argument(
+    parser.add_argument(
         "--allow-signature-mismatch",
         action="store_true",
         help="compare runs made with different settings",
     )
-    compare.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``lexeval compare``; returns the exit code."""
-    from lexeval.cards.compare import MAX_RESAMPLES, MIN_RESAMPLES
-
-    if not MIN_RESAMPLES <= args.resamples <= MAX_RESAMPLES:
-        raise UsageError(f"--resamples must be in [{MIN_RESAMPLES}, {MAX_RESAMPLES}]")
+    check_resamples(args)
     inputs = {"BASE": args.base, "CANDIDATE": args.candidate}
     markdown = output_target("--markdown", args.markdown, inputs)
     html = output_target("--html", args.html, inputs)
@@ -82,6 +92,25 @@ def run(args: argparse.Namespace) -> int:
     if scored is not None:
         return _run_scored(args, scored, markdown, html, inputs)
     return _run_cards(args, markdown, html, inputs)
+
+
+def check_resamples(args: argparse.Namespace) -> None:
+    """``--resamples`` within the bootstrap's bounds (a usage error before any work)."""
+    from lexeval.cards.compare import MAX_RESAMPLES, MIN_RESAMPLES
+
+    if not MIN_RESAMPLES <= args.resamples <= MAX_RESAMPLES:
+        raise UsageError(f"--resamples must be in [{MIN_RESAMPLES}, {MAX_RESAMPLES}]")
+
+
+def comparison_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of ``compare_scored``/``compare_runs`` that the options give."""
+    return {
+        "max_drop": args.max_drop,
+        "seed": args.seed,
+        "n_resamples": args.resamples,
+        "alpha": args.alpha,
+        "allow_signature_mismatch": args.allow_signature_mismatch,
+    }
 
 
 def _scored_runs(base: str, candidate: str) -> tuple[ScoredRun, ScoredRun] | None:
@@ -117,17 +146,10 @@ def _run_scored(
 ) -> int:
     from lexeval.scored import compare_scored
 
-    result = compare_scored(
-        *runs,
-        max_drop=args.max_drop,
-        seed=args.seed,
-        n_resamples=args.resamples,
-        alpha=args.alpha,
-        allow_signature_mismatch=args.allow_signature_mismatch,
-    )
+    result = compare_scored(*runs, **comparison_options(args))
     from lexeval.htmlreport import render_scored_comparison
 
-    return _report(result, markdown, html, inputs, render_scored_comparison)
+    return report_comparison(result, markdown, html, inputs, render_scored_comparison)
 
 
 def _run_cards(
@@ -137,21 +159,13 @@ def _run_cards(
 
     base = load_report(args.base)
     candidate = load_report(args.candidate)
-    result = compare_runs(
-        base,
-        candidate,
-        max_drop=args.max_drop,
-        seed=args.seed,
-        n_resamples=args.resamples,
-        alpha=args.alpha,
-        allow_signature_mismatch=args.allow_signature_mismatch,
-    )
+    result = compare_runs(base, candidate, **comparison_options(args))
     from lexeval.htmlreport import render_card_comparison
 
-    return _report(result, markdown, html, inputs, render_card_comparison)
+    return report_comparison(result, markdown, html, inputs, render_card_comparison)
 
 
-def _report(
+def report_comparison(
     result: Any,
     markdown: str | None,
     html: str | None,

@@ -23,6 +23,7 @@ from lexeval.cli.common import (
     workers_count,
 )
 from lexeval.cli.judge import add_backend_arguments, backend_options
+from lexeval.cli.saving import RunKeeping, add_run_arguments, prepare_runs
 
 if TYPE_CHECKING:
     from lexeval.metrics import AggregateResult, BaseMetric, MetricResult
@@ -150,6 +151,7 @@ def register(sub: Any) -> None:
         help="score on N processes ('auto': every core; default 1); same results",
     )
     add_backend_arguments(score)
+    add_run_arguments(score)
     score.set_defaults(func=run)
 
 
@@ -325,8 +327,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("a single pair needs both --input and --output")
     if args.question is not None and not single:
         raise UsageError("--question goes with --input and --output; FILE has a question field")
-    from lexeval.metrics.base import measure_with_question
-
     metrics = build_metrics(args, names)
     recommended = _recommended(args, names, metrics)
     if recommended:
@@ -344,19 +344,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--html needs a file name ('-' is not accepted)")
     if html is not None and args.jsonl:
         raise UsageError("--html goes with FILE, not with the older --jsonl form")
+    if args.jsonl and (args.save or args.baseline):
+        raise UsageError("--save and --baseline go with FILE, not with the older --jsonl form")
+    keeping = prepare_runs(args, "score")
     if single and len(names) == 1 and not gates:
-        result = measure_with_question(metrics[names[0]], args.input, args.output, args.question)
-        print(strict_json(result.to_dict()))
-        if html is not None:
-            from lexeval.htmlreport import render_scored, write_html
-            from lexeval.run.batch import Record
-            from lexeval.scored import ScoredRun
-
-            record = Record(1, None, args.input, args.output, args.question)
-            signatures = {names[0]: metrics[names[0]].signature}
-            pair = ScoredRun.from_results([record], {names[0]: [result]}, signatures, "--input")
-            write_html(html, render_scored(pair), inputs=inputs)
-        return 0
+        return _run_single(args, names[0], metrics[names[0]], html, inputs, keeping)
     if args.jsonl:
         return _run_legacy(args.jsonl, names, metrics, args.workers, args.question_field)
 
@@ -384,11 +376,16 @@ def run(args: argparse.Namespace) -> int:
         {name: metric.signature for name, metric in metrics.items()},
         label=args.file or "--input/--output",
     )
+    document = ""
+    if args.format == "json" or keeping is not None:
+        data = scored_document(run, {name: agg.to_dict() for name, agg in summary.items()})
+        document = strict_json(data, indent=2) + "\n"
+    # the baseline's settings and records are checked before anything is printed
+    comparison = keeping.compare(document) if keeping is not None else None
     if args.format == "csv":
         sys.stdout.write(_csv(records, columns))
     elif args.format == "json":
-        document = scored_document(run, {name: agg.to_dict() for name, agg in summary.items()})
-        sys.stdout.write(strict_json(document, indent=2) + "\n")
+        sys.stdout.write(document)
     else:
         sys.stdout.write(
             "".join(
@@ -413,7 +410,53 @@ def run(args: argparse.Namespace) -> int:
         failed |= not ok
         verdict = "passed" if ok else "FAILED"
         print(f"gate {metric} {kind} {value:.4f} >= {minimum:g}: {verdict}", file=sys.stderr)
+    return _keep(keeping, document, comparison, failed)
+
+
+def _keep(keeping: RunKeeping | None, document: str, comparison: Any, failed: bool) -> int:
+    """Save the run and show its comparison with the baseline (on stderr, where the summary
+    goes: stdout carries the results); the exit code."""
+    if keeping is not None:
+        keeping.save(document)
+    if comparison is not None:
+        from lexeval.cli.common import console
+
+        comparison.render(console(stderr=True))
+        failed |= not comparison.passed
     return 1 if failed else 0
+
+
+def _run_single(
+    args: argparse.Namespace,
+    name: str,
+    metric: BaseMetric,
+    html: str | None,
+    inputs: dict[str, str],
+    keeping: RunKeeping | None,
+) -> int:
+    """One pair, one metric, no gate: the result object on stdout."""
+    from lexeval.metrics.base import measure_with_question
+    from lexeval.run.batch import Record
+    from lexeval.scored import ScoredRun
+
+    result = measure_with_question(metric, args.input, args.output, args.question)
+    record = Record(1, None, args.input, args.output, args.question)
+    pair = ScoredRun.from_results([record], {name: [result]}, {name: metric.signature}, "--input")
+    document = ""
+    comparison = None
+    if keeping is not None:
+        from lexeval.metrics import aggregate
+        from lexeval.scored import scored_document
+
+        summary = {name: aggregate([result]).to_dict()}
+        document = strict_json(scored_document(pair, summary), indent=2) + "\n"
+        comparison = keeping.compare(document)
+    print(strict_json(result.to_dict()))
+    if html is not None:
+        from lexeval.htmlreport import render_scored, write_html
+
+        write_html(html, render_scored(pair), inputs=inputs)
+    return _keep(keeping, document, comparison, False)
 
 
 def _run_legacy(
