@@ -30,6 +30,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("lexeval.judge",),
     ("lexeval.registry",),
     ("lexeval.run",),
+    ("lexeval.records",),  # the record matcher; flashcards (lexeval.cards) are one schema
     ("lexeval.cards", "lexeval.frame", "lexeval.integrations", "lexeval.testing", "lexeval.scored"),
     ("lexeval.htmlreport",),
     ("lexeval.batch", "lexeval.dask"),  # old import paths, kept as re-exports of lexeval.run

@@ -35,6 +35,7 @@ from lexeval.io import (
     parse_json,
     read_text,
 )
+from lexeval.records.flashcards import CARD_TYPES
 
 __all__ = [
     "CARD_TYPES",
@@ -51,12 +52,6 @@ __all__ = [
     "load_outputs",
     "read_text",
 ]
-
-#: Card types a dataset may name. Generated cards may carry any type string; it only has to equal
-#: the expected card's type (case-insensitively) to earn the card-type weight.
-CARD_TYPES: frozenset[str] = frozenset(
-    {"qa", "cloze", "definition", "list", "true_false", "multiple_choice", "reverse"}
-)
 
 #: A dataset, output or report file that cannot be used; the message names file, line and
 #: field (the same class as :class:`lexeval.io.InputError`).
