@@ -285,7 +285,8 @@ class KeywordsCheck(Check):
             return 0.0
         if isinstance(generated, str):
             return sum(k in generated for k in expected) / len(expected)
-        return sum(generated.contains(k) for k in expected) / len(expected)
+        found: int = sum(generated.contains(k) for k in expected)
+        return found / len(expected)
 
     def evidence(self, expected: Any, generated: Any, index: KeywordIndex) -> dict[str, Any]:
         text = _generated_text(generated)
@@ -499,7 +500,7 @@ class MetricCheck(Check):
 
     @property
     def signature(self) -> str:
-        return f"metric({self.metric.signature})"
+        return f"metric({self.metric.signature.replace('|', ';')})"
 
     def expected(self, reader: NodeReader, node: Node, path: str) -> tuple[str, ...]:
         return _scalar_list(reader, node, path, single=True)
