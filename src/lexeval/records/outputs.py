@@ -94,6 +94,7 @@ def extract_json(reply: str) -> tuple[Any, str | None]:
                 first_error = f"invalid JSON: {exc.args[0] if exc.args else exc}"
             continue
         except RecursionError:
+            first_error = first_error or "invalid JSON: nested too deeply"
             continue
         if isinstance(value, (dict, list)):
             return value, None
