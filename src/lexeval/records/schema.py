@@ -14,7 +14,6 @@ renormalized. The flashcard schema combines its fields with its own weights
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -114,13 +113,8 @@ class Schema:
 
     @property
     def signature(self) -> str:
-        """The fields, checks and weights, e.g. ``fields:name=keywords,qty=number|w:1/3``,
-        shortened to a hash when long."""
+        """The fields, checks and weights, e.g. ``fields:name=keywords,qty=number|w:1/3``."""
         fields = ",".join(
             f"{f.name}={f.check.signature}{'?' if f.optional else ''}" for f in self.fields
         )
-        text = f"fields:{fields}|w:{self.combiner.signature}"
-        if len(text) > 160:
-            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
-            return f"fields:{len(self.fields)}#{digest}"
-        return text
+        return f"fields:{fields}|w:{self.combiner.signature}"
