@@ -227,6 +227,11 @@ class Check(ABC):
     def score(self, expected: Any, generated: Any) -> float:
         """The score of prepared values in 0..1 (0 for a MISSING generated value)."""
 
+    def score_row(self, expected: Any, generated: Sequence[Any]) -> list[float]:
+        """The scores of one prepared expected value against prepared generated values."""
+        score = self.score
+        return [score(expected, g) for g in generated]
+
     def detail(self, expected: Any, generated: Any, index: KeywordIndex) -> FieldScore:
         """Score, verdict and evidence of raw values (``generated`` may be MISSING)."""
         score = self.score(
@@ -287,6 +292,14 @@ class KeywordsCheck(Check):
             return sum(k in generated for k in expected) / len(expected)
         found: int = sum(generated.contains(k) for k in expected)
         return found / len(expected)
+
+    def score_row(self, expected: Any, generated: Sequence[Any]) -> list[float]:
+        n = len(expected)
+        if expected and isinstance(expected[0], str):  # plain mode: ``kw in text``
+            return [0.0 if g is MISSING else sum(k in g for k in expected) / n for g in generated]
+        return [
+            0.0 if g is MISSING else sum(g.contains(k) for k in expected) / n for g in generated
+        ]
 
     def evidence(self, expected: Any, generated: Any, index: KeywordIndex) -> dict[str, Any]:
         text = _generated_text(generated)

@@ -97,6 +97,18 @@ class CardWeights:
         score = w.typed_front * front + w.typed_back * back
         return score + w.card_type if card_type >= 1.0 else score
 
+    def combine_rows(self, rows: Sequence[Sequence[float] | None]) -> list[float]:
+        front, back, card_type = rows
+        assert front is not None and back is not None
+        w = self.weights
+        if card_type is None:
+            return [w.front * f + w.back * b for f, b in zip(front, back, strict=True)]
+        tf, tb, tc = w.typed_front, w.typed_back, w.card_type
+        return [
+            tf * f + tb * b + tc if t >= 1.0 else tf * f + tb * b
+            for f, b, t in zip(front, back, card_type, strict=True)
+        ]
+
 
 def flashcard_schema(
     weights: ScoreWeights = DEFAULT_WEIGHTS, card_types: Iterable[str] = CARD_TYPES

@@ -143,27 +143,25 @@ class RecordMatcher:
         """Scores of every (expected, generated) pair, each value prepared once."""
         index = self.index
         fields = self.schema.fields
-        combine = self.schema.combiner.combine
-        made = [
-            [f.check.prepare_generated(g.get(f.name, MISSING), index) for f in fields]
-            for g in generated
+        combine_rows = self.schema.combiner.combine_rows
+        columns = [
+            [f.check.prepare_generated(g.get(f.name, MISSING), index) for g in generated]
+            for f in fields
         ]
         rows: list[list[float]] = []
         for e in expected:
-            wanted = [
-                (f.check, f.check.prepare_expected(e[f.name], index)) if f.name in e else None
-                for f in fields
-            ]
+            if not generated:
+                rows.append([])
+                continue
             rows.append(
-                [
-                    combine(
-                        [
-                            None if w is None else w[0].score(w[1], values[k])
-                            for k, w in enumerate(wanted)
-                        ]
-                    )
-                    for values in made
-                ]
+                combine_rows(
+                    [
+                        f.check.score_row(f.check.prepare_expected(e[f.name], index), column)
+                        if f.name in e
+                        else None
+                        for f, column in zip(fields, columns, strict=True)
+                    ]
+                )
             )
         return rows
 

@@ -52,6 +52,10 @@ class Combiner(Protocol):
 
     def combine(self, scores: Sequence[float | None]) -> float: ...
 
+    def combine_rows(self, rows: Sequence[Sequence[float] | None]) -> list[float]:
+        """:meth:`combine` of each column of per-field rows (None: the field is not scored)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class WeightedMean:
@@ -74,6 +78,16 @@ class WeightedMean:
                 total += w * s
                 weight += w
         return total / weight if weight > 0 else 0.0
+
+    def combine_rows(self, rows: Sequence[Sequence[float] | None]) -> list[float]:
+        scored = [(w, row) for w, row in zip(self.weights, rows, strict=True) if row is not None]
+        weight = sum(w for w, _ in scored)
+        if not scored or weight <= 0:
+            width = len(next((row for row in rows if row is not None), ()))
+            return [0.0] * width
+        columns = zip(*(row for _, row in scored), strict=True)
+        ws = [w for w, _ in scored]
+        return [sum(w * s for w, s in zip(ws, col, strict=True)) / weight for col in columns]
 
 
 @dataclass(frozen=True, slots=True)
