@@ -115,6 +115,9 @@ def test_exact_folds_case_and_space_unless_plain() -> None:
     assert score(check, "USD", "usd") == 0.0
     assert score(check, "USD", "EUR", normalized) == 0.0
     assert score(check, 42, "42") == 1.0
+    assert score(check, 42, 42.0, normalized) == 1.0
+    assert score(check, "007", 7, normalized) == 0.0  # leading zeros: a code, not a number
+    assert score(check, 42, 42.5, normalized) == 0.0
     assert score(check, "x", None) == 0.0
     restricted = ExactCheck(values=["qa", "cloze"])
     with pytest.raises(ValueError, match="unknown value 'essay'"):

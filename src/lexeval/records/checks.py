@@ -136,16 +136,24 @@ def to_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def fold(text: str, index: KeywordIndex) -> str:
-    """A label normalized for equality: whitespace collapsed and case folded (as is in plain
-    mode).
+_PLAIN_NUMBER = re.compile(r"[-+]?(?:0|[1-9]\d*)(?:\.\d+)?")  # "007" is a code: kept
 
-    >>> fold("  Multiple  Choice ", KeywordIndex("default"))
-    'multiple choice'
+
+def fold(text: str, index: KeywordIndex) -> str:
+    """A label normalized for equality: whitespace collapsed, case folded and a plain number
+    written one way (``42.0`` is ``42``); as is in plain mode.
+
+    >>> index = KeywordIndex("default")
+    >>> fold("  Multiple  Choice ", index), fold("42.0", index), fold("0.50", index)
+    ('multiple choice', '42', '0.5')
     """
     if index.normalizer is None:
         return text
-    return " ".join(text.split()).casefold()
+    folded = " ".join(text.split()).casefold()
+    if _PLAIN_NUMBER.fullmatch(folded):
+        number = float(folded)
+        return str(int(number)) if number.is_integer() and abs(number) < 2**53 else repr(number)
+    return folded
 
 
 _CURRENCY = re.compile(r"[$€£¥₹\s\u00a0]")
