@@ -309,10 +309,12 @@ class KeywordsCheck(Check):
             0.0 if g is MISSING else sum(g.contains(k) for k in expected) / n for g in generated
         ]
 
-    def evidence(self, expected: Any, generated: Any, index: KeywordIndex) -> dict[str, Any]:
+    def detail(self, expected: Any, generated: Any, index: KeywordIndex) -> FieldScore:
         text = _generated_text(generated)
         found = [False] * len(expected) if text is MISSING else index.found(expected, text)
-        return {"missing": [k for k, ok in zip(expected, found, strict=True) if not ok]}
+        score = sum(found) / len(found)
+        missing = [k for k, ok in zip(expected, found, strict=True) if not ok]
+        return FieldScore(score, score >= self.pass_at, {"missing": missing})
 
 
 class ExactCheck(Check):
