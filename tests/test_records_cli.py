@@ -177,5 +177,5 @@ def test_compare_and_html_read_record_reports(
     code, out, _ = run(capsys, "compare", str(base), str(cand), "--html", str(compared))
     assert code == 1 and "micro.recall" in out  # recall fell from 1 to 1/3
     assert compared.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
-    code, out, _ = run(capsys, "compare", str(base), str(base))
-    assert code == 0
+    code, out, _ = run(capsys, "compare", str(base), str(base), "--markdown", "-")
+    assert code == 0 and out.startswith("### lexeval match: candidate vs baseline")
