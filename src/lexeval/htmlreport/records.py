@@ -55,25 +55,23 @@ def _case_detail(case: CaseMatch, fields: Sequence[str]) -> str:
     for pair in case.pairs:
         expected = case.expected[pair.expected_index]
         generated = case.generated[pair.generated_index]
-        rows = []
+        lines = []
         for name in fields:
             result = pair.fields.get(name)
-            verdict = "-" if result is None else ("pass" if result.passed else "FAIL")
-            score = "-" if result is None else number(result.score)
-            rows.append(
-                (
-                    esc(name),
-                    _value(expected.get(name, "-")),
-                    _value(generated.get(name, "-")),
-                    score,
-                    verdict,
-                )
+            if result is None:
+                verdict = '<span class="chip">not scored</span>'
+            else:
+                cls = "match" if result.passed else "missing"
+                verdict = f'<span class="chip {cls}">{number(result.score)}</span>'
+            lines.append(
+                f"<b>{esc(name)}</b> {verdict} expected {_value(expected.get(name, '-'))}; "
+                f"generated {_value(generated.get(name, '-'))}"
             )
         parts.append(
-            f'<div class="pair"><h4>expected record {pair.expected_index} ↔ generated record '
-            f"{pair.generated_index} (score {number(pair.score)})</h4>"
-            + _raw_table(["field", "expected", "generated", "score", "verdict"], rows)
-            + "</div>"
+            f'<div class="pair"><div class="output"><h4>expected record {pair.expected_index} '
+            f"↔ generated record {pair.generated_index} (score {number(pair.score)})</h4>"
+            + "<br>".join(lines)
+            + "</div></div>"
         )
     for i in case.unmatched_expected_indices:
         best = case.best_scores[i] if i < len(case.best_scores) else 0.0
@@ -87,13 +85,6 @@ def _case_detail(case: CaseMatch, fields: Sequence[str]) -> str:
             f"{_value(dict(case.generated[j]))}</div>"
         )
     return "".join(parts)
-
-
-def _raw_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A table of cells that are already escaped HTML."""
-    head = "".join(f"<th>{esc(h)}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
-    return f'<table class="summary"><tr>{head}</tr>{body}</table>'
 
 
 def render_records_page(
