@@ -252,7 +252,7 @@ class RecordRun:
         }
 
     def to_json(self, gates: Sequence[RecordGateResult] = ()) -> str:
-        return json.dumps(self.to_dict(gates), ensure_ascii=False, indent=2) + "\n"
+        return json.dumps(self.to_dict(gates), ensure_ascii=False, indent=2, default=str) + "\n"
 
     def write_json(
         self,
