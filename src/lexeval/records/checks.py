@@ -45,6 +45,7 @@ from lexeval.io import (
     NodeReader,
     ScalarNode,
     join_path,
+    json_node,
     node_kind,
 )
 from lexeval.records.keywords import KeywordIndex
@@ -218,8 +219,6 @@ class Check(ABC):
 
     def check_expected(self, value: Any) -> Any:
         """An expected value given in Python, validated like a dataset's (ValueError)."""
-        from lexeval.io import json_node
-
         try:
             return self.expected(NodeReader("<records>"), json_node(value), "value")
         except InputError as exc:
