@@ -729,6 +729,62 @@ plt.show()""",
 Markdown(comparison.to_markdown())""",
     ),
     (
+        "md",
+        """## Beyond flashcards: any structured output
+
+Flashcards are one schema of `lexeval.records`, which scores any list of records field by field
+(`docs/records.md`, `lexeval match`). The bundled worked example, `examples/invoices/`, extracts
+invoice line items: the description is checked by keywords, quantities and prices as numbers
+(`"$1,200.00"` is 1200), the currency exactly. One reply holds its JSON inside a markdown fence,
+one holds no valid JSON (a `parse_error` for that case only), one case has no output at all.""",
+    ),
+    (
+        "code",
+        """from lexeval import records
+
+INVOICES = Path("..", "examples", "invoices")
+invoices = records.load_dataset(INVOICES / "dataset.yaml")
+invoice_run = records.match_records(
+    invoices, records.load_outputs(INVOICES / "outputs.jsonl", invoices.schema)
+)
+print(f"{invoices.name}: micro recall {invoice_run.micro.recall:.3f}, "
+      f"precision {invoice_run.micro.precision:.3f}, F1 {invoice_run.micro.f1:.3f}")
+pd.DataFrame(
+    [
+        {"case": c.case_id, "status": c.status, "expected": c.n_expected,
+         "generated": c.n_generated, "matched": c.n_matched, "F1": c.f1,
+         "reason": c.reason or ""}
+        for c in invoice_run.cases
+    ]
+).set_index("case")""",
+    ),
+    (
+        "code",
+        """pd.DataFrame(
+    {name: {"check": t.check, "pairs": t.n, "accuracy": t.accuracy, "mean": t.mean}
+     for name, t in invoice_run.fields.items()}
+).T""",
+    ),
+    (
+        "md",
+        """The flashcard dataset read by `lexeval.records` gets the flashcard schema, and the same
+matcher gives the same numbers as `lexeval.cards` above:""",
+    ),
+    (
+        "code",
+        """card_records = records.load_dataset(EXAMPLE / "dataset.yaml")
+for version, path in (("prompt_v1", "prompt_v1.yaml"), ("prompt_v2", "prompt_v2.jsonl")):
+    as_records = records.match_records(
+        card_records, records.load_outputs(EXAMPLE / "outputs" / path, card_records.schema)
+    )
+    same = all(
+        getattr(as_records.micro, m) == getattr(runs[version].micro, m)
+        for m in ("recall", "precision", "f1")
+    )
+    print(f"{version}: records F1 {as_records.micro.f1:.3f}, cards F1 {runs[version].micro.f1:.3f}: "
+          + ("same recall, precision and F1 as lexeval.cards" if same else "DIFFERENT"))""",
+    ),
+    (
         "code",
         """print(f"notebook ran in {time.perf_counter() - T0:.0f} s")""",
     ),

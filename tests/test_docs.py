@@ -21,6 +21,7 @@ PAGES = [
     "normalization.md",
     "metrics.md",
     "cards.md",
+    "records.md",
     "cli.md",
     "benchmarks.md",
     "scale.md",

@@ -369,3 +369,33 @@ def test_browser_compare_page(
     text = page.page.inner_text("body")
     assert "paired bootstrap over 5 records" in text and "PASS" in text
     assert page.errors == [] and page.dialogs == [] and page.requests == [page.url]
+
+
+def test_browser_record_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], opened: Any
+) -> None:
+    """``lexeval match --html`` on the worked invoice example: every case, the parse error and
+    the missing output filterable, a hostile field value shown as text."""
+    examples = Path(__file__).resolve().parents[1] / "examples" / "invoices"
+    outputs = tmp_path / "outputs.jsonl"
+    hostile = {"case_id": "inv-005", "records": [{"description": "<img src=x onerror=alert(1)>"}]}
+    text = (examples / "outputs.jsonl").read_text(encoding="utf-8")
+    outputs.write_text(text + json.dumps(hostile) + "\n", encoding="utf-8")
+    page_path = tmp_path / "invoices.html"
+    argv = ["match", str(examples / "dataset.yaml"), str(outputs), "--html", str(page_path)]
+    assert main([*argv, "--quiet"]) == 0
+    capsys.readouterr()
+    page = opened(page_path)
+    assert page.visible_ids() == ["inv-001", "inv-002", "inv-003", "inv-004", "inv-005"]
+    page.page.select_option("#filter", "parse-error")
+    assert page.visible_ids() == ["inv-004"]
+    page.page.select_option("#filter", "extra")
+    assert page.visible_ids() == ["inv-003", "inv-005"]
+    page.page.select_option("#filter", "")
+    row = page.page.locator("#cases tbody tr").nth(4)
+    row.locator("details summary").click()
+    assert "<img src=x onerror=alert(1)>" in row.inner_text()
+    assert page.page.locator("#cases img").count() == 0
+    body = page.page.inner_text("body")
+    assert "unit_price" in body and "number(tolerance=0.01)" in body
+    assert page.errors == [] and page.dialogs == [] and page.requests == [page.url]

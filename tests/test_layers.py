@@ -30,6 +30,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("lexeval.judge",),
     ("lexeval.registry",),
     ("lexeval.run",),
+    ("lexeval.records",),  # the record matcher; flashcards (lexeval.cards) are one schema
     (
         "lexeval.cards",
         "lexeval.frame",

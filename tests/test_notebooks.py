@@ -106,6 +106,9 @@ def test_notebook_executes(name: str) -> None:
             assert "using the small bundled sample" in text
         assert "max |F(lexeval compat) - F(rouge_score)| = 0.0e+00" in text
         assert "tone consistency" in text and "input elements" in text  # section 7
+    if name.startswith("02"):  # flashcards are one schema of lexeval.records: same numbers
+        assert text.count("same recall, precision and F1 as lexeval.cards") == 2
+        assert "DIFFERENT" not in text and "parse_error" in text and "no_output" in text
     if name.startswith("03"):
         if find_shared(NOTEBOOKS) is not None:
             assert "real data from ../shared" in text

@@ -289,6 +289,11 @@ class Comparison:
         return f"regression beyond {self.max_drop:g}: {drops}"
 
     @property
+    def command(self) -> str:
+        """The command whose reports these are: ``match`` (record reports) or ``cards``."""
+        return "match" if self.candidate.signature.startswith("records:") else "cards"
+
+    @property
     def interval_text(self) -> str:
         if self.ci_low is None or self.ci_high is None or self.p_value is None:
             return f"mean per-case F1 delta {self.mean_delta:+.3f} (too few cases for a bootstrap)"
@@ -330,7 +335,7 @@ class Comparison:
         """A Markdown block for a pull-request comment."""
         icon = "✅" if self.passed else "❌"
         lines = [
-            "### lexeval cards: candidate vs baseline",
+            f"### lexeval {self.command}: candidate vs baseline",
             "",
             f"**{icon} {self.verdict}**",
             "",

@@ -22,17 +22,20 @@ from lexeval.checks import check_text, check_texts
 from lexeval.io import (
     MAX_FILE_BYTES,
     InputError,
-    ListNode,
     MapNode,
     Node,
+    NodeReader,
     ScalarNode,
     compose_yaml,
     iter_jsonl,
+    join_path,
     json_node,
     locate_json,
+    node_kind,
     parse_json,
     read_text,
 )
+from lexeval.records.flashcards import CARD_TYPES
 
 __all__ = [
     "CARD_TYPES",
@@ -49,12 +52,6 @@ __all__ = [
     "load_outputs",
     "read_text",
 ]
-
-#: Card types a dataset may name. Generated cards may carry any type string; it only has to equal
-#: the expected card's type (case-insensitively) to earn the card-type weight.
-CARD_TYPES: frozenset[str] = frozenset(
-    {"qa", "cloze", "definition", "list", "true_false", "multiple_choice", "reverse"}
-)
 
 #: A dataset, output or report file that cannot be used; the message names file, line and
 #: field (the same class as :class:`lexeval.io.InputError`).
@@ -148,90 +145,6 @@ class EvalDataset:
         return len(self.cases)
 
 
-# ---------------------------------------------------------------- reading files
-
-
-class _Reader:
-    """Validates nodes, building error messages with file, line and field."""
-
-    def __init__(self, name: str, default_line: int | None = None) -> None:
-        self.name = name
-        self.default_line = default_line
-
-    def line(self, node: Node) -> int | None:
-        return node.line if node.line is not None else self.default_line
-
-    def error(self, node: Node, path: str, message: str) -> DatasetError:
-        return DatasetError(self.name, self.line(node), path or None, message)
-
-    def mapping(
-        self,
-        node: Node,
-        path: str,
-        required: Iterable[str],
-        optional: Iterable[str],
-        strict: bool = True,
-    ) -> dict[str, Node]:
-        if not isinstance(node, MapNode):
-            raise self.error(node, path, f"expected a mapping, got {_kind(node)}")
-        known = {*required, *optional}
-        out: dict[str, Node] = {}
-        for key_node, value_node in node.pairs:
-            key = self.key(key_node, path)
-            if key in out:
-                raise self.error(key_node, _join(path, key), "duplicate key")
-            if strict and key not in known:
-                allowed = ", ".join(sorted(known))
-                raise self.error(key_node, _join(path, key), f"unknown field (allowed: {allowed})")
-            out[key] = value_node
-        for key in required:
-            if key not in out:
-                raise self.error(node, _join(path, key), "missing required field")
-        return out
-
-    def key(self, node: Node, path: str) -> str:
-        if not isinstance(node, ScalarNode):
-            raise self.error(node, path, "mapping keys must be strings")
-        return node.value
-
-    def string(self, node: Node, path: str, *, numbers: bool = False) -> str:
-        """A string scalar; with ``numbers`` an unquoted number is taken as its source text."""
-        tags = ("str", "int", "float") if numbers else ("str",)
-        if isinstance(node, ScalarNode) and node.tag in tags:
-            return node.value
-        raise self.error(node, path, f"expected a string, got {_kind(node)}")
-
-    def nonblank(self, node: Node, path: str, *, numbers: bool = False) -> str:
-        value = self.string(node, path, numbers=numbers)
-        if not value.strip():
-            raise self.error(node, path, "must not be blank")
-        return value
-
-    def sequence(self, node: Node, path: str) -> list[Node]:
-        if not isinstance(node, ListNode):
-            raise self.error(node, path, f"expected a list, got {_kind(node)}")
-        return node.items
-
-    def optional_string(self, node: Node | None, path: str) -> str | None:
-        if node is None or (isinstance(node, ScalarNode) and node.tag == "null"):
-            return None
-        return self.nonblank(node, path)
-
-
-def _kind(node: Node) -> str:
-    if isinstance(node, MapNode):
-        return "a mapping"
-    if isinstance(node, ListNode):
-        return "a list"
-    return {"str": "a string", "int": "an integer", "float": "a number", "null": "null"}.get(
-        node.tag, f"a {node.tag}"
-    )
-
-
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
 # ---------------------------------------------------------------- datasets
 
 
@@ -273,7 +186,7 @@ class _DatasetBuilder:
 
     def __init__(self, name: str, allowed_types: frozenset[str]) -> None:
         self.name = name
-        self.reader = _Reader(name)
+        self.reader = NodeReader(name)
         self.allowed_types = allowed_types
         self.cases: list[EvalCase] = []
         self.seen: dict[str, int | None] = {}
@@ -320,7 +233,7 @@ class _DatasetBuilder:
 
 
 def _expected_card(
-    reader: _Reader, node: Node, where: str, allowed_types: frozenset[str]
+    reader: NodeReader, node: Node, where: str, allowed_types: frozenset[str]
 ) -> ExpectedCard:
     fields = reader.mapping(node, where, ("front_keywords", "back_keywords"), ("card_type",))
     lists: list[tuple[str, ...]] = []
@@ -381,25 +294,27 @@ def load_outputs(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTE
                 raise DatasetError(name, None, None, "expected a mapping")
             # One case's nodes at a time, not a second tree of the whole file.
             pairs = ((ScalarNode("str", k), json_node(v)) for k, v in data.items())
-            return _outputs_mapping(_Reader(name), MapNode([]), pairs)
+            return _outputs_mapping(NodeReader(name), MapNode([]), pairs)
         except DatasetError as exc:
             if exc.line is not None:  # pragma: no cover - JSON nodes carry no line
                 raise
         # Parse again, slower, keeping each value's line, for an error that names it.
-        return _outputs_mapping(_Reader(name), locate_json(name, text))
+        return _outputs_mapping(NodeReader(name), locate_json(name, text))
     if suffix in (".yaml", ".yml"):
-        return _outputs_mapping(_Reader(name), compose_yaml(name, text))
+        return _outputs_mapping(NodeReader(name), compose_yaml(name, text))
     raise DatasetError(name, None, None, "unknown output format (use .jsonl, .json, .yaml or .yml)")
 
 
 def _outputs_mapping(
-    reader: _Reader, root: Node | None, pairs: Iterable[tuple[Node, Node]] | None = None
+    reader: NodeReader, root: Node | None, pairs: Iterable[tuple[Node, Node]] | None = None
 ) -> Outputs:
     """Validate a mapping from case id to cards (its ``pairs``, by default ``root``'s)."""
     if root is None:
         raise DatasetError(reader.name, None, None, "file is empty")
     if not isinstance(root, MapNode):
-        raise reader.error(root, "", f"expected a mapping from case id to cards, got {_kind(root)}")
+        raise reader.error(
+            root, "", f"expected a mapping from case id to cards, got {node_kind(root)}"
+        )
     out: dict[str, tuple[GeneratedCard, ...]] = {}
     validated: dict[int, tuple[GeneratedCard, ...]] = {}
     for key_node, value_node in root.pairs if pairs is None else pairs:
@@ -424,10 +339,10 @@ def _outputs_mapping(
 def _outputs_jsonl(name: str, text: str) -> Outputs:
     collected: dict[str, list[GeneratedCard]] = {}
     for number, data in iter_jsonl(name, text):
-        reader = _Reader(name, default_line=number)
+        reader = NodeReader(name, default_line=number)
         node = json_node(data, number)
         if not isinstance(node, MapNode):
-            raise reader.error(node, "", f"expected an object, got {_kind(node)}")
+            raise reader.error(node, "", f"expected an object, got {node_kind(node)}")
         if "cards" in data:
             fields = reader.mapping(node, "", ("case_id", "cards"), (), strict=False)
             case_id = reader.nonblank(fields["case_id"], "case_id", numbers=True)
@@ -441,17 +356,17 @@ def _outputs_jsonl(name: str, text: str) -> Outputs:
     return {case_id: tuple(cards) for case_id, cards in collected.items()}
 
 
-def _generated_card(reader: _Reader, node: Node, where: str) -> GeneratedCard:
+def _generated_card(reader: NodeReader, node: Node, where: str) -> GeneratedCard:
     fields = reader.mapping(node, where, ("front", "back"), (), strict=False)
-    front = reader.string(fields["front"], _join(where, "front"))
-    back = reader.string(fields["back"], _join(where, "back"))
+    front = reader.string(fields["front"], join_path(where, "front"))
+    back = reader.string(fields["back"], join_path(where, "back"))
     card_type_node = fields.get("card_type")
-    card_type = reader.optional_string(card_type_node, _join(where, "card_type"))
+    card_type = reader.optional_string(card_type_node, join_path(where, "card_type"))
     tags: tuple[str, ...] = ()
     if "tags" in fields:
         tags = tuple(
-            reader.string(tag, f"{_join(where, 'tags')}[{k}]")
-            for k, tag in enumerate(reader.sequence(fields["tags"], _join(where, "tags")))
+            reader.string(tag, f"{join_path(where, 'tags')}[{k}]")
+            for k, tag in enumerate(reader.sequence(fields["tags"], join_path(where, "tags")))
         )
     return GeneratedCard(front, back, card_type, tags)
 

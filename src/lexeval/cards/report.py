@@ -31,6 +31,7 @@ from lexeval.cards.matching import (
     f1_score,
 )
 from lexeval.io import write_text_atomic
+from lexeval.records.report import Scores, macro_scores, micro_scores
 from lexeval.run.pool import map_chunks, resolve_workers
 from lexeval.text.signature import Signature
 
@@ -76,30 +77,6 @@ class RunSettings:
             f"cards:1|strategy:{self.strategy}|threshold:{self.threshold:g}"
             f"|weights:{self.weights.signature}|norm:{self.normalizer}"
         )
-
-
-@dataclass(frozen=True, slots=True)
-class Scores:
-    """Recall, precision, F1 and mean similarity, with the counts behind them when pooled."""
-
-    recall: float
-    precision: float
-    f1: float
-    avg_similarity: float
-    n_expected: int = 0
-    n_generated: int = 0
-    n_matched: int = 0
-
-    def to_dict(self) -> dict[str, float | int]:
-        return {
-            "recall": self.recall,
-            "precision": self.precision,
-            "f1": self.f1,
-            "avg_similarity": self.avg_similarity,
-            "n_expected": self.n_expected,
-            "n_generated": self.n_generated,
-            "n_matched": self.n_matched,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,30 +131,12 @@ class RunResult:
     @property
     def micro(self) -> Scores:
         """Pooled counts: matched / expected, matched / generated; similarity over all pairs."""
-        n_exp = sum(c.n_expected for c in self.cases)
-        n_gen = sum(c.n_generated for c in self.cases)
-        n_match = sum(c.n_matched for c in self.cases)
-        scores = [p.score for c in self.cases for p in c.pairs]
-        recall = n_match / n_exp if n_exp else 0.0
-        precision = n_match / n_gen if n_gen else 0.0
-        sim = sum(scores) / len(scores) if scores else 0.0
-        return Scores(recall, precision, f1_score(precision, recall), sim, n_exp, n_gen, n_match)
+        return micro_scores(self.cases)
 
     @property
     def macro(self) -> Scores:
         """Means of the per-case values (each case weighs the same)."""
-        n = len(self.cases)
-        if not n:
-            return Scores(0.0, 0.0, 0.0, 0.0)
-        return Scores(
-            sum(c.recall for c in self.cases) / n,
-            sum(c.precision for c in self.cases) / n,
-            sum(c.f1 for c in self.cases) / n,
-            sum(c.avg_similarity for c in self.cases) / n,
-            sum(c.n_expected for c in self.cases),
-            sum(c.n_generated for c in self.cases),
-            sum(c.n_matched for c in self.cases),
-        )
+        return macro_scores(self.cases)
 
     @property
     def per_card_type(self) -> dict[str, TypeBreakdown]:

@@ -28,6 +28,7 @@ __all__ = ["COMMANDS", "EXIT_INTERRUPTED", "build_parser", "main"]
 #: The subcommand modules, in the order ``lexeval --help`` lists them.
 COMMANDS: tuple[str, ...] = (
     "cards",
+    "match",
     "compare",
     "score",
     "normalize",

@@ -1,4 +1,4 @@
-"""HTML reports: one self-contained page per scored run, card run or comparison.
+"""HTML reports: one self-contained page per scored run, card run, record run or comparison.
 
 Each page embeds its data as escaped HTML, sorts and filters the cases with an inline script,
 draws the score distributions as inline SVG and makes no request (a Content-Security-Policy
@@ -27,12 +27,14 @@ import os
 from collections.abc import Mapping
 
 from lexeval.htmlreport.cards import render_card_comparison, render_cards
+from lexeval.htmlreport.records import render_records_page
 from lexeval.htmlreport.scored import render_scored, render_scored_comparison, scored_page
 from lexeval.io import write_text_atomic
 
 __all__ = [
     "render_card_comparison",
     "render_cards",
+    "render_records_page",
     "render_scored",
     "render_scored_comparison",
     "scored_page",

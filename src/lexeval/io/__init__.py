@@ -41,6 +41,7 @@ from lexeval.io.reading import (
     parse_json,
     read_text,
 )
+from lexeval.io.validation import NodeReader, join_path, node_kind
 from lexeval.io.writing import (
     TERMINATING_SIGNALS,
     Terminated,
@@ -62,6 +63,7 @@ __all__ = [
     "ListNode",
     "MapNode",
     "Node",
+    "NodeReader",
     "OutputError",
     "ScalarNode",
     "Terminated",
@@ -71,8 +73,10 @@ __all__ = [
     "decode_utf8",
     "iter_jsonl",
     "iter_lines",
+    "join_path",
     "json_node",
     "locate_json",
+    "node_kind",
     "parse_json",
     "read_text",
     "signals_as_exceptions",

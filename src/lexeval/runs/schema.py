@@ -101,7 +101,8 @@ def create_schema(connection: sqlite3.Connection, version: int = SCHEMA_VERSION)
 
 def document_means(kind: str, document: Mapping[str, Any]) -> dict[str, float | None]:
     """The per-metric means of a stored document, in its order: each metric's ``mean`` of a
-    scored run's summary; the micro and macro totals of a card run (None where missing).
+    scored run's summary; the micro and macro totals of a card or record run (None where
+    missing).
 
     >>> document_means("score", {"summary": {"rouge1": {"mean": 0.5}, "token_f1": {}}})
     {'rouge1': 0.5, 'token_f1': None}
@@ -114,7 +115,7 @@ def document_means(kind: str, document: Mapping[str, Any]) -> dict[str, float | 
             return None
         return float(value) if math.isfinite(value) else None
 
-    if kind == "cards":
+    if kind in ("cards", "match"):  # a record report has the card report's totals
         totals = document.get("totals")
         totals = totals if isinstance(totals, dict) else {}
         means: dict[str, float | None] = {}

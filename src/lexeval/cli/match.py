@@ -1,0 +1,128 @@
+"""``lexeval match``: score generated records (or raw replies holding JSON) against a record
+dataset, field by field; a flashcard dataset gives what ``lexeval cards`` gives."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from lexeval.cli.common import UsageError, console, output_target, unit_float
+from lexeval.cli.saving import add_run_arguments, prepare_runs
+
+__all__ = ["register", "run"]
+
+
+def register(sub: Any) -> None:
+    """Add the ``match`` subcommand to ``sub`` (an argparse subparsers action)."""
+    match = sub.add_parser(
+        "match",
+        help="score structured output (records, or raw replies holding JSON) field by field",
+        description="Match each case's generated records to its expected records (a YAML "
+        "dataset with a schema of fields and checks), print a table with per-field results, "
+        "optionally write a JSON report and fail on gates. A reply without valid JSON fails "
+        "its case (parse_error), not the run.",
+    )
+    match.add_argument("dataset", metavar="DATASET", help="YAML dataset ('-': stdin)")
+    match.add_argument(
+        "outputs",
+        metavar="OUTPUTS",
+        help="generated records or raw replies (.jsonl/.json/.yaml; '-': JSONL on stdin)",
+    )
+    match.add_argument(
+        "--json",
+        metavar="REPORT",
+        help="write the JSON report here (atomically; '-': stdout, the table then goes to stderr)",
+    )
+    match.add_argument(
+        "--html",
+        metavar="PATH",
+        help="also write a self-contained HTML report here (atomically, never over an input)",
+    )
+    match.add_argument(
+        "--threshold",
+        type=unit_float,
+        default=None,
+        help="minimum pair score (default: the dataset's threshold, else 0.3)",
+    )
+    match.add_argument(
+        "--strategy", choices=("greedy", "optimal"), default="greedy", help="matching strategy"
+    )
+    match.add_argument(
+        "--fail-under",
+        metavar="KEY=MIN",
+        nargs="+",
+        action="extend",
+        default=[],
+        help="gate, e.g. recall=0.8, macro.f1=0.7 or fields.unit_price.accuracy=0.9 "
+        "(recall, precision, f1, avg_similarity: micro unless macro.; fields.NAME.accuracy or "
+        ".mean); exit 1 when one fails",
+    )
+    match.add_argument("--quiet", action="store_true", help="print only the gate lines")
+    add_run_arguments(match)
+    match.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``lexeval match``; returns the exit code."""
+    from lexeval.records import (
+        RecordGate,
+        check_gates,
+        load_dataset,
+        load_outputs,
+        match_records,
+        render_records,
+    )
+
+    gates = [RecordGate.parse(spec) for spec in args.fail_under]  # usage errors before any work
+    if args.dataset == "-" and args.outputs == "-":
+        raise UsageError("DATASET and OUTPUTS cannot both be '-' (standard input)")
+    inputs = {"DATASET": args.dataset, "OUTPUTS": args.outputs}
+    report = output_target("--json", args.json, inputs)
+    html = output_target("--html", args.html, inputs)
+    if html == "-":
+        raise UsageError("--html needs a file name ('-' is not accepted)")
+    keeping = prepare_runs(args, "match")
+    dataset = load_dataset(args.dataset)
+    for gate in gates:
+        field = gate.key.removeprefix("fields.").rpartition(".")[0]
+        if gate.key.startswith("fields.") and field not in dataset.schema.names:
+            known = ", ".join(dataset.schema.names)
+            raise UsageError(f"--fail-under {gate.key}: no field {field!r} (fields: {known})")
+    outputs = load_outputs(args.outputs, dataset.schema)
+    result = match_records(dataset, outputs, threshold=args.threshold, strategy=args.strategy)
+    results = check_gates(result, gates)
+    document = result.to_json(results)
+    # the baseline's settings are checked before anything is printed
+    comparison = keeping.compare(document) if keeping is not None else None
+    out = console(stderr=report == "-")
+    if args.quiet:
+        for g in results:
+            status = "PASS" if g.passed else "FAIL"
+            out.print(f"{status} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
+    else:
+        render_records(result, out, results)
+    if report == "-":
+        sys.stdout.write(document)
+    elif report is not None:
+        result.write_json(report, results, inputs=inputs)
+        if not args.quiet:
+            out.print(f"report written to {report}", markup=False)
+    if html is not None:
+        from lexeval.htmlreport import render_records_page, write_html
+
+        write_html(
+            html,
+            render_records_page(result, results),
+            inputs={"dataset": result.dataset_path, **inputs},
+        )
+        if not args.quiet:
+            out.print(f"HTML report written to {html}", markup=False)
+    passed = all(g.passed for g in results)
+    if keeping is not None:
+        keeping.save(document, quiet=args.quiet)
+    if comparison is not None:
+        # where the table goes (stdout, or stderr when stdout carries the JSON report)
+        comparison.render(out)
+        passed &= comparison.passed
+    return 0 if passed else 1

@@ -1,0 +1,523 @@
+"""Running a record dataset, aggregating (micro, macro, per field), gating and reporting
+(Rich, JSON).
+
+>>> from lexeval.records.checks import ExactCheck, NumberCheck
+>>> from lexeval.records.dataset import RecordCase, RecordDataset
+>>> from lexeval.records.schema import Field, Schema
+>>> schema = Schema((Field("sku", ExactCheck()), Field("qty", NumberCheck())))
+>>> ds = RecordDataset("d", "1", schema, [RecordCase("c1", "t", [{"sku": "A1", "qty": 2.0}])])
+>>> run = match_records(ds, {"c1": [{"sku": "A1", "qty": "3"}]}, threshold=0.5)
+>>> run.micro.recall, run.fields["qty"].accuracy, run.fields["sku"].accuracy
+(1.0, 0.0, 1.0)
+>>> [g.passed for g in check_gates(run, [RecordGate.parse("fields.qty.accuracy=0.9")])]
+[False]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from lexeval._version import __version__
+from lexeval.io import InputError, write_text_atomic
+from lexeval.records.assign import Strategy, check_settings
+from lexeval.records.dataset import RecordDataset
+from lexeval.records.matching import CaseMatch, Record, RecordMatcher, Status, f1_score
+from lexeval.records.outputs import CaseOutput
+from lexeval.records.schema import WeightedMean
+from lexeval.text.signature import Signature
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+__all__ = [
+    "METRICS",
+    "SCHEMA_VERSION",
+    "FieldTotals",
+    "RecordGate",
+    "RecordGateResult",
+    "RecordRun",
+    "Scores",
+    "check_gates",
+    "macro_scores",
+    "match_records",
+    "micro_scores",
+    "render_records",
+]
+
+#: The report's schema version (the card report's: ``lexeval compare`` reads both).
+SCHEMA_VERSION = 1
+#: Metrics a gate or a comparison can name (micro or macro).
+METRICS: tuple[str, ...] = ("recall", "precision", "f1", "avg_similarity")
+#: Per-field values a gate can name (``fields.<name>.accuracy``).
+FIELD_METRICS: tuple[str, ...] = ("accuracy", "mean")
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """Recall, precision, F1 and mean similarity, with the counts behind them when pooled."""
+
+    recall: float
+    precision: float
+    f1: float
+    avg_similarity: float
+    n_expected: int = 0
+    n_generated: int = 0
+    n_matched: int = 0
+
+    def to_dict(self) -> dict[str, float | int]:
+        return {
+            "recall": self.recall,
+            "precision": self.precision,
+            "f1": self.f1,
+            "avg_similarity": self.avg_similarity,
+            "n_expected": self.n_expected,
+            "n_generated": self.n_generated,
+            "n_matched": self.n_matched,
+        }
+
+
+def micro_scores(cases: Sequence[Any]) -> Scores:
+    """Pooled counts: matched / expected, matched / generated; similarity over all pairs
+    (cases with ``n_expected``, ``n_generated``, ``n_matched`` and ``pairs`` with ``score``)."""
+    n_exp = sum(c.n_expected for c in cases)
+    n_gen = sum(c.n_generated for c in cases)
+    n_match = sum(c.n_matched for c in cases)
+    scores = [p.score for c in cases for p in c.pairs]
+    recall = n_match / n_exp if n_exp else 0.0
+    precision = n_match / n_gen if n_gen else 0.0
+    sim = sum(scores) / len(scores) if scores else 0.0
+    return Scores(recall, precision, f1_score(precision, recall), sim, n_exp, n_gen, n_match)
+
+
+def macro_scores(cases: Sequence[Any]) -> Scores:
+    """Means of the per-case values (each case weighs the same)."""
+    n = len(cases)
+    if not n:
+        return Scores(0.0, 0.0, 0.0, 0.0)
+    return Scores(
+        sum(c.recall for c in cases) / n,
+        sum(c.precision for c in cases) / n,
+        sum(c.f1 for c in cases) / n,
+        sum(c.avg_similarity for c in cases) / n,
+        sum(c.n_expected for c in cases),
+        sum(c.n_generated for c in cases),
+        sum(c.n_matched for c in cases),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class FieldTotals:
+    """One field over the matched pairs that score it: ``accuracy`` (share whose check
+    passed) and ``mean`` (mean field score); both 0.0 without such pairs (``n`` = 0)."""
+
+    name: str
+    check: str
+    n: int
+    n_passed: int
+    total: float
+
+    @property
+    def accuracy(self) -> float:
+        return self.n_passed / self.n if self.n else 0.0
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.n if self.n else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "check": self.check,
+            "accuracy": self.accuracy if self.n else None,
+            "mean": self.mean if self.n else None,
+            "n": self.n,
+            "n_passed": self.n_passed,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRun:
+    """The per-case results of one run over a record dataset, with the aggregates."""
+
+    dataset: RecordDataset
+    threshold: float
+    strategy: Strategy
+    normalizer: str
+    cases: tuple[CaseMatch, ...]
+
+    @property
+    def dataset_name(self) -> str:
+        return self.dataset.name
+
+    @property
+    def dataset_path(self) -> str | None:
+        return self.dataset.path
+
+    @property
+    def signature(self) -> str:
+        """E.g. ``records:1|fields:...|w:1/1|strategy:greedy|threshold:0.5|norm:...``."""
+        return Signature(
+            f"records:1|{self.dataset.schema.signature}|strategy:{self.strategy}"
+            f"|threshold:{self.threshold:g}|norm:{self.normalizer}"
+        )
+
+    @property
+    def micro(self) -> Scores:
+        return micro_scores(self.cases)
+
+    @property
+    def macro(self) -> Scores:
+        return macro_scores(self.cases)
+
+    @property
+    def statuses(self) -> dict[str, int]:
+        counts = {"ok": 0, "parse_error": 0, "no_output": 0}
+        for case in self.cases:
+            counts[case.status] += 1
+        return counts
+
+    @property
+    def fields(self) -> dict[str, FieldTotals]:
+        """Per field, over the matched pairs."""
+        out = {}
+        for f in self.dataset.schema.fields:
+            results = [p.fields[f.name] for c in self.cases for p in c.pairs if f.name in p.fields]
+            out[f.name] = FieldTotals(
+                f.name,
+                f.check.signature,
+                len(results),
+                sum(r.passed for r in results),
+                sum(r.score for r in results),
+            )
+        return out
+
+    def value(self, key: str) -> float:
+        """One aggregate by key: ``micro.recall``, ``macro.f1``, ``fields.qty.accuracy``."""
+        scope, _, rest = key.partition(".")
+        if scope in ("micro", "macro") and rest in METRICS:
+            result: float = getattr(self.micro if scope == "micro" else self.macro, rest)
+            return result
+        name, _, metric = rest.rpartition(".")
+        if scope == "fields" and metric in FIELD_METRICS:
+            totals = self.fields.get(name)
+            if totals is None:
+                known = ", ".join(self.dataset.schema.names)
+                raise ValueError(f"unknown field {name!r} in {key!r} (fields: {known})")
+            value: float = getattr(totals, metric)
+            return value
+        raise ValueError(f"unknown aggregate {key!r}")
+
+    def to_dict(self, gates: Sequence[RecordGateResult] = ()) -> dict[str, Any]:
+        """The JSON report as a dict."""
+        schema = self.dataset.schema
+        combiner = schema.combiner
+        weights: Any = (
+            dict(zip(schema.names, combiner.weights, strict=True))
+            if isinstance(combiner, WeightedMean)
+            else combiner.signature
+        )
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "kind": "records",
+            "lexeval_version": __version__,
+            "signature": self.signature,
+            "settings": {
+                "threshold": self.threshold,
+                "strategy": self.strategy,
+                "weights": weights,
+                "normalizer": self.normalizer,
+            },
+            "dataset": {
+                "name": self.dataset.name,
+                "version": self.dataset.version,
+                "path": self.dataset.path,
+                "n_cases": len(self.cases),
+                "schema": schema.name,
+                "fields": {
+                    f.name: {"check": f.check.signature, "weight": f.weight, "optional": f.optional}
+                    for f in schema.fields
+                },
+            },
+            "totals": {
+                "micro": self.micro.to_dict(),
+                "macro": self.macro.to_dict(),
+                "fields": {k: v.to_dict() for k, v in self.fields.items()},
+                "statuses": self.statuses,
+            },
+            "gates": [g.to_dict() for g in gates],
+            "cases": [_case_dict(c) for c in self.cases],
+        }
+
+    def to_json(self, gates: Sequence[RecordGateResult] = ()) -> str:
+        return json.dumps(self.to_dict(gates), ensure_ascii=False, indent=2, default=str) + "\n"
+
+    def write_json(
+        self,
+        path: str | os.PathLike[str],
+        gates: Sequence[RecordGateResult] = (),
+        *,
+        inputs: Mapping[str, str | os.PathLike[str] | None] | None = None,
+    ) -> None:
+        """Write the JSON report atomically, never over the dataset or another input."""
+        protected = {"dataset": self.dataset.path, **(inputs or {})}
+        write_text_atomic(path, self.to_json(gates), inputs=protected)
+
+
+def _case_dict(case: CaseMatch) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": case.case_id, "status": case.status}
+    if case.reason is not None:
+        out["reason"] = case.reason
+    out.update(
+        {
+            "has_output": case.has_output,
+            "n_expected": case.n_expected,
+            "n_generated": case.n_generated,
+            "n_matched": case.n_matched,
+            "recall": case.recall,
+            "precision": case.precision,
+            "f1": case.f1,
+            "avg_similarity": case.avg_similarity,
+            "pairs": [
+                {
+                    "expected_index": p.expected_index,
+                    "generated_index": p.generated_index,
+                    "score": p.score,
+                    "fields": {
+                        name: {"score": r.score, "passed": r.passed, **r.info}
+                        for name, r in p.fields.items()
+                    },
+                    "generated": case.generated[p.generated_index],
+                }
+                for p in case.pairs
+            ],
+            "unmatched_expected": [
+                {
+                    "index": i,
+                    "expected": case.expected[i],
+                    "best_score": case.best_scores[i] if i < len(case.best_scores) else 0.0,
+                }
+                for i in case.unmatched_expected_indices
+            ],
+            "extra_generated": [
+                {"index": j, "generated": case.generated[j]} for j in case.extra_generated_indices
+            ],
+        }
+    )
+    return out
+
+
+# ---------------------------------------------------------------- running
+
+
+def match_records(
+    dataset: RecordDataset,
+    outputs: Mapping[str, CaseOutput | Sequence[Record]],
+    *,
+    threshold: float | None = None,
+    strategy: Strategy = "greedy",
+    allow_unknown_cases: bool = False,
+) -> RecordRun:
+    """Match every case's generated records (a :class:`CaseOutput` or a list of records by
+    case id) to its expected records, with the dataset's threshold unless ``threshold`` is
+    given and the dataset's normalizer.
+
+    A case the outputs do not name is ``no_output``; a ``parse_error`` output leaves every
+    expected record of its case unmatched. Outputs for case ids the dataset does not have
+    raise :class:`lexeval.io.InputError` unless ``allow_unknown_cases``.
+    """
+    threshold = dataset.threshold if threshold is None else threshold
+    check_settings(threshold, strategy)
+    if not allow_unknown_cases:
+        known = {case.id for case in dataset.cases}
+        unknown = [key for key in outputs if key not in known]
+        if unknown:
+            shown = ", ".join(repr(k) for k in unknown[:5])
+            more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+            raise InputError(
+                "outputs",
+                None,
+                None,
+                f"output for case ids the dataset {dataset.name!r} does not have: {shown}{more}",
+            )
+    matcher = RecordMatcher(dataset.schema, dataset.normalizer)
+    results = []
+    for case in dataset.cases:
+        given = outputs.get(case.id)
+        if given is None:
+            results.append(
+                matcher.match(case.expected, (), threshold, strategy, case.id, "no_output")
+            )
+            continue
+        output = given if isinstance(given, CaseOutput) else CaseOutput(tuple(given))
+        status: Status = "parse_error" if output.status == "parse_error" else "ok"
+        records = () if status == "parse_error" else output.records
+        results.append(
+            matcher.match(
+                case.expected, records, threshold, strategy, case.id, status, output.reason
+            )
+        )
+    return RecordRun(
+        dataset, float(threshold), strategy, matcher.normalizer_signature, tuple(results)
+    )
+
+
+# ---------------------------------------------------------------- gates
+
+
+@dataclass(frozen=True, slots=True)
+class RecordGate:
+    """A minimum for one aggregate: ``recall=0.8`` (micro), ``macro.f1=0.7``,
+    ``fields.unit_price.accuracy=0.9``.
+
+    >>> RecordGate.parse("fields.unit_price.accuracy=0.9")
+    RecordGate(key='fields.unit_price.accuracy', minimum=0.9)
+    >>> RecordGate.parse("recall").key
+    Traceback (most recent call last):
+    ...
+    ValueError: gate 'recall' must look like KEY=MIN, e.g. recall=0.8
+    """
+
+    key: str
+    minimum: float
+
+    @classmethod
+    def parse(cls, spec: str) -> RecordGate:
+        name, sep, raw = spec.partition("=")
+        if not sep:
+            raise ValueError(f"gate {spec!r} must look like KEY=MIN, e.g. recall=0.8")
+        name = name.strip()
+        if name in METRICS:
+            name = f"micro.{name}"
+        scope, _, rest = name.partition(".")
+        field_name, _, metric = rest.rpartition(".")
+        valid = (scope in ("micro", "macro") and rest in METRICS) or (
+            scope == "fields" and field_name and metric in FIELD_METRICS
+        )
+        if not valid:
+            raise ValueError(
+                f"gate {spec!r}: unknown key {name!r} (use recall, precision, f1, "
+                "avg_similarity, micro./macro. of those, or fields.NAME.accuracy/mean)"
+            )
+        try:
+            minimum = float(raw)
+        except ValueError:
+            raise ValueError(f"gate {spec!r}: {raw!r} is not a number") from None
+        if not 0.0 <= minimum <= 1.0:
+            raise ValueError(f"gate {spec!r}: the minimum must be in [0, 1]")
+        return cls(name, minimum)
+
+    @property
+    def name(self) -> str:
+        return self.key
+
+
+@dataclass(frozen=True, slots=True)
+class RecordGateResult:
+    gate: RecordGate
+    value: float
+
+    @property
+    def passed(self) -> bool:
+        return self.value >= self.gate.minimum
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "gate": self.gate.name,
+            "minimum": self.gate.minimum,
+            "value": self.value,
+            "passed": self.passed,
+        }
+
+
+def check_gates(run: RecordRun, gates: Iterable[RecordGate]) -> tuple[RecordGateResult, ...]:
+    """Evaluate each gate on the run's aggregates (a ValueError for an unknown field)."""
+    return tuple(RecordGateResult(g, run.value(g.key)) for g in gates)
+
+
+# ---------------------------------------------------------------- Rich table
+
+
+def _style(value: float, minimum: float | None) -> str:
+    if minimum is not None:
+        return "green" if value >= minimum else "bold red"
+    return "green" if value >= 0.8 else "yellow" if value >= 0.5 else "red"
+
+
+def render_records(
+    run: RecordRun,
+    console: Console | None = None,
+    gates: Sequence[RecordGateResult] = (),
+    title: str | None = None,
+) -> None:
+    """Print the per-case table, the totals, the per-field table and the gates."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = console or Console()
+    minimum = {g.gate.key: g.gate.minimum for g in gates}
+
+    def cell(value: float, key: str) -> str:
+        return f"[{_style(value, minimum.get(key))}]{value:.3f}[/]"
+
+    dataset = run.dataset
+    table = Table(title=Text(title or f"{dataset.name} {dataset.version}".strip()))
+    table.add_column("case", no_wrap=True)
+    for name in ("exp", "gen", "match", "recall", "precision", "F1", "sim"):
+        table.add_column(name, justify="right")
+    table.add_column("note")
+    for c in run.cases:
+        notes = Text()
+        if c.status == "no_output":
+            notes.append("no output", style="bold red")
+        elif c.status == "parse_error":
+            notes.append(f"parse error: {c.reason}", style="bold red")
+        else:
+            if c.unmatched_expected_indices:
+                notes.append(f"-{len(c.unmatched_expected_indices)} missed ")
+            if c.extra_generated_indices:
+                notes.append(f"+{len(c.extra_generated_indices)} extra")
+        table.add_row(
+            Text(c.case_id),
+            str(c.n_expected),
+            str(c.n_generated),
+            str(c.n_matched),
+            cell(c.recall, "micro.recall"),
+            cell(c.precision, "micro.precision"),
+            cell(c.f1, "micro.f1"),
+            f"{c.avg_similarity:.3f}",
+            notes,
+        )
+    table.add_section()
+    for label, scores in (("micro", run.micro), ("macro", run.macro)):
+        table.add_row(
+            f"[bold]{label}[/]",
+            str(scores.n_expected),
+            str(scores.n_generated),
+            str(scores.n_matched),
+            cell(scores.recall, f"{label}.recall"),
+            cell(scores.precision, f"{label}.precision"),
+            cell(scores.f1, f"{label}.f1"),
+            f"{scores.avg_similarity:.3f}",
+            "",
+        )
+    console.print(table)
+    fields = Table(title="per field (matched pairs)")
+    for name in ("field", "check", "pairs", "accuracy", "mean"):
+        fields.add_column(name, justify="left" if name in ("field", "check") else "right")
+    for totals in run.fields.values():
+        fields.add_row(
+            Text(totals.name),
+            Text(totals.check),
+            str(totals.n),
+            cell(totals.accuracy, f"fields.{totals.name}.accuracy") if totals.n else "-",
+            cell(totals.mean, f"fields.{totals.name}.mean") if totals.n else "-",
+        )
+    console.print(fields)
+    for g in gates:
+        mark = "[green]PASS[/]" if g.passed else "[bold red]FAIL[/]"
+        console.print(f"{mark} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
+    console.print(Text(f"signature: {run.signature}", style="dim"), soft_wrap=True)
