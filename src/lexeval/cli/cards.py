@@ -137,12 +137,12 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(run.to_json(results))
     elif report is not None:
         run.write_json(report, results, inputs=inputs)
-        if not args.quiet:
-            out.print(f"report written to {report}", markup=False)
+        if not args.quiet:  # a note, not a result: on stderr
+            print(f"report written to {report}", file=sys.stderr)
     if html is not None:
         from lexeval.htmlreport import render_cards, write_html
 
         write_html(html, render_cards(run, results), inputs={"dataset": run.dataset_path, **inputs})
         if not args.quiet:
-            out.print(f"HTML report written to {html}", markup=False)
+            print(f"HTML report written to {html}", file=sys.stderr)
     return 0 if all(g.passed for g in results) else 1

@@ -393,9 +393,9 @@ class BaseMetric(ABC):
             ins, outs, qs, strict=True
         )
         if progress:
-            from rich.progress import track
+            from lexeval.io.progress import track_on_stderr
 
-            triples = track(triples, total=len(ins), description=self.name)
+            triples = track_on_stderr(triples, total=len(ins), description=self.name)
         measure = self.measure
         return [measure(i, o, question=q) for i, o, q in triples]  # type: ignore[call-arg]
 
@@ -406,12 +406,9 @@ class BaseMetric(ABC):
         self._prefetch(ins, outs)
         pairs: Iterable[tuple[str | Sequence[str], str]] = zip(ins, outs, strict=True)
         if progress:
-            from rich.console import Console
-            from rich.progress import track
+            from lexeval.io.progress import track_on_stderr
 
-            pairs = track(  # on standard error: standard output holds the results
-                pairs, total=len(ins), description=f"{self.name}", console=Console(stderr=True)
-            )
+            pairs = track_on_stderr(pairs, total=len(ins), description=self.name)
         results: list[MetricResult] = []
         append = results.append
         pair = self._measure_pair
