@@ -34,7 +34,9 @@ __all__ = [
     "PRESET_NAMES",
     "Parser",
     "UsageError",
+    "add_language_arguments",
     "console",
+    "language_code",
     "output_target",
     "parse_options",
     "positive_int",
@@ -103,6 +105,40 @@ def workers_count(text: str) -> int | str:
 def positive_int(text: str) -> int:
     """An argument type: an integer of at least 1."""
     return _integer_at_least(text, 1, "an integer")
+
+
+def language_code(text: str) -> str:
+    """An argument type: a language code spaCy knows (see
+    :func:`lexeval.text.resources.check_language`).
+
+    >>> language_code("de")
+    'de'
+    """
+    from lexeval.text.resources import check_language
+
+    try:
+        return check_language(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_language_arguments(parser: argparse.ArgumentParser, *, field: bool = True) -> None:
+    """``--language CODE`` (and, with ``field``, ``--language-field NAME``): one call gives a
+    subcommand the texts' language (``score``, ``cards``, ``match``)."""
+    parser.add_argument(
+        "--language",
+        type=language_code,
+        metavar="CODE",
+        help="the texts' language, a spaCy code (de, fr, es, ru, zh, ...; default en): the "
+        "normalizer of each metric in that language, as Normalizer(language=CODE), named in "
+        "the signature",
+    )
+    if field:
+        parser.add_argument(
+            "--language-field",
+            metavar="NAME",
+            help="field holding each record's language code (records without one: --language)",
+        )
 
 
 def parse_options(specs: Sequence[str]) -> dict[str, Any]:

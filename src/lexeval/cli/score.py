@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from lexeval.cli.common import (
     UsageError,
+    add_language_arguments,
     output_target,
     parse_options,
     strict_json,
@@ -101,6 +102,7 @@ def register(sub: Any) -> None:
             "and LLM judges (default: question, if present)"
         ),
     )
+    add_language_arguments(score)
     score.add_argument(
         "--input-format",
         choices=("auto", "jsonl", "json", "csv", "tsv"),
@@ -207,10 +209,15 @@ def _per_metric(specs: Sequence[str], names: Sequence[str], flag: str) -> dict[s
 
 
 def build_metrics(
-    args: argparse.Namespace, names: Sequence[str], defaults: dict[str, float] | None = None
+    args: argparse.Namespace,
+    names: Sequence[str],
+    defaults: dict[str, float] | None = None,
+    language: str | None = None,
 ) -> dict[str, BaseMetric]:
     """One configured metric per name (``defaults``: thresholds for metrics ``--threshold``
-    leaves without one); bad names or options are usage errors."""
+    leaves without one), in ``language`` (default: ``--language``); bad names or options are
+    usage errors."""
+    language = language or args.language
     from lexeval.registry import get_reporting_metric
 
     targeted, common = split_targeted(args.option, names)
@@ -225,7 +232,7 @@ def build_metrics(
             options["threshold"] = thresholds[name]
         try:
             # reports show what matched: ROUGE and token-F1 list it unless told not to
-            metrics[name] = get_reporting_metric(name, **options)
+            metrics[name] = get_reporting_metric(name, language=language, **options)
         except TypeError as exc:
             raise UsageError(f"metric {name}: {exc}") from None
         except ValueError as exc:
@@ -325,6 +332,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("a single pair needs both --input and --output")
     if args.question is not None and not single:
         raise UsageError("--question goes with --input and --output; FILE has a question field")
+    if args.language_field is not None and not args.file:
+        raise UsageError("--language-field goes with FILE; give --language for one pair")
     from lexeval.metrics.base import measure_with_question
 
     metrics = build_metrics(args, names)
@@ -361,7 +370,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_legacy(args.jsonl, names, metrics, args.workers, args.question_field)
 
     from lexeval.metrics import aggregate
-    from lexeval.run.batch import Record, read_records, score_records
+    from lexeval.run.batch import Record, read_records, score_records, score_records_by_language
     from lexeval.scored import ScoredRun, scored_document
 
     if single:
@@ -374,15 +383,26 @@ def run(args: argparse.Namespace) -> int:
             output_field=args.output_field,
             id_field=args.id_field,
             question_field=args.question_field,
+            language_field=args.language_field,
         )
     progress = args.progress or sys.stderr.isatty()
-    columns = score_records(metrics, records, workers=args.workers, progress=progress)
+    if args.language_field is None:
+        columns = score_records(metrics, records, workers=args.workers, progress=progress)
+        signatures = {name: metric.signature for name, metric in metrics.items()}
+    else:  # each record in its language; the metrics of --language for records without one
+        built: dict[str | None, dict[str, BaseMetric]] = {None: metrics}
+
+        def in_language(language: str | None) -> dict[str, BaseMetric]:
+            if language not in built:
+                built[language] = build_metrics(args, names, recommended, language)
+            return built[language]
+
+        columns, signatures = score_records_by_language(
+            in_language, records, workers=args.workers, progress=progress
+        )
     summary = {name: aggregate(results) for name, results in columns.items()}
     run = ScoredRun.from_results(
-        records,
-        columns,
-        {name: metric.signature for name, metric in metrics.items()},
-        label=args.file or "--input/--output",
+        records, columns, signatures, label=args.file or "--input/--output"
     )
     if args.format == "csv":
         sys.stdout.write(_csv(records, columns))
