@@ -9,16 +9,24 @@
 
 from __future__ import annotations
 
+import inspect
+import typing
 from typing import Any
 
-from lexeval.judge.registry import JUDGES
-from lexeval.metrics.base import BaseMetric, known_metric
+from lexeval.judge.registry import BACKEND_OPTIONS, JUDGES
+from lexeval.metrics.base import BaseMetric, known_metric, metric_factory
 from lexeval.metrics.base import get_metric as get_lexical_metric
 from lexeval.metrics.base import list_metrics as list_lexical_metrics
 from lexeval.normalize import Normalizer, shared_normalizer
 from lexeval.text.resources import check_language
 
-__all__ = ["REPORT_EVIDENCE_LIMIT", "get_metric", "get_reporting_metric", "list_metrics"]
+__all__ = [
+    "REPORT_EVIDENCE_LIMIT",
+    "get_metric",
+    "get_reporting_metric",
+    "list_metrics",
+    "metric_options",
+]
 
 #: How many matched and missing tokens or n-grams ROUGE and token-F1 list in reports (the
 #: command line, the DeepEval, Ragas and promptfoo adapters). In Python they list none unless
@@ -102,3 +110,66 @@ def get_reporting_metric(name: str, *, language: str | None = None, **options: A
             name, language=language, **options, evidence_limit=REPORT_EVIDENCE_LIMIT
         )
     return metric
+
+
+def metric_options(name: str) -> dict[str, tuple[str, ...]]:
+    """The options ``get_metric(name, ...)`` takes, read from the metric class's constructor
+    (keyword parameters), each with its choices when its type lists them (``Literal``); a
+    judge's backend options too. What ``lexeval score --help`` lists, so that it cannot fall
+    behind the code.
+
+    >>> options = metric_options("keyword_coverage")
+    >>> options["weighting"], options["compat"]
+    (('frequency', 'uniform'), ('mastra', 'mastra-scorer'))
+    >>> {"task", "extra_penalty", "near_credit", "conflict_penalty"} <= set(options)
+    True
+    >>> "model" in metric_options("judge:correctness")
+    True
+    """
+    judge = JUDGES.get(name)
+    if judge is not None:
+        found: dict[str, tuple[str, ...]] = dict.fromkeys(BACKEND_OPTIONS, ())
+        found.update(_init_options(getattr(judge, "judge_class")))  # noqa: B009
+        return found
+    factory = metric_factory(name)
+    cls = _annotation(factory, inspect.signature(factory).return_annotation)
+    if not isinstance(cls, type):
+        return {}
+    options = _init_options(cls)
+    if name == "rougeN":
+        options = {"n": (), **options}
+    return options
+
+
+def _init_options(cls: type) -> dict[str, tuple[str, ...]]:
+    """The keyword parameters of ``cls.__init__`` with the ``Literal`` choices of each."""
+    found: dict[str, tuple[str, ...]] = {}
+    init = getattr(cls, "__init__")  # noqa: B009 (mypy: __init__ of a type object)
+    for parameter in inspect.signature(init).parameters.values():
+        if parameter.kind is not inspect.Parameter.KEYWORD_ONLY:
+            continue
+        if parameter.name == "variant":  # an older spelling of compat, kept for callers
+            continue
+        found[parameter.name] = _choices(_annotation(init, parameter.annotation))
+    return found
+
+
+def _annotation(function: Any, annotation: Any) -> Any:
+    """An annotation evaluated in its function's module (None when it names something that
+    module imports for type checking only: such a type lists no choices)."""
+    if not isinstance(annotation, str):
+        return annotation
+    try:
+        return eval(annotation, getattr(function, "__globals__", {}))
+    except Exception:  # a name imported under TYPE_CHECKING only
+        return None
+
+
+def _choices(hint: Any) -> tuple[str, ...]:
+    """The strings a type hint's ``Literal`` parts allow (through unions), in order."""
+    if typing.get_origin(hint) is typing.Literal:
+        return tuple(str(a) for a in typing.get_args(hint))
+    found: list[str] = []
+    for arg in typing.get_args(hint):
+        found += [c for c in _choices(arg) if c not in found]
+    return tuple(found)

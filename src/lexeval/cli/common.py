@@ -12,7 +12,7 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
@@ -52,7 +52,21 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors become :class:`UsageError` (one line, exit 2)."""
+    """An argument parser whose errors become :class:`UsageError` (one line, exit 2).
+
+    ``more_epilog``: a function whose text is added to the epilog when the help is shown (and
+    only then: it may import what the help needs, which other runs do not load).
+    """
+
+    def __init__(self, *args: Any, more_epilog: Callable[[], str] | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.more_epilog = more_epilog
+
+    def format_help(self) -> str:
+        if self.more_epilog is not None:
+            self.epilog = "\n\n".join(p for p in (self.epilog, self.more_epilog()) if p)
+            self.more_epilog = None
+        return super().format_help()
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")

@@ -33,17 +33,46 @@ __all__ = ["parse_metric_names", "register", "run", "split_targeted"]
 
 OPTION_HELP = (
     "metric option KEY=VALUE for every metric, or METRIC.KEY=VALUE for one; VALUE is parsed "
-    "as JSON when possible. keyword_coverage: compat (mastra, mastra-scorer), match (lenient, "
-    "exact), fuzzy, fuzzy_threshold, fuzzy_min_length, keywords, normalizer, scale, "
-    "threshold; token_f1: compat (squad, set), normalizer, scale, threshold, "
-    "evidence_limit; rouge<n>/rougeL/rougeLsum: compat (rouge-score), use_stemmer, counting "
-    "(occurrences, distinct), score (fmeasure, precision, recall), normalizer, scale, threshold, "
-    "evidence_limit; rougeN: n; lexical_correctness: scale, threshold"
+    "as JSON when possible (each metric's keys: below, read from its constructor)"
 )
+
+EPILOG = (
+    "Metrics: keyword_coverage, lexical_correctness, token_f1, rouge1, rouge2, rouge<n> (e.g. "
+    "rouge4), rougeL, rougeLsum, judge:* (see 'lexeval metrics'). Fields found by default: "
+    "reference (reference, references, input, expected, expected_output, target, "
+    "ground_truth, gold), output (output, prediction, predictions, candidate, response, "
+    "answer, actual_output), id (id), question (question)."
+)
+
+
+def option_keys_help() -> str:
+    """Each metric's ``--option`` keys, with their choices, from the metric classes
+    (:func:`lexeval.registry.metric_options`): shown by ``lexeval score --help`` only."""
+    import textwrap
+
+    from lexeval.registry import list_metrics, metric_options
+
+    lines = ["Option keys (--option KEY=VALUE), per metric:"]
+    for name in list_metrics():
+        keys = [
+            f"{key} ({', '.join(choices)})" if choices else key
+            for key, choices in metric_options(name).items()
+        ]
+        lines.append(
+            textwrap.fill(
+                f"{name}: {', '.join(keys)}",
+                width=88,
+                initial_indent="  ",
+                subsequent_indent="    ",
+            )
+        )
+    return "\n".join(lines)
 
 
 def register(sub: Any) -> None:
     """Add the ``score`` subcommand to ``sub`` (an argparse subparsers action)."""
+    import textwrap
+
     score = sub.add_parser(
         "score",
         help="score one pair, or a JSONL/JSON/CSV/TSV file of pairs, with one or more metrics",
@@ -51,12 +80,9 @@ def register(sub: Any) -> None:
         "with every --metric: one result per record on stdout (--format jsonl, csv or json), "
         "a summary (n, mean, 95% CI, pass rate) on stderr, exit 1 when a gate fails. Or score "
         "one pair given as --input/--output.",
-        epilog="Metrics: keyword_coverage, lexical_correctness, token_f1, rouge1, rouge2, "
-        "rouge<n> (e.g. rouge4), rougeL, rougeLsum (see 'lexeval metrics'). Fields found by "
-        "default: reference (reference, references, input, expected, expected_output, target, "
-        "ground_truth, gold), "
-        "output (output, prediction, predictions, candidate, response, answer, actual_output), "
-        "id (id).",
+        epilog=textwrap.fill(EPILOG, width=88),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        more_epilog=option_keys_help,
     )
     score.add_argument(
         "file", nargs="?", metavar="FILE", help="records to score ('-' for standard input)"
