@@ -17,18 +17,33 @@ Importing this module loads neither spaCy nor the metrics.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-__all__ = ["lexeval_case", "pytest_configure", "pytest_generate_tests"]
+__all__ = ["lexeval_case", "pytest_addoption", "pytest_configure", "pytest_generate_tests"]
 
 MARKER = "lexeval_cases"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--lexeval-full-signature``: assertion messages show the full signature instead of the
+    short settings line."""
+    parser.getgroup("lexeval").addoption(
+        "--lexeval-full-signature",
+        action="store_true",
+        help="lexeval's assertion messages show the full signature, not the short settings",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the marker (so ``--strict-markers`` accepts it)."""
+    """Register the marker (so ``--strict-markers`` accepts it); with
+    ``--lexeval-full-signature``, set ``LEXEVAL_FULL_SIGNATURE=1`` for this run (what
+    :func:`lexeval.testing.failure_message` reads, in xdist workers too)."""
+    if config.getoption("lexeval_full_signature", default=False):
+        os.environ["LEXEVAL_FULL_SIGNATURE"] = "1"
     config.addinivalue_line(
         "markers",
         f"{MARKER}(path, reference_field=None, output_field=None, id_field=None): run the test "
