@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from lexeval import _version
+from lexeval.native import build_kind
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "examples" / "flashcards"
@@ -54,7 +55,10 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def test_version_and_help() -> None:
     proc = lexeval("--version")
-    assert (proc.returncode, proc.stdout.strip()) == (0, f"lexeval {_version.__version__}")
+    assert (proc.returncode, proc.stdout.strip()) == (
+        0,
+        f"lexeval {_version.__version__} ({build_kind()})",
+    )
     proc = lexeval("--help")
     assert proc.returncode == 0
     for command in ("cards", "compare", "score", "normalize", "metrics"):

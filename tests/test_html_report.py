@@ -399,3 +399,68 @@ def test_browser_record_page(
     body = page.page.inner_text("body")
     assert "unit_price" in body and "number(tolerance=0.01)" in body
     assert page.errors == [] and page.dialogs == [] and page.requests == [page.url]
+
+
+LONG = "The mitochondria is the powerhouse of the cell and makes ATP by oxidative phosphorylation. "
+LAYOUT_RECORDS = [
+    {"id": f"case-{i}-with-a-longer-identifier", "reference": LONG * 6, "output": LONG * (i + 2)}
+    for i in range(3)
+] + [{"id": "x" * 80, "reference": "a " + "b" * 300, "output": "c" * 400}]
+
+
+@pytest.mark.parametrize("width", [420, 1400, 1900])
+def test_browser_layout_at_narrow_and_wide_windows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], opened: Any, width: int
+) -> None:
+    """Long ids, texts and evidence lists: the id column keeps a readable width (it used to
+    wrap one character per line), each opened detail fits in its cell, the case table fits a
+    wide window (the detail column was cut beyond 1,400 px), and the ~900-character settings
+    strings are collapsed to their short form, the full one a click away."""
+    records = _write_jsonl(tmp_path / "long.jsonl", LAYOUT_RECORDS)
+    page_path = tmp_path / "long.html"
+    metrics = "keyword_coverage,token_f1,rougeL,rouge1"
+    code, out, err = _score(
+        capsys,
+        str(records),
+        "--metric",
+        metrics,
+        "--threshold",
+        "0.5",
+        "--format",
+        "json",
+        "--html",
+        str(page_path),
+    )
+    assert code == 0, err
+    signatures = json.loads(out)["metrics"]
+    page = opened(page_path)
+    page.page.set_viewport_size({"width": width, "height": 900})
+    page.page.eval_on_selector_all(
+        "#cases td.detail details", "ds => ds.forEach(d => d.open = true)"
+    )
+    layout = page.page.evaluate(
+        """() => {
+        const em = parseFloat(getComputedStyle(document.querySelector('#cases td.id')).fontSize);
+        const box = document.querySelector('.scroll');
+        return {
+          em: em,
+          ids: Array.from(document.querySelectorAll('#cases td.id'),
+                          td => td.getBoundingClientRect().width),
+          overflowing: Array.from(document.querySelectorAll('#cases td.detail'))
+                            .filter(td => td.scrollWidth > td.clientWidth + 1).length,
+          tableWidth: box.scrollWidth, boxWidth: box.clientWidth,
+          settings: Array.from(document.querySelectorAll('table.settings tbody tr'),
+                               tr => tr.innerText.length),
+        };
+    }"""
+    )
+    assert min(layout["ids"]) >= 6 * layout["em"], layout["ids"]  # not one character a line
+    assert layout["overflowing"] == 0
+    if width >= 1400:
+        assert layout["tableWidth"] <= layout["boxWidth"], layout  # nothing cut at the right
+    assert max(layout["settings"]) < 300, layout["settings"]  # collapsed: short forms only
+    page.page.eval_on_selector_all("table.settings details", "ds => ds.forEach(d => d.open = true)")
+    shown = page.page.inner_text("table.settings")
+    for signature in signatures.values():
+        assert signature in shown.replace("\n", "")
+    assert page.errors == [] and page.requests == [page.url]

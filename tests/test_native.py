@@ -30,7 +30,7 @@ from lexeval.metrics.overlap import (
     summary_lcs_hit_positions,
     unigram_bigram_overlap,
 )
-from lexeval.native import PURE_PYTHON, load
+from lexeval.native import MODULES, PURE_PYTHON, build_kind, load
 
 native = load("rouge")
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
@@ -42,6 +42,23 @@ PAIRS = [
     ("\n\n", " \n "),
     ("Ça va? Très bien, merci. 123-456 KELVIN", "ca va tres bien merci 123 456 kelvin"),
 ]
+
+
+def test_the_build_kind_names_every_module_and_is_said_by_version() -> None:
+    """lexeval --version says whether the compiled code runs (pip shows no sign of a build
+    that was skipped)."""
+    from pathlib import Path
+
+    sources = Path(__file__).resolve().parents[1] / "src" / "lexeval" / "native"
+    assert tuple(sorted(p.stem for p in sources.glob("*.c"))) == MODULES
+    assert build_kind() == (
+        "pure Python: LEXEVAL_PURE_PYTHON is set" if PURE_PYTHON else "compiled"
+    )
+    env = {**os.environ, "LEXEVAL_PURE_PYTHON": "1", "PYTHONPATH": str(sources.parents[1])}
+    proc = subprocess.run(
+        [sys.executable, "-m", "lexeval", "--version"], capture_output=True, text=True, env=env
+    )
+    assert proc.stdout.strip().endswith("(pure Python: LEXEVAL_PURE_PYTHON is set)"), proc
 
 
 def test_the_extension_is_built_and_in_use() -> None:

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from lexeval.metrics import KeywordCoverageMetric, RougeMetric, get_metric
-from lexeval.testing import assert_lexical, case_id, load_cases
+from lexeval.testing import assert_lexical, case_id, failure_message, load_cases
+from lexeval.text.signature import short_signature
 
 
 def test_passing_returns_the_result_with_its_verdict() -> None:
@@ -49,8 +50,15 @@ def test_failure_shows_score_threshold_missing_and_signature() -> None:
     message = str(failure.value)
     assert message.startswith(f"keyword_coverage {expected.score:.3f} is below the threshold 0.800")
     assert f"missing: {', '.join(expected.info['missing'])}" in message
-    assert KeywordCoverageMetric().signature in message
+    signature = KeywordCoverageMetric().signature
+    assert signature not in message  # about 900 characters: the short settings instead
+    assert f"  settings: {short_signature(signature)}" in message
+    assert max(len(line) for line in message.splitlines()) < 200
     assert repr(output) in message
+    full = failure_message(
+        "keyword_coverage", expected, 0.8, reference, output, full_signature=True
+    )
+    assert f"  signature: {signature}" in full
     with pytest.raises(
         AssertionError, match=r"rouge2 0\.000 is below .*\n  missing: the cat, cat sat\n"
     ):
@@ -141,6 +149,26 @@ def test_the_plugin_in_a_real_pytest_run(tmp_path: Path) -> None:
     assert "rouge1 0.000 is below the threshold 0.500" in outcomes["test_dataset[bad]"]
     assert len(outcomes) == 4
     assert "missing: water, 100, celsius" in proc.stdout
+    assert "  settings: keyword_coverage|mode:default|" in proc.stdout
+    assert "  signature: keyword_coverage|" not in proc.stdout
+    full = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "--lexeval-full-signature",
+            "test_sample.py::test_bad_answer",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert full.returncode == 1, full.stdout + full.stderr
+    assert "  signature: keyword_coverage|" in full.stdout
 
 
 def test_the_plugin_refuses_a_marker_without_the_argument(tmp_path: Path) -> None:

@@ -44,6 +44,7 @@ from lexeval.text.base import KeywordAnalysis, TextProcessor, TokenSource, keywo
 from lexeval.text.config import PRESETS, CompatName, NormalizerConfig, StemmerName
 from lexeval.text.peers import peer_processor
 from lexeval.text.processor import Explanation, StepProcessor
+from lexeval.text.resources import check_language
 from lexeval.text.steps import KEEP_WORDS, LEMMA_OVERRIDES
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "NormalizerConfig",
     "StemmerName",
     "resolve_normalizer",
+    "shared_normalizer",
 ]
 
 _OPTION_NAMES = frozenset(f.name for f in fields(NormalizerConfig)) - {"compat"}
@@ -71,7 +73,8 @@ class Normalizer:
     Args:
         preset: ``default``, ``tokens``, ``rouge``, ``none``, ``mastra``, ``squad`` or
             ``rouge-score`` (see :data:`PRESETS`).
-        language: a spaCy language code (``en``, ``de``, ``ru``, ``zh``, ...).
+        language: a spaCy language code (``en``, ``de``, ``ru``, ``zh``, ...); an unknown
+            code is a ValueError (:func:`lexeval.text.resources.check_language`).
         cache_size: how many distinct white-space chunks to remember (per-token work is
             cached; the cache is cleared when full, so memory stays bounded).
         **options: any field of :class:`NormalizerConfig`, overriding the preset.
@@ -96,6 +99,7 @@ class Normalizer:
     ) -> None:
         check_text(preset, "preset")
         check_text(language, "language")
+        check_language(language)
         if preset not in PRESETS:
             raise ValueError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
         unknown = sorted(set(options) - _OPTION_NAMES)
@@ -302,7 +306,7 @@ None, not int
     if normalizer is None:
         normalizer = default
     if isinstance(normalizer, str):
-        return _shared_normalizer(normalizer)
+        return shared_normalizer(normalizer)
     if isinstance(normalizer, TokenSource if tokens_only else TextProcessor):
         return normalizer
     raise TypeError(
@@ -311,11 +315,18 @@ None, not int
     )
 
 
-@functools.lru_cache(maxsize=16)
-def _shared_normalizer(preset: str) -> Normalizer:
-    """One Normalizer per preset name and process: every metric and card run built from a
-    name shares its caches (a Normalizer is safe to share between threads)."""
-    return Normalizer(preset=preset)
+@functools.lru_cache(maxsize=64)
+def shared_normalizer(preset: str = "default", language: str = "en") -> Normalizer:
+    """One Normalizer per preset, language and process: every metric and card run built from a
+    name (and a language: ``lexeval score --language``) shares its caches (a Normalizer is safe
+    to share between threads).
+
+    >>> shared_normalizer("rouge", "de") is shared_normalizer("rouge", "de")
+    True
+    >>> shared_normalizer("rouge", "de").signature.split("|")[:2]
+    ['preset:rouge', 'lang:de']
+    """
+    return Normalizer(preset=preset, language=language)
 
 
 def _coerce_options(options: dict[str, Any]) -> dict[str, Any]:

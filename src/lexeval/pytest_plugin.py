@@ -26,6 +26,7 @@ Importing this module loads neither spaCy nor the metrics.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Generator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,7 +50,9 @@ MARKER = "lexeval_cases"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """``--lexeval-save``, ``--lexeval-store``, ``--lexeval-label`` and their ini settings."""
+    """``--lexeval-save``, ``--lexeval-store``, ``--lexeval-label`` and their ini settings;
+    ``--lexeval-full-signature``: assertion messages show the full signature instead of the
+    short settings line."""
     group = parser.getgroup("lexeval", "lexeval run store")
     group.addoption(
         "--lexeval-save",
@@ -62,6 +65,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("lexeval_save", "save assert_lexical scores in the run store", type="bool")
     parser.addini("lexeval_store", "the run store file (else $LEXEVAL_STORE)")
     parser.addini("lexeval_label", "a label for the saved runs")
+    parser.getgroup("lexeval").addoption(
+        "--lexeval-full-signature",
+        action="store_true",
+        help="lexeval's assertion messages show the full signature, not the short settings",
+    )
 
 
 class _Saver:
@@ -189,7 +197,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the marker (so ``--strict-markers`` accepts it)."""
+    """Register the marker (so ``--strict-markers`` accepts it); with
+    ``--lexeval-full-signature``, set ``LEXEVAL_FULL_SIGNATURE=1`` for this run (what
+    :func:`lexeval.testing.failure_message` reads, in xdist workers too)."""
+    if config.getoption("lexeval_full_signature", default=False):
+        os.environ["LEXEVAL_FULL_SIGNATURE"] = "1"
     config.addinivalue_line(
         "markers",
         f"{MARKER}(path, reference_field=None, output_field=None, id_field=None): run the test "

@@ -9,14 +9,24 @@
 
 from __future__ import annotations
 
+import inspect
+import typing
 from typing import Any
 
-from lexeval.judge.registry import JUDGES
-from lexeval.metrics.base import BaseMetric, known_metric
+from lexeval.judge.registry import BACKEND_OPTIONS, JUDGES
+from lexeval.metrics.base import BaseMetric, known_metric, metric_factory
 from lexeval.metrics.base import get_metric as get_lexical_metric
 from lexeval.metrics.base import list_metrics as list_lexical_metrics
+from lexeval.normalize import Normalizer, shared_normalizer
+from lexeval.text.resources import check_language
 
-__all__ = ["REPORT_EVIDENCE_LIMIT", "get_metric", "get_reporting_metric", "list_metrics"]
+__all__ = [
+    "REPORT_EVIDENCE_LIMIT",
+    "get_metric",
+    "get_reporting_metric",
+    "list_metrics",
+    "metric_options",
+]
 
 #: How many matched and missing tokens or n-grams ROUGE and token-F1 list in reports (the
 #: command line, the DeepEval, Ragas and promptfoo adapters). In Python they list none unless
@@ -24,21 +34,54 @@ __all__ = ["REPORT_EVIDENCE_LIMIT", "get_metric", "get_reporting_metric", "list_
 REPORT_EVIDENCE_LIMIT = 20
 
 
-def get_metric(name: str, **options: Any) -> BaseMetric:
+def get_metric(name: str, *, language: str | None = None, **options: Any) -> BaseMetric:
     """A metric or an LLM judge by name, configured with ``options`` (see
     :func:`lexeval.metrics.get_metric` and :mod:`lexeval.judge.registry`).
 
+    ``language``: the metric's normalizer in that language (its preset, or the ``normalizer``
+    preset named in ``options``): the same metric as ``normalizer=Normalizer(preset,
+    language=language)``, the language in its signature (``lexeval score --language``). A
+    metric that does not use lexeval's normalizer (a ``compat`` mode, lexical_correctness, the
+    judges) takes no language: ValueError, as for an unknown code.
+
     >>> get_metric("rouge2", compat="rouge-score").signature.split("|")[0]
     'rouge2'
+    >>> "|lang:de|" in get_metric("keyword_coverage", language="de").signature
+    True
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be str, not {type(name).__name__}")
     judge = JUDGES.get(name)
     if judge is not None:
-        return judge(**options)
-    if not known_metric(name):
+        metric: BaseMetric = judge(**options)
+    elif not known_metric(name):
         raise ValueError(f"unknown metric {name!r}; known: {', '.join(list_metrics())}")
-    return get_lexical_metric(name, **options)
+    else:
+        metric = get_lexical_metric(name, **options)
+    if language is None:
+        return metric
+    normalizer = _language_normalizer(name, metric, language, options)
+    return get_metric(name, **{**options, "normalizer": normalizer})
+
+
+def _language_normalizer(
+    name: str, metric: BaseMetric, language: str, options: dict[str, Any]
+) -> Normalizer:
+    """The shared normalizer of ``metric``'s preset in ``language`` (errors: see get_metric)."""
+    check_language(language)
+    given = options.get("normalizer")
+    if given is not None and not isinstance(given, str):
+        raise ValueError(
+            f"metric {name}: give the language in the normalizer (Normalizer(..., "
+            "language=...)) or as language=, not both"
+        )
+    normalizer = getattr(metric, "normalizer", None)
+    if not isinstance(normalizer, Normalizer) or normalizer.config.compat is not None:
+        raise ValueError(
+            f"metric {name} takes no language in these settings: it does not use lexeval's "
+            "normalizer (a compat mode, a fixed model or an LLM judge)"
+        )
+    return shared_normalizer(normalizer.preset, language)
 
 
 def list_metrics() -> list[str]:
@@ -52,7 +95,7 @@ def list_metrics() -> list[str]:
     return sorted([*list_lexical_metrics(), *JUDGES])
 
 
-def get_reporting_metric(name: str, **options: Any) -> BaseMetric:
+def get_reporting_metric(name: str, *, language: str | None = None, **options: Any) -> BaseMetric:
     """:func:`get_metric` for a report: ROUGE and token-F1 list their evidence
     (:data:`REPORT_EVIDENCE_LIMIT` items) unless ``options`` set ``evidence_limit``.
 
@@ -61,7 +104,72 @@ def get_reporting_metric(name: str, **options: Any) -> BaseMetric:
     >>> "missing" in get_metric("rouge1").measure("the cat sat", "the cat").info
     False
     """
-    metric = get_metric(name, **options)
+    metric = get_metric(name, language=language, **options)
     if getattr(metric, "evidence_limit", None) == 0 and "evidence_limit" not in options:
-        metric = get_metric(name, **options, evidence_limit=REPORT_EVIDENCE_LIMIT)
+        metric = get_metric(
+            name, language=language, **options, evidence_limit=REPORT_EVIDENCE_LIMIT
+        )
     return metric
+
+
+def metric_options(name: str) -> dict[str, tuple[str, ...]]:
+    """The options ``get_metric(name, ...)`` takes, read from the metric class's constructor
+    (keyword parameters), each with its choices when its type lists them (``Literal``); a
+    judge's backend options too. What ``lexeval score --help`` lists, so that it cannot fall
+    behind the code.
+
+    >>> options = metric_options("keyword_coverage")
+    >>> options["weighting"], options["compat"]
+    (('frequency', 'uniform'), ('mastra', 'mastra-scorer'))
+    >>> {"task", "extra_penalty", "near_credit", "conflict_penalty"} <= set(options)
+    True
+    >>> "model" in metric_options("judge:correctness")
+    True
+    """
+    judge = JUDGES.get(name)
+    if judge is not None:
+        found: dict[str, tuple[str, ...]] = dict.fromkeys(BACKEND_OPTIONS, ())
+        found.update(_init_options(getattr(judge, "judge_class")))  # noqa: B009
+        return found
+    factory = metric_factory(name)
+    cls = _annotation(factory, inspect.signature(factory).return_annotation)
+    if not isinstance(cls, type):
+        return {}
+    options = _init_options(cls)
+    if name == "rougeN":
+        options = {"n": (), **options}
+    return options
+
+
+def _init_options(cls: type) -> dict[str, tuple[str, ...]]:
+    """The keyword parameters of ``cls.__init__`` with the ``Literal`` choices of each."""
+    found: dict[str, tuple[str, ...]] = {}
+    init = getattr(cls, "__init__")  # noqa: B009 (mypy: __init__ of a type object)
+    for parameter in inspect.signature(init).parameters.values():
+        if parameter.kind is not inspect.Parameter.KEYWORD_ONLY:
+            continue
+        if parameter.name == "variant":  # an older spelling of compat, kept for callers
+            continue
+        found[parameter.name] = _choices(_annotation(init, parameter.annotation))
+    return found
+
+
+def _annotation(function: Any, annotation: Any) -> Any:
+    """An annotation evaluated in its function's module (None when it names something that
+    module imports for type checking only: such a type lists no choices)."""
+    if not isinstance(annotation, str):
+        return annotation
+    try:
+        return eval(annotation, getattr(function, "__globals__", {}))
+    except Exception:  # a name imported under TYPE_CHECKING only
+        return None
+
+
+def _choices(hint: Any) -> tuple[str, ...]:
+    """The strings a type hint's ``Literal`` parts allow (through unions), in order."""
+    if typing.get_origin(hint) is typing.Literal:
+        return tuple(str(a) for a in typing.get_args(hint))
+    found: list[str] = []
+    for arg in typing.get_args(hint):
+        found += [c for c in _choices(arg) if c not in found]
+    return tuple(found)

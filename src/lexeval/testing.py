@@ -18,7 +18,11 @@ AssertionError: keyword_coverage 0.261 is below the threshold 0.500
   matched: boil, degree
   reference: 'Water boils at 100 degrees Celsius'
   output: 'It boils at 90 degrees'
-  signature: keyword_coverage|mode:default|...
+  settings: keyword_coverage|mode:default|...|lang:en|stem:no|v:... #...
+
+The settings line is the short signature (:func:`lexeval.text.signature.short_signature`);
+``LEXEVAL_FULL_SIGNATURE=1`` (or pytest's ``--lexeval-full-signature``) shows the full one,
+which ``result.signature`` always holds.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from typing import Any
 from lexeval.metrics.base import BaseMetric, MetricResult, measure_with_question
 from lexeval.registry import get_metric
 from lexeval.run.batch import Record, read_records
+from lexeval.text.signature import short_signature
 
 __all__ = [
     "Record",
@@ -67,18 +72,25 @@ def failure_message(
     threshold: float,
     reference: str | Sequence[str],
     output: str,
+    *,
+    full_signature: bool | None = None,
 ) -> str:
     """What :func:`assert_lexical` says when a score is below its threshold: the score, the
     threshold, the missing and matched keywords (or tokens, n-grams), the texts (clipped) and
-    the signature."""
+    the settings: the short signature, or the full one when ``full_signature`` (default: the
+    environment variable ``LEXEVAL_FULL_SIGNATURE`` set to ``1``)."""
+    if full_signature is None:
+        full_signature = os.environ.get("LEXEVAL_FULL_SIGNATURE", "") == "1"
     lines = [f"{name} {result.score:.3f} is below the threshold {threshold:.3f}"]
     for key in ("missing", "matched"):
         if key in result.info:
             lines.append(f"  {key}: {_listing(result.info[key])}")
     lines.append(f"  reference: {_clip(reference)}")
     lines.append(f"  output: {_clip(output)}")
-    if result.signature:
+    if result.signature and full_signature:
         lines.append(f"  signature: {result.signature}")
+    elif result.signature:
+        lines.append(f"  settings: {short_signature(result.signature)}")
     return "\n".join(lines)
 
 

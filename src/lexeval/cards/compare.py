@@ -13,6 +13,7 @@ significant (``p < alpha``) to fail.
 
 from __future__ import annotations
 
+import html
 import math
 import os
 import re
@@ -32,7 +33,7 @@ from lexeval.io import (
     parse_json,
     read_text,
 )
-from lexeval.text.signature import Signature
+from lexeval.text.signature import Signature, short_signature
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -360,9 +361,10 @@ class Comparison:
                 lines += ["", f"**{title}:** " + ", ".join(f"`{i}`" for i in ids)]
         for warning in self.warnings:
             lines += ["", f"⚠️ {warning}"]
-        lines += ["", f"<sub>signature: `{self.candidate.signature}`</sub>"]
+        # the short settings in sight, the full signature one click away (GitHub's <details>)
+        lines += ["", _signature_markdown("settings", self.candidate.signature)]
         if self.base.signature != self.candidate.signature:
-            lines += ["", f"<sub>baseline signature differs: `{self.base.signature}`</sub>"]
+            lines += ["", _signature_markdown("baseline signature differs", self.base.signature)]
         return "\n".join(lines) + "\n"
 
     def render(self, console: Console | None = None) -> None:
@@ -397,6 +399,14 @@ class Comparison:
             console.print(f"warning: {warning}", markup=False, highlight=False, style="yellow")
         colour = "green" if self.passed else "bold red"
         console.print(f"[{colour}]{'PASS' if self.passed else 'FAIL'}[/] {self.verdict}")
+
+
+def _signature_markdown(label: str, signature: str) -> str:
+    """``label``, the short signature, and the full one in a collapsed ``<details>``."""
+    return (
+        f"<details><summary><sub>{label}: <code>{html.escape(short_signature(signature))}"
+        f"</code></sub></summary>\n\n`{signature}`\n\n</details>"
+    )
 
 
 def split_version(signature: str) -> tuple[str, tuple[str, ...]]:

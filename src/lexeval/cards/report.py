@@ -360,11 +360,10 @@ def evaluate(
         return RunResult(dataset.name, dataset.version, settings, tuple(matched), dataset.path)
     iterable: Iterable[EvalCase] = cases
     if progress:
-        from rich.console import Console
-        from rich.progress import track
+        from lexeval.io.progress import track_on_stderr
 
-        iterable = track(
-            cases, description="matching cards", transient=True, console=Console(stderr=True)
+        iterable = track_on_stderr(
+            cases, total=len(cases), description="matching cards", transient=True
         )
     results = []
     for case in iterable:

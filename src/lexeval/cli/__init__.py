@@ -19,6 +19,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from lexeval._version import __version__
 from lexeval.cli.common import Parser, UsageError, print_error
@@ -47,11 +48,29 @@ def build_parser() -> argparse.ArgumentParser:
         "token-F1 and ROUGE on one normalization layer.",
         epilog="Exit codes: 0 gates passed, 1 a gate failed, 2 usage or data error.",
     )
-    parser.add_argument("--version", action="version", version=f"lexeval {__version__}")
+    parser.add_argument(
+        "--version",
+        action=VersionAction,
+        help="show the version and whether the compiled fast paths are in use, and exit",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name in COMMANDS:
         importlib.import_module(f"lexeval.cli.{name}").register(sub)
     return parser
+
+
+class VersionAction(argparse.Action):
+    """``--version``: ``lexeval <version> (compiled)`` or ``(pure Python ...)``
+    (:func:`lexeval.native.build_kind`, looked up only when asked)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        from lexeval.native import build_kind
+
+        print(f"lexeval {__version__} ({build_kind()})")
+        parser.exit()
 
 
 #: Exit code of a run stopped by SIGINT (Ctrl-C), as shells report it.

@@ -9,6 +9,7 @@ from typing import Any
 from lexeval.cli.common import (
     PRESET_NAMES,
     UsageError,
+    add_language_arguments,
     console,
     output_target,
     unit_float,
@@ -69,6 +70,7 @@ def register(sub: Any) -> None:
         action="store_true",
         help="no normalization: case-sensitive substring matching (kw in text)",
     )
+    add_language_arguments(cards, field=False)
     cards.add_argument("--quiet", action="store_true", help="print only the gate lines")
     cards.add_argument(
         "--progress",
@@ -102,6 +104,23 @@ def _semantic_tier() -> Any:
         raise UsageError(f"--semantic: {exc}") from None
 
 
+def _normalizer(args: argparse.Namespace) -> Any:
+    """The matcher's normalizer: None (``--plain``), a preset name, or the shared normalizer
+    of the preset in ``--language``."""
+    if args.language is None:
+        return None if args.plain else args.preset
+    if args.plain:
+        raise UsageError("--language needs a normalizer: not with --plain")
+    from lexeval.normalize import PRESETS, shared_normalizer
+
+    if args.preset in PRESETS and PRESETS[args.preset].compat is not None:
+        raise UsageError(f"--preset {args.preset} reproduces a peer and takes no --language")
+    try:
+        return shared_normalizer(args.preset, args.language)
+    except ValueError as exc:
+        raise UsageError(f"--preset {args.preset}: {exc}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``lexeval cards``; returns the exit code."""
     from lexeval.cards import Gate, check_gates, evaluate, load_dataset, load_outputs, render_run
@@ -115,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
     if html == "-":
         raise UsageError("--html needs a file name ('-' is not accepted)")
     keeping = prepare_runs(args, "cards")
+    normalizer = _normalizer(args)
     semantic = _semantic_tier() if args.semantic else None
     dataset = load_dataset(args.dataset)
     outputs = load_outputs(args.outputs)
@@ -123,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
         outputs,
         threshold=args.threshold,
         strategy=args.strategy,
-        normalizer=None if args.plain else args.preset,
+        normalizer=normalizer,
         progress=args.progress or (sys.stderr.isatty() and len(dataset) >= 200),
         workers=args.workers,
         semantic=semantic,
@@ -143,14 +163,14 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(document)
     elif report is not None:
         run.write_json(report, results, inputs=inputs)
-        if not args.quiet:
-            out.print(f"report written to {report}", markup=False)
+        if not args.quiet:  # a note, not a result: on stderr
+            print(f"report written to {report}", file=sys.stderr)
     if html is not None:
         from lexeval.htmlreport import render_cards, write_html
 
         write_html(html, render_cards(run, results), inputs={"dataset": run.dataset_path, **inputs})
         if not args.quiet:
-            out.print(f"HTML report written to {html}", markup=False)
+            print(f"HTML report written to {html}", file=sys.stderr)
     passed = all(g.passed for g in results)
     if keeping is not None:
         keeping.save(document, quiet=args.quiet)

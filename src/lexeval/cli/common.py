@@ -12,7 +12,7 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
@@ -34,7 +34,9 @@ __all__ = [
     "PRESET_NAMES",
     "Parser",
     "UsageError",
+    "add_language_arguments",
     "console",
+    "language_code",
     "output_target",
     "parse_options",
     "positive_int",
@@ -50,7 +52,21 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors become :class:`UsageError` (one line, exit 2)."""
+    """An argument parser whose errors become :class:`UsageError` (one line, exit 2).
+
+    ``more_epilog``: a function whose text is added to the epilog when the help is shown (and
+    only then: it may import what the help needs, which other runs do not load).
+    """
+
+    def __init__(self, *args: Any, more_epilog: Callable[[], str] | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.more_epilog = more_epilog
+
+    def format_help(self) -> str:
+        if self.more_epilog is not None:
+            self.epilog = "\n\n".join(p for p in (self.epilog, self.more_epilog()) if p)
+            self.more_epilog = None
+        return super().format_help()
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
@@ -103,6 +119,40 @@ def workers_count(text: str) -> int | str:
 def positive_int(text: str) -> int:
     """An argument type: an integer of at least 1."""
     return _integer_at_least(text, 1, "an integer")
+
+
+def language_code(text: str) -> str:
+    """An argument type: a language code spaCy knows (see
+    :func:`lexeval.text.resources.check_language`).
+
+    >>> language_code("de")
+    'de'
+    """
+    from lexeval.text.resources import check_language
+
+    try:
+        return check_language(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_language_arguments(parser: argparse.ArgumentParser, *, field: bool = True) -> None:
+    """``--language CODE`` (and, with ``field``, ``--language-field NAME``): one call gives a
+    subcommand the texts' language (``score``, ``cards``, ``match``)."""
+    parser.add_argument(
+        "--language",
+        type=language_code,
+        metavar="CODE",
+        help="the texts' language, a spaCy code (de, fr, es, ru, zh, ...; default en): the "
+        "normalizer of each metric in that language, as Normalizer(language=CODE), named in "
+        "the signature",
+    )
+    if field:
+        parser.add_argument(
+            "--language-field",
+            metavar="NAME",
+            help="field holding each record's language code (records without one: --language)",
+        )
 
 
 def parse_options(specs: Sequence[str]) -> dict[str, Any]:

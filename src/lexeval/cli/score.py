@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from lexeval.cli.common import (
     UsageError,
+    add_language_arguments,
     output_target,
     parse_options,
     strict_json,
@@ -33,17 +34,46 @@ __all__ = ["parse_metric_names", "register", "run", "split_targeted"]
 
 OPTION_HELP = (
     "metric option KEY=VALUE for every metric, or METRIC.KEY=VALUE for one; VALUE is parsed "
-    "as JSON when possible. keyword_coverage: compat (mastra, mastra-scorer), match (lenient, "
-    "exact), fuzzy, fuzzy_threshold, fuzzy_min_length, keywords, normalizer, scale, "
-    "threshold; token_f1: compat (squad, set), normalizer, scale, threshold, "
-    "evidence_limit; rouge<n>/rougeL/rougeLsum: compat (rouge-score), use_stemmer, counting "
-    "(occurrences, distinct), score (fmeasure, precision, recall), normalizer, scale, threshold, "
-    "evidence_limit; rougeN: n; lexical_correctness: scale, threshold"
+    "as JSON when possible (each metric's keys: below, read from its constructor)"
 )
+
+EPILOG = (
+    "Metrics: keyword_coverage, lexical_correctness, token_f1, rouge1, rouge2, rouge<n> (e.g. "
+    "rouge4), rougeL, rougeLsum, judge:* (see 'lexeval metrics'). Fields found by default: "
+    "reference (reference, references, input, expected, expected_output, target, "
+    "ground_truth, gold), output (output, prediction, predictions, candidate, response, "
+    "answer, actual_output), id (id), question (question)."
+)
+
+
+def option_keys_help() -> str:
+    """Each metric's ``--option`` keys, with their choices, from the metric classes
+    (:func:`lexeval.registry.metric_options`): shown by ``lexeval score --help`` only."""
+    import textwrap
+
+    from lexeval.registry import list_metrics, metric_options
+
+    lines = ["Option keys (--option KEY=VALUE), per metric:"]
+    for name in list_metrics():
+        keys = [
+            f"{key} ({', '.join(choices)})" if choices else key
+            for key, choices in metric_options(name).items()
+        ]
+        lines.append(
+            textwrap.fill(
+                f"{name}: {', '.join(keys)}",
+                width=88,
+                initial_indent="  ",
+                subsequent_indent="    ",
+            )
+        )
+    return "\n".join(lines)
 
 
 def register(sub: Any) -> None:
     """Add the ``score`` subcommand to ``sub`` (an argparse subparsers action)."""
+    import textwrap
+
     score = sub.add_parser(
         "score",
         help="score one pair, or a JSONL/JSON/CSV/TSV file of pairs, with one or more metrics",
@@ -51,12 +81,9 @@ def register(sub: Any) -> None:
         "with every --metric: one result per record on stdout (--format jsonl, csv or json), "
         "a summary (n, mean, 95% CI, pass rate) on stderr, exit 1 when a gate fails. Or score "
         "one pair given as --input/--output.",
-        epilog="Metrics: keyword_coverage, lexical_correctness, token_f1, rouge1, rouge2, "
-        "rouge<n> (e.g. rouge4), rougeL, rougeLsum (see 'lexeval metrics'). Fields found by "
-        "default: reference (reference, references, input, expected, expected_output, target, "
-        "ground_truth, gold), "
-        "output (output, prediction, predictions, candidate, response, answer, actual_output), "
-        "id (id).",
+        epilog=textwrap.fill(EPILOG, width=88),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        more_epilog=option_keys_help,
     )
     score.add_argument(
         "file", nargs="?", metavar="FILE", help="records to score ('-' for standard input)"
@@ -102,6 +129,7 @@ def register(sub: Any) -> None:
             "and LLM judges (default: question, if present)"
         ),
     )
+    add_language_arguments(score)
     score.add_argument(
         "--input-format",
         choices=("auto", "jsonl", "json", "csv", "tsv"),
@@ -209,10 +237,15 @@ def _per_metric(specs: Sequence[str], names: Sequence[str], flag: str) -> dict[s
 
 
 def build_metrics(
-    args: argparse.Namespace, names: Sequence[str], defaults: dict[str, float] | None = None
+    args: argparse.Namespace,
+    names: Sequence[str],
+    defaults: dict[str, float] | None = None,
+    language: str | None = None,
 ) -> dict[str, BaseMetric]:
     """One configured metric per name (``defaults``: thresholds for metrics ``--threshold``
-    leaves without one); bad names or options are usage errors."""
+    leaves without one), in ``language`` (default: ``--language``); bad names or options are
+    usage errors."""
+    language = language or args.language
     from lexeval.registry import get_reporting_metric
 
     targeted, common = split_targeted(args.option, names)
@@ -227,7 +260,7 @@ def build_metrics(
             options["threshold"] = thresholds[name]
         try:
             # reports show what matched: ROUGE and token-F1 list it unless told not to
-            metrics[name] = get_reporting_metric(name, **options)
+            metrics[name] = get_reporting_metric(name, language=language, **options)
         except TypeError as exc:
             raise UsageError(f"metric {name}: {exc}") from None
         except ValueError as exc:
@@ -327,6 +360,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("a single pair needs both --input and --output")
     if args.question is not None and not single:
         raise UsageError("--question goes with --input and --output; FILE has a question field")
+    if args.language_field is not None and not args.file:
+        raise UsageError("--language-field goes with FILE; give --language for one pair")
+
     metrics = build_metrics(args, names)
     recommended = _recommended(args, names, metrics)
     if recommended:
@@ -353,7 +389,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_legacy(args.jsonl, names, metrics, args.workers, args.question_field)
 
     from lexeval.metrics import aggregate
-    from lexeval.run.batch import Record, read_records, score_records
+    from lexeval.run.batch import Record, read_records, score_records, score_records_by_language
     from lexeval.scored import ScoredRun, scored_document
 
     if single:
@@ -366,15 +402,26 @@ def run(args: argparse.Namespace) -> int:
             output_field=args.output_field,
             id_field=args.id_field,
             question_field=args.question_field,
+            language_field=args.language_field,
         )
     progress = args.progress or sys.stderr.isatty()
-    columns = score_records(metrics, records, workers=args.workers, progress=progress)
+    if args.language_field is None:
+        columns = score_records(metrics, records, workers=args.workers, progress=progress)
+        signatures = {name: metric.signature for name, metric in metrics.items()}
+    else:  # each record in its language; the metrics of --language for records without one
+        built: dict[str | None, dict[str, BaseMetric]] = {None: metrics}
+
+        def in_language(language: str | None) -> dict[str, BaseMetric]:
+            if language not in built:
+                built[language] = build_metrics(args, names, recommended, language)
+            return built[language]
+
+        columns, signatures = score_records_by_language(
+            in_language, records, workers=args.workers, progress=progress
+        )
     summary = {name: aggregate(results) for name, results in columns.items()}
     run = ScoredRun.from_results(
-        records,
-        columns,
-        {name: metric.signature for name, metric in metrics.items()},
-        label=args.file or "--input/--output",
+        records, columns, signatures, label=args.file or "--input/--output"
     )
     document = ""
     if args.format == "json" or keeping is not None:

@@ -41,7 +41,7 @@ _METRICS = ("recall", "precision", "f1", "avg_similarity")
 
 def _chips(keywords: Sequence[str], missing: Sequence[str]) -> str:
     lost = set(missing)
-    return "".join(
+    return " ".join(  # a space between chips: the line may wrap there
         f'<span class="chip {"missing" if k in lost else "match"}">{esc(k)}</span>'
         for k in keywords
     )

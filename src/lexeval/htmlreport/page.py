@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lexeval.htmlreport.marks import Word
+from lexeval.text.signature import short_signature
 
 __all__ = [
     "Column",
@@ -32,6 +33,7 @@ __all__ = [
     "marked_text",
     "number",
     "render_page",
+    "setting_cell",
     "table",
 ]
 
@@ -185,7 +187,8 @@ h1{font-size:1.4em;margin:0 0 .4em}h2{font-size:1.1em;margin:1.2em 0 .4em}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.25em .5em;text-align:left;
 vertical-align:top}th{background:#f4f4f4}
 table.settings td:first-child{font-weight:600;white-space:nowrap}
-table.settings td{font-family:ui-monospace,monospace;font-size:.85em;word-break:break-all}
+table.settings td{font-family:ui-monospace,monospace;font-size:.85em;overflow-wrap:anywhere}
+table.settings details>div{margin-top:.3em;color:#444}
 .charts{display:flex;flex-wrap:wrap;gap:1em}figure.chart{margin:0}
 figure.chart svg{border:1px solid #eee;background:#fafafa}
 figure.chart figcaption{font-size:.85em;color:#555}
@@ -193,10 +196,12 @@ rect.bar{fill:#4a78b5}line.marker{stroke:#c33;stroke-dasharray:3 2}
 svg text{font-size:9px;fill:#666}
 .controls{margin:1em 0;display:flex;gap:1em;flex-wrap:wrap;align-items:center}
 #cases td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-#cases td.id{font-family:ui-monospace,monospace;word-break:break-all;max-width:16em}
+#cases td.id{font-family:ui-monospace,monospace;min-width:7em;max-width:16em;
+overflow-wrap:anywhere}
 .pass{color:#16701f}.fail{color:#b3261e;font-weight:600}.none{color:#777}
 .neg{color:#b3261e}.pos{color:#16701f}
-details>summary{cursor:pointer;color:#345}#cases td.detail{min-width:32em}
+details>summary{cursor:pointer;color:#345}#cases td.detail{min-width:min(32em,80vw)}
+.evidence{overflow-wrap:anywhere}
 .scroll{overflow-x:auto}
 .pair{display:grid;grid-template-columns:1fr 1fr;gap:1em;margin:.4em 0}
 .pair>div{border:1px solid #e3e3e3;padding:.4em;white-space:pre-wrap;word-break:break-word}
@@ -295,9 +300,39 @@ def _row_html(row: Row, columns: Sequence[Column]) -> str:
     return f"<tr {' '.join(attributes)}>{''.join(cells)}</tr>"
 
 
+#: Characters of a setting shown before the rest is collapsed (a signature: its short form).
+SETTING_SHOWN = 100
+
+
+def setting_cell(value: str) -> str:
+    """A setting's value as HTML: as it is when short; else its short form (a signature's
+    :func:`~lexeval.text.signature.short_signature`, other text clipped) with the whole value
+    one click away in a ``<details>``.
+
+    >>> setting_cell("greedy")
+    'greedy'
+    >>> setting_cell("a|" * 60).startswith("<details><summary>a")
+    True
+    """
+    if len(value) <= SETTING_SHOWN:
+        return esc(value)
+    short = short_signature(value) if "|" in value else value[: SETTING_SHOWN - 1] + "…"
+    return f"<details><summary>{esc(short)}</summary><div>{esc(value)}</div></details>"
+
+
+def _settings_table(settings: Sequence[tuple[str, str]]) -> str:
+    rows = "".join(
+        f"<tr><td>{esc(name)}</td><td>{setting_cell(value)}</td></tr>" for name, value in settings
+    )
+    return (
+        '<table class="settings"><thead><tr><th>setting</th><th>value</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table>"
+    )
+
+
 def render_page(page: Page) -> str:
     """The whole HTML document of ``page``."""
-    settings = table(["setting", "value"], page.settings, cls="settings")
+    settings = _settings_table(page.settings)
     sort_options = ['<option value="order">file order</option>', '<option value="id">id</option>']
     for i, column in enumerate(page.columns):
         for direction, arrow in (("asc", "ascending"), ("desc", "descending")):

@@ -49,7 +49,8 @@ def _evidence(result: MetricResult) -> tuple[list[str], list[str]]:
 
 
 def _chips(words: Sequence[str], cls: str) -> str:
-    return "".join(f'<span class="chip {cls}">{esc(w)}</span>' for w in words) or "none"
+    # a space between chips: the line may wrap there (without it, the row grows to fit them all)
+    return " ".join(f'<span class="chip {cls}">{esc(w)}</span>' for w in words) or "none"
 
 
 def _references(reference: str | list[str] | None) -> list[str]:

@@ -93,6 +93,7 @@ def _factory(name: str, judge: Callable[..., JudgeMetric]) -> Callable[..., Judg
         return judge(backend, **options)
 
     build.__doc__ = f"``{name}`` from registry options (see :mod:`lexeval.judge.registry`)."
+    setattr(build, "judge_class", judge)  # noqa: B010 (its options, for lexeval score --help)
     return build
 
 

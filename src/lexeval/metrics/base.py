@@ -43,6 +43,7 @@ __all__ = [
     "list_metrics",
     "measure_many_with_questions",
     "measure_with_question",
+    "metric_factory",
     "new_result",
     "register_metric",
     "takes_questions",
@@ -393,9 +394,9 @@ class BaseMetric(ABC):
             ins, outs, qs, strict=True
         )
         if progress:
-            from rich.progress import track
+            from lexeval.io.progress import track_on_stderr
 
-            triples = track(triples, total=len(ins), description=self.name)
+            triples = track_on_stderr(triples, total=len(ins), description=self.name)
         measure = self.measure
         return [measure(i, o, question=q) for i, o, q in triples]  # type: ignore[call-arg]
 
@@ -406,12 +407,9 @@ class BaseMetric(ABC):
         self._prefetch(ins, outs)
         pairs: Iterable[tuple[str | Sequence[str], str]] = zip(ins, outs, strict=True)
         if progress:
-            from rich.console import Console
-            from rich.progress import track
+            from lexeval.io.progress import track_on_stderr
 
-            pairs = track(  # on standard error: standard output holds the results
-                pairs, total=len(ins), description=f"{self.name}", console=Console(stderr=True)
-            )
+            pairs = track_on_stderr(pairs, total=len(ins), description=self.name)
         results: list[MetricResult] = []
         append = results.append
         pair = self._measure_pair
@@ -506,6 +504,21 @@ def get_metric(name: str, **options: Any) -> BaseMetric:
         return _REGISTRY["rougeN"](n=int(key[5:]), **options)
     hint = " (the LLM judges: lexeval.get_metric)" if name.startswith("judge:") else ""
     raise ValueError(f"unknown metric {name!r}; known: {', '.join(list_metrics())}{hint}")
+
+
+def metric_factory(name: str) -> Callable[..., BaseMetric]:
+    """The factory :func:`get_metric` calls for ``name`` (``rougeN``'s for any ``rouge<n>``).
+
+    >>> metric_factory("keywords") is metric_factory("keyword_coverage")
+    True
+    """
+    _load_metric_modules()
+    key = _ALIASES.get(name, name)
+    if key in _REGISTRY:
+        return _REGISTRY[key]
+    if _ROUGE_N.fullmatch(key):
+        return _REGISTRY["rougeN"]
+    raise ValueError(f"unknown metric {name!r}; known: {', '.join(list_metrics())}")
 
 
 def known_metric(name: str) -> bool:

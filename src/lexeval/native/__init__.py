@@ -10,6 +10,8 @@ lexeval is imported. Both paths give identical results (property tests compare t
 True
 >>> load("no_such_module") is None
 True
+>>> build_kind() in ("compiled", "pure Python") or build_kind().startswith(("pure", "partly"))
+True
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ import importlib
 import os
 from types import ModuleType
 
-__all__ = ["PURE_PYTHON", "load"]
+__all__ = ["MODULES", "PURE_PYTHON", "build_kind", "load"]
+
+#: The compiled modules a full build has (``lexeval.native.<name>``; a test checks them
+#: against the sources).
+MODULES: tuple[str, ...] = ("affixes", "keywords", "lenient", "results", "rouge", "weights")
 
 #: True when ``LEXEVAL_PURE_PYTHON`` (read once, at import) asks for the reference code only.
 PURE_PYTHON: bool = os.environ.get("LEXEVAL_PURE_PYTHON", "").strip() not in ("", "0")
@@ -33,3 +39,17 @@ def load(name: str) -> ModuleType | None:
         return importlib.import_module(f"{__name__}.{name}")
     except ImportError:
         return None
+
+
+def build_kind() -> str:
+    """Which code runs: ``compiled`` (every module of :data:`MODULES` loads), ``pure Python: ``
+    and the reason (``LEXEVAL_PURE_PYTHON`` set, or nothing built), or ``partly compiled, not
+    built: `` and the modules missing. ``lexeval --version`` says it."""
+    if PURE_PYTHON:
+        return "pure Python: LEXEVAL_PURE_PYTHON is set"
+    missing = [name for name in MODULES if load(name) is None]
+    if not missing:
+        return "compiled"
+    if len(missing) == len(MODULES):
+        return "pure Python: the C extensions were not built"
+    return f"partly compiled, not built: {', '.join(missing)}"

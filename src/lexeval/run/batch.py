@@ -19,7 +19,7 @@ the best one scored.
 
 >>> records = parse_records("pairs.csv", "reference,prediction\\nthe cat sat,the cat\\n")
 >>> records[0]
-Record(line=2, id=None, reference='the cat sat', output='the cat', question=None)
+Record(line=2, id=None, reference='the cat sat', output='the cat', question=None, language=None)
 >>> from lexeval.metrics import get_metric
 >>> rouge1 = get_metric("rouge1", threshold=0.5, evidence_limit=5)  # evidence: up to 5
 >>> results = score_records({"rouge1": rouge1}, records)
@@ -33,7 +33,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -41,6 +41,7 @@ from lexeval.io import InputError, iter_jsonl, parse_json, read_text
 from lexeval.metrics.base import BaseMetric, MetricResult, takes_questions
 from lexeval.run.measure import measure_many
 from lexeval.run.pool import resolve_workers
+from lexeval.text.resources import check_language
 
 __all__ = [
     "ID_FIELDS",
@@ -57,6 +58,7 @@ __all__ = [
     "read_records",
     "resolve_field",
     "score_records",
+    "score_records_by_language",
     "takes_questions",
     "tidy_result",
 ]
@@ -93,13 +95,15 @@ class Record:
     """One pair to score: where it came from (``line``: JSONL/CSV line, JSON item number),
     its ``id`` (None without an id field), the reference(s), the output, and the question
     (None without a question field; keyword coverage, lexical correctness and LLM judges read
-    it)."""
+    it), and the record's language (None without a language field: the run's language).
+    """
 
     line: int
     id: str | int | None
     reference: str | list[str]
     output: str
     question: str | None = None
+    language: str | None = None
 
 
 def detect_format(name: str, text: str) -> str:
@@ -208,8 +212,11 @@ def parse_records(
     output_field: str | None = None,
     id_field: str | None = None,
     question_field: str | None = None,
+    language_field: str | None = None,
 ) -> list[Record]:
-    """The records of ``text`` (read from ``name``); errors name the file, line and field."""
+    """The records of ``text`` (read from ``name``); errors name the file, line and field.
+    ``language_field`` names the field of each record's language code (a record without one,
+    or with an empty one, has None: the run's language)."""
     if input_format not in INPUT_FORMATS:
         raise ValueError(f"input_format must be one of {', '.join(INPUT_FORMATS)}")
     fmt = detect_format(name, text) if input_format == "auto" else input_format
@@ -234,10 +241,11 @@ def parse_records(
     )
     id_key = resolve_field(fields, id_field, ID_FIELDS, "id", name)
     q_key = resolve_field(fields, question_field, QUESTION_FIELDS, "question", name)
-    keys = [k for k in (ref_key, out_key, id_key, q_key) if k is not None]
+    lang_key = resolve_field(fields, language_field, (), "language", name)
+    keys = [k for k in (ref_key, out_key, id_key, q_key, lang_key) if k is not None]
     if len(set(keys)) < len(keys):
         raise InputError(
-            name, None, None, "the reference, output, id and question fields must differ"
+            name, None, None, "the reference, output, id, question and language fields must differ"
         )
     records: list[Record] = []
     for number, row, where in rows:
@@ -259,7 +267,15 @@ def parse_records(
         question: Any = row.get(q_key) if q_key else None
         if question is not None and not isinstance(question, str):
             raise InputError(name, line, f"{where}{q_key}", "expected a string")
-        records.append(Record(number, ident, reference, output, question or None))
+        language: Any = row.get(lang_key) if lang_key else None
+        if language is not None and not isinstance(language, str):
+            raise InputError(name, line, f"{where}{lang_key}", "expected a language code")
+        if language:
+            try:
+                check_language(language)
+            except ValueError as exc:
+                raise InputError(name, line, f"{where}{lang_key}", str(exc)) from None
+        records.append(Record(number, ident, reference, output, question or None, language or None))
     return records
 
 
@@ -271,6 +287,7 @@ def read_records(
     output_field: str | None = None,
     id_field: str | None = None,
     question_field: str | None = None,
+    language_field: str | None = None,
 ) -> list[Record]:
     """:func:`parse_records` of a UTF-8 regular file of at most :data:`MAX_INPUT_BYTES` (``-``
     reads standard input), read by :func:`lexeval.io.read_text`."""
@@ -283,6 +300,7 @@ def read_records(
         output_field=output_field,
         id_field=id_field,
         question_field=question_field,
+        language_field=language_field,
     )
 
 
@@ -308,6 +326,48 @@ def score_records(
             metric, references, outputs, questions=questions, workers=workers, progress=progress
         )
     return results
+
+
+def score_records_by_language(
+    build: Callable[[str | None], Mapping[str, BaseMetric]],
+    records: Sequence[Record],
+    *,
+    workers: int | str = 1,
+    progress: bool = False,
+) -> tuple[dict[str, list[MetricResult]], dict[str, str]]:
+    """:func:`score_records` with each record scored by the metrics ``build(language)`` makes
+    for its language (``record.language``; None: the run's), in order; and each metric's
+    signature for the run: the one signature, or the distinct ones sorted (whatever the order
+    of the records), joined by `` || ``.
+
+    >>> from lexeval.registry import get_metric
+    >>> records = [Record(1, "a", "Katzen", "Katze", language="de"),
+    ...            Record(2, "b", "cats", "cat")]
+    >>> columns, signatures = score_records_by_language(
+    ...     lambda language: {"f1": get_metric("token_f1", language=language or "en")}, records)
+    >>> [r.score for r in columns["f1"]], signatures["f1"].count("||")
+    ([1.0, 1.0], 1)
+    """
+    groups: dict[str, list[int]] = {}
+    for i, record in enumerate(records):
+        groups.setdefault(record.language or "", []).append(i)
+    found: dict[str, list[MetricResult | None]] = {}
+    signatures: dict[str, list[str]] = {}
+    for language in sorted(groups):
+        indices = groups[language]
+        metrics = build(language or None)
+        part = score_records(
+            metrics, [records[i] for i in indices], workers=workers, progress=progress
+        )
+        for name, results in part.items():
+            column = found.setdefault(name, [None] * len(records))
+            for i, result in zip(indices, results, strict=True):
+                column[i] = result
+            seen = signatures.setdefault(name, [])
+            if metrics[name].signature not in seen:
+                seen.append(metrics[name].signature)
+    columns = {name: [r for r in column if r is not None] for name, column in found.items()}
+    return columns, {name: " || ".join(sorted(seen)) for name, seen in signatures.items()}
 
 
 def flatten_result(name: str, result: MetricResult) -> dict[str, Any]:

@@ -68,9 +68,8 @@ def measure_many(
 
     if not progress:
         return run(None)
-    from rich.console import Console
-    from rich.progress import Progress
+    from lexeval.io.progress import progress_on_stderr
 
-    with Progress(console=Console(stderr=True)) as bar:  # standard output holds the results
+    with progress_on_stderr() as bar:  # standard output holds the results
         shown = bar.add_task(getattr(metric, "name", "scoring"), total=len(ins))
         return run(lambda size: bar.advance(shown, size))

@@ -45,6 +45,7 @@ __all__ = [
     "LanguageResources",
     "Patterns",
     "TrainedPipeline",
+    "check_language",
     "load_language",
     "load_lemma_table",
     "load_lock",
@@ -53,6 +54,7 @@ __all__ = [
     "phrase_matcher",
     "sentence_punct_chars",
     "short_hash",
+    "spacy_languages",
     "spacy_zone",
     "tech_token_match",
     "unload_language",
@@ -250,6 +252,48 @@ def short_hash(words: Iterable[str]) -> str:
     True
     """
     return hashlib.sha256("\n".join(sorted(words)).encode("utf-8")).hexdigest()[:8]
+
+
+@functools.cache
+def spacy_languages() -> tuple[str, ...]:
+    """The language codes spaCy has a blank pipeline for (its ``spacy.lang`` packages), read
+    from the installed files without importing spaCy.
+
+    >>> {"de", "en", "fr", "ru", "zh"} <= set(spacy_languages())
+    True
+    """
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("spacy")
+    if spec is None or not spec.submodule_search_locations:
+        return ()
+    found = set()
+    for location in spec.submodule_search_locations:
+        for entry in (Path(location) / "lang").iterdir():
+            if (entry / "__init__.py").is_file():
+                found.add(entry.name)
+    return tuple(sorted(found))
+
+
+def check_language(language: str) -> str:
+    """``language`` when spaCy has a blank pipeline for it (:func:`spacy_languages`), else a
+    ValueError naming the codes it knows (some need extra packages, e.g. ja, th, ko: those fail
+    when first used, saying which).
+
+    >>> check_language("de")
+    'de'
+    >>> check_language("german")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown language 'german': give a code spaCy knows (af, am, ar, ...)
+    """
+    known = spacy_languages()
+    if language not in known:
+        raise ValueError(
+            f"unknown language {language!r}: give a code spaCy knows ({', '.join(known)})"
+        )
+    return language
 
 
 def load_language(language: str) -> LanguageResources:

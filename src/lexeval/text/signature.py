@@ -15,7 +15,9 @@ says which field differs instead of showing two opaque strings.
 
 from __future__ import annotations
 
-__all__ = ["FIELD_NAMES", "Signature"]
+import hashlib
+
+__all__ = ["FIELD_NAMES", "SHORT_FIELDS", "Signature", "short_signature"]
 
 #: Readable names of the short field keys, for messages.
 FIELD_NAMES: dict[str, str] = {
@@ -44,6 +46,65 @@ FIELD_NAMES: dict[str, str] = {
     "weights": "score weights",
     "v": "lexeval version",
 }
+
+
+#: The fields a short signature keeps (:func:`short_signature`): what a reader tells runs apart
+#: by; the rest (word lists, tables, weights) is in the digest.
+SHORT_FIELDS: frozenset[str] = frozenset(
+    {
+        "mode",
+        "match",
+        "task",
+        "compat",
+        "score",
+        "counting",
+        "preset",
+        "lang",
+        "stem",
+        "fuzzy",
+        "keywords",
+        "scale",
+        "cards",
+        "strategy",
+        "threshold",
+        "template",
+        "model",
+        "v",
+    }
+)
+
+#: Characters of a kept field's value shown in a short signature.
+_SHORT_VALUE = 24
+
+
+def short_signature(signature: str) -> str:
+    """A signature in a line: its name and the fields of :data:`SHORT_FIELDS` (values of more
+    than 24 characters cut), then ``#`` and the first 10 hex digits of the full signature's
+    SHA-256, which tells two signatures apart (the full one is in the report, the JSON output
+    and ``result.signature``). Several signatures joined by `` || `` (a run with a language per
+    record) are each shortened.
+
+    >>> full = "kw|mode:default|match:lenient|short_answer=weights:x|stop:543#1f|lang:de|v:0.1"
+    >>> short_signature(full)  # doctest: +ELLIPSIS
+    'kw|mode:default|match:lenient|lang:de|v:0.1 #...'
+    >>> len(short_signature(full).split("#")[-1]), short_signature("") == ""
+    (10, True)
+    """
+    if not signature:
+        return ""
+    if " || " in signature:
+        return " || ".join(short_signature(part) for part in signature.split(" || "))
+    kept: list[str] = []
+    for part in signature.split("|"):
+        key, colon, value = part.partition(":")
+        if not colon:
+            if "=" not in part and "#" not in part and part not in kept:
+                kept.append(part)  # a name (the metric's)
+        elif key in SHORT_FIELDS and f"{key}:" not in "|".join(kept):
+            cut = value if len(value) <= _SHORT_VALUE else value[: _SHORT_VALUE - 1] + "…"
+            kept.append(f"{key}:{cut}")
+    digest = hashlib.sha256(signature.encode("utf-8")).hexdigest()[:10]
+    return f"{'|'.join(kept)} #{digest}"
 
 
 class Signature(str):
@@ -98,6 +159,11 @@ class Signature(str):
                 lines.append(f"{label} differs: {value} vs {theirs[key]}")
         lines += [f"{_label(k)} only in the other: {v}" for k, v in theirs.items() if k not in mine]
         return lines
+
+    @property
+    def short(self) -> str:
+        """:func:`short_signature` of this signature."""
+        return short_signature(self)
 
     def describe_difference(self, other: str) -> str:
         """:meth:`differences` as one line, or ``"identical"``.
