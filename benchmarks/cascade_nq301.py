@@ -53,7 +53,7 @@ from lexeval.metrics import (
     MetricResult,
     TokenF1Metric,
 )
-from lexeval.metrics.base import BaseMetric, measure_many_with_questions
+from lexeval.metrics.base import BaseMetric
 
 BUDGETS = [0.05, 0.10, 0.15, 0.30]
 JUDGE_FILES = {"gpt-4": "NQ301_gpt-4.tsv", "davinci": "NQ301_text-davinci-003.tsv"}
@@ -72,8 +72,8 @@ def lexical_metric(name: str, question_weight: float | None) -> BaseMetric:
 
 def scored(metric: BaseMetric, items: list[QAItem]) -> list[MetricResult]:
     """``metric`` on every item, with its question when the metric reads one."""
-    return measure_many_with_questions(
-        metric, [i.golds for i in items], [i.answer for i in items], [i.question for i in items]
+    return metric.measure_many(
+        [i.golds for i in items], [i.answer for i in items], [i.question for i in items]
     )
 
 

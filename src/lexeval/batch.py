@@ -22,7 +22,6 @@ from lexeval.run.batch import (
     read_records,
     resolve_field,
     score_records,
-    takes_questions,
     tidy_result,
 )
 
@@ -41,6 +40,5 @@ __all__ = [
     "read_records",
     "resolve_field",
     "score_records",
-    "takes_questions",
     "tidy_result",
 ]

@@ -29,7 +29,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from lexeval.metrics.base import BaseMetric, MetricResult, measure_with_question
+from lexeval.metrics.base import BaseMetric, MetricResult
 from lexeval.registry import get_metric
 from lexeval.run.batch import Record, read_records
 
@@ -110,7 +110,7 @@ def assert_lexical(
         raise ValueError(
             f"{scorer.name} has no recommended threshold for these settings: pass threshold="
         )
-    result = measure_with_question(scorer, reference, output, question)
+    result = scorer.measure(reference, output, question)
     result = dataclasses.replace(result, passed=result.score >= threshold)
     if not result.passed:
         result = _with_evidence(scorer, result, reference, output, question)
@@ -131,7 +131,7 @@ def _with_evidence(
         return result
     explaining = copy.copy(scorer)
     vars(explaining)["evidence_limit"] = _EVIDENCE_SHOWN
-    info = measure_with_question(explaining, reference, output, question).info
+    info = explaining.measure(reference, output, question).info
     return dataclasses.replace(result, info=info)
 
 

@@ -325,8 +325,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("a single pair needs both --input and --output")
     if args.question is not None and not single:
         raise UsageError("--question goes with --input and --output; FILE has a question field")
-    from lexeval.metrics.base import measure_with_question
-
     metrics = build_metrics(args, names)
     recommended = _recommended(args, names, metrics)
     if recommended:
@@ -345,7 +343,7 @@ def run(args: argparse.Namespace) -> int:
     if html is not None and args.jsonl:
         raise UsageError("--html goes with FILE, not with the older --jsonl form")
     if single and len(names) == 1 and not gates:
-        result = measure_with_question(metrics[names[0]], args.input, args.output, args.question)
+        result = metrics[names[0]].measure(args.input, args.output, args.question)
         print(strict_json(result.to_dict()))
         if html is not None:
             from lexeval.htmlreport import render_scored, write_html

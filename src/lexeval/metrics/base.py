@@ -20,13 +20,11 @@ Every metric takes ``threshold=`` (default None): its results then carry ``passe
 from __future__ import annotations
 
 import importlib
-import inspect
 import math
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any, Protocol, runtime_checkable
 
 from lexeval.checks import check_references, check_text
@@ -37,15 +35,13 @@ __all__ = [
     "BaseMetric",
     "Metric",
     "MetricResult",
+    "check_batch",
     "fmeasure",
     "get_metric",
     "known_metric",
     "list_metrics",
-    "measure_many_with_questions",
-    "measure_with_question",
     "new_result",
     "register_metric",
-    "takes_questions",
 ]
 
 
@@ -123,88 +119,48 @@ class Metric(Protocol):
         """Every setting that changes results, in one stable string."""
         ...
 
-    def measure(self, input: str | Sequence[str], output: str) -> MetricResult:
-        """Score ``output`` against the reference(s) ``input``."""
+    def measure(
+        self, input: str | Sequence[str], output: str, question: str | None = None
+    ) -> MetricResult:
+        """Score ``output`` against the reference(s) ``input`` (and the ``question`` it
+        answers, for a metric that reads it)."""
         ...
 
     def measure_many(
         self,
         inputs: Iterable[str | Sequence[str]],
         outputs: Iterable[str],
+        questions: Iterable[str | None] | None = None,
+        *,
         progress: bool = False,
     ) -> list[MetricResult]:
-        """Score a batch of pairs."""
+        """Score a batch of pairs (one question per pair, or None)."""
         ...
 
 
-def measure_with_question(
-    metric: Metric, reference: str | Sequence[str], output: str, question: str | None
-) -> MetricResult:
-    """``metric.measure(reference, output)``, with ``question=`` when there is one and the
-    metric takes it (keyword coverage weighs the reference keywords the question names less).
+def check_batch(
+    inputs: Iterable[str | Sequence[str]],
+    outputs: Iterable[str],
+    questions: Iterable[str | None] | None = None,
+) -> tuple[list[str | Sequence[str]], list[str], list[str | None] | None]:
+    """A batch's columns as lists of the same length (``questions`` None stays None).
 
-    >>> from lexeval.metrics import get_metric
-    >>> scorer = get_metric("keyword_coverage")
-    >>> q = "Which river flows through Baghdad?"
-    >>> round(measure_with_question(scorer, "Tigris River", "Euphrates River", q).score, 2)
-    0.12
-    >>> round(measure_with_question(scorer, "Tigris River", "Euphrates River", None).score, 2)
-    0.35
+    >>> check_batch(["a"], ["b"], ["q?"])
+    (['a'], ['b'], ['q?'])
+    >>> check_batch(["a"], ["b", "c"])
+    Traceback (most recent call last):
+    ValueError: 1 inputs but 2 outputs
     """
-    if question is not None and _accepts(metric.measure, "question"):
-        return metric.measure(reference, output, question=question)  # type: ignore[call-arg]
-    return metric.measure(reference, output)
-
-
-def _accepts(method: Callable[..., Any], parameter: str) -> bool:
-    """Whether ``method`` has a ``parameter`` (read once per function: ``inspect.signature``
-    costs more than a warm keyword coverage call)."""
-    function = getattr(method, "__func__", None)
-    if function is None:  # not a bound method: inspect it as it is
-        return parameter in inspect.signature(method).parameters
-    return parameter in _parameter_names(function)
-
-
-@cache
-def _parameter_names(function: Callable[..., Any]) -> frozenset[str]:
-    return frozenset(inspect.signature(function).parameters)
-
-
-def takes_questions(metric: Metric) -> bool:
-    """Whether ``metric.measure_many`` accepts ``questions=`` (keyword coverage, lexical
-    correctness, the LLM judges and the cascade do).
-
-    >>> from lexeval.metrics import get_metric
-    >>> takes_questions(get_metric("token_f1")), takes_questions(get_metric("keyword_coverage"))
-    (False, True)
-    """
-    return _accepts(metric.measure_many, "questions")
-
-
-def measure_many_with_questions(
-    metric: Metric,
-    references: Sequence[str | Sequence[str]],
-    outputs: Sequence[str],
-    questions: Sequence[str | None] | None,
-    **options: Any,
-) -> list[MetricResult]:
-    """``metric.measure_many(references, outputs, **options)``, with ``questions=`` when some
-    question is given and the metric takes them (:func:`takes_questions`).
-
-    >>> from lexeval.metrics import get_metric
-    >>> scorer = get_metric("keyword_coverage")
-    >>> golds, answers = ["Tigris River"] * 2, ["Euphrates River", "the Tigris"]
-    >>> asked = ["Which river flows through Baghdad?"] * 2
-    >>> [round(r.score, 2) for r in measure_many_with_questions(scorer, golds, answers, asked)]
-    [0.12, 0.88]
-    >>> [round(r.score, 2) for r in measure_many_with_questions(scorer, golds, answers, None)]
-    [0.35, 0.64]
-    """
-    if questions is not None and any(q is not None for q in questions) and takes_questions(metric):
-        return metric.measure_many(  # type: ignore[call-arg]
-            references, outputs, questions=questions, **options
-        )
-    return metric.measure_many(references, outputs, **options)
+    if isinstance(inputs, str) or isinstance(outputs, str) or isinstance(questions, str):
+        raise TypeError("inputs, outputs and questions must be sequences of texts, not str")
+    ins, outs = list(inputs), list(outputs)
+    qs: list[str | None] | None = None if questions is None else list(questions)
+    if qs is None:
+        if len(ins) != len(outs):
+            raise ValueError(f"{len(ins)} inputs but {len(outs)} outputs")
+    elif not len(ins) == len(outs) == len(qs):
+        raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
+    return ins, outs, qs
 
 
 def check_scale(scale: object) -> float:
@@ -335,11 +291,19 @@ class BaseMetric(ABC):
         self._finish_references(best[1], references, output)
         return best
 
-    def measure(self, input: str | Sequence[str], output: str) -> MetricResult:
-        """Score ``output`` against ``input`` (one reference or a list: the best is kept)."""
+    def measure(
+        self, input: str | Sequence[str], output: str, question: str | None = None
+    ) -> MetricResult:
+        """Score ``output`` against ``input`` (one reference or a list: the best is kept).
+
+        ``question`` (the question ``output`` answers) is read by the metrics that use it
+        (keyword coverage, lexical correctness, the LLM judges) and ignored by the others.
+        """
         references = [input] if type(input) is str else check_references(input, "input")
         if type(output) is not str:
             check_text(output, "output")
+        if question is not None:
+            check_text(question, "question")
         score, info = self._measure_refs(references, output)
         return self.make_result(score, info)
 
@@ -347,37 +311,19 @@ class BaseMetric(ABC):
         self,
         inputs: Iterable[str | Sequence[str]],
         outputs: Iterable[str],
+        questions: Iterable[str | None] | None = None,
+        *,
         progress: bool = False,
     ) -> list[MetricResult]:
-        """Score pairs in order, in this process; ``progress=True`` shows a rich progress bar.
+        """Score pairs in order, in this process; ``questions`` (one per pair, or None) as in
+        :meth:`measure`; ``progress=True`` shows a rich progress bar.
 
-        ``inputs`` and ``outputs`` must have the same length (ValueError otherwise). To score
-        on several processes: :func:`lexeval.run.measure_many` (``workers=``).
+        ``inputs``, ``outputs`` (and ``questions``) must have the same length (ValueError
+        otherwise). To score on several processes: :func:`lexeval.run.measure_many`
+        (``workers=``).
         """
-        if isinstance(inputs, str) or isinstance(outputs, str):
-            raise TypeError("inputs and outputs must be sequences of texts, not str")
-        ins = list(inputs)
-        outs = list(outputs)
-        if len(ins) != len(outs):
-            raise ValueError(f"{len(ins)} inputs but {len(outs)} outputs")
+        ins, outs, _ = check_batch(inputs, outputs, questions)
         return self._measure_serial(ins, outs, progress)
-
-    def _measure_questions(
-        self,
-        inputs: Iterable[str | Sequence[str]],
-        outputs: Iterable[str],
-        questions: Iterable[str | None] | None,
-        progress: bool,
-    ) -> list[MetricResult]:
-        """``measure_many`` of a metric whose ``measure`` takes ``question=``: the batch
-        checked, then :meth:`_asked`."""
-        if isinstance(inputs, str) or isinstance(outputs, str) or isinstance(questions, str):
-            raise TypeError("inputs, outputs and questions must be sequences of texts, not str")
-        ins, outs = list(inputs), list(outputs)
-        qs: list[str | None] = [None] * len(outs) if questions is None else list(questions)
-        if not len(ins) == len(outs) == len(qs):
-            raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
-        return self._asked(ins, outs, qs, progress)
 
     def _asked(
         self,
@@ -386,18 +332,21 @@ class BaseMetric(ABC):
         qs: list[str | None],
         progress: bool = False,
     ) -> list[MetricResult]:
-        """``measure(input, output, question=...)`` on each triple, in this process (a batch's
-        texts prepared first)."""
+        """``measure(input, output, question)`` on each triple, in this process (a batch's
+        texts prepared first): ``measure_many`` of a metric that reads questions."""
         self._prefetch(ins, outs + [q for q in qs if type(q) is str])
         triples: Iterable[tuple[str | Sequence[str], str, str | None]] = zip(
             ins, outs, qs, strict=True
         )
         if progress:
+            from rich.console import Console
             from rich.progress import track
 
-            triples = track(triples, total=len(ins), description=self.name)
+            triples = track(
+                triples, total=len(ins), description=self.name, console=Console(stderr=True)
+            )
         measure = self.measure
-        return [measure(i, o, question=q) for i, o, q in triples]  # type: ignore[call-arg]
+        return [measure(i, o, q) for i, o, q in triples]
 
     def _measure_serial(
         self, ins: list[str | Sequence[str]], outs: list[str], progress: bool

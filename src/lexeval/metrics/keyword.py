@@ -25,10 +25,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
 
 from lexeval.checks import check_references, check_text
-from lexeval.metrics.base import BaseMetric, MetricResult, check_scale, register_metric
+from lexeval.metrics.base import (
+    BaseMetric,
+    MetricResult,
+    check_batch,
+    check_scale,
+    register_metric,
+)
 from lexeval.metrics.keyword_exact import ExactCoverage
 from lexeval.metrics.keyword_lenient import NEAR_MIN, LenientMatcher, conflict_kind, lenient_score
 from lexeval.metrics.keyword_mastra import Compat, MastraCoverage
@@ -60,13 +66,6 @@ QUESTION_WEIGHT = PROFILES["short_answer"].question_weight
 #: The knobs of lenient matching (a task profile's fields).
 KNOBS = ("weighting", "extra_penalty", "near_credit", "conflict_penalty", "question_weight")
 _NOTHING_ECHOED: frozenset[str] = frozenset()
-
-
-class _Asked(NamedTuple):
-    """An output with the canonical keys of its question (``measure(..., question=)``)."""
-
-    output: str
-    echoed: frozenset[str]
 
 
 def _unit_number(value: float | None, name: str) -> float | None:
@@ -283,7 +282,7 @@ class KeywordCoverageMetric(BaseMetric):
 
     # ---- with the question ------------------------------------------------------------------
     def measure(
-        self, input: str | Sequence[str], output: str, *, question: str | None = None
+        self, input: str | Sequence[str], output: str, question: str | None = None
     ) -> MetricResult:
         """Score ``output`` against ``input`` (one reference or a list: the best is kept).
 
@@ -312,25 +311,27 @@ class KeywordCoverageMetric(BaseMetric):
             references = [input] if type(input) is str else check_references(input, "input")
             if type(output) is not str:
                 check_text(output, "output")
-            given: Any = output
             if question is not None and self._lenient is not None and self.keywords is None:
-                given = _Asked(output, self._lenient.question_keys(question))
-            score, info = self._measure_refs(references, given)
+                echoed = self._lenient.question_keys(question)
+                score, info = self._lenient_refs(references, output, echoed, asked=True)
+            else:
+                score, info = self._measure_refs(references, output)
         return self.make_result(score, info)
 
     def measure_many(
         self,
         inputs: Iterable[str | Sequence[str]],
         outputs: Iterable[str],
-        progress: bool = False,
-        *,
         questions: Iterable[str | None] | None = None,
+        *,
+        progress: bool = False,
     ) -> list[MetricResult]:
         """Score pairs in order, as :meth:`BaseMetric.measure_many`; ``questions`` (one per
         pair, or None for a pair without) as in :meth:`measure`."""
-        if questions is None:
-            return super().measure_many(inputs, outputs, progress)
-        return self._measure_questions(inputs, outputs, questions, progress)
+        ins, outs, qs = check_batch(inputs, outputs, questions)
+        if qs is None or all(q is None for q in qs):
+            return self._measure_serial(ins, outs, progress)
+        return self._asked(ins, outs, qs, progress)
 
     # ---- scoring ----------------------------------------------------------------------------
     def _measure_pair(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
@@ -348,16 +349,19 @@ class KeywordCoverageMetric(BaseMetric):
         return found
 
     def _measure_refs(self, references: list[str], output: str) -> tuple[float, dict[str, Any]]:
-        """Lenient mode: the task chosen once for the call, then the best reference under its
-        profile. Other modes: the best reference (:meth:`BaseMetric._measure_refs`)."""
-        lenient = self._lenient
-        if lenient is None or self.keywords is not None:
+        """Lenient mode: :meth:`_lenient_refs` without a question. Other modes: the best
+        reference (:meth:`BaseMetric._measure_refs`)."""
+        if self._lenient is None or self.keywords is not None:
             return super()._measure_refs(references, output)
-        echoed: frozenset[str] = _NOTHING_ECHOED
-        given: Any = output  # a str, or an _Asked from measure(..., question=)
-        asked = type(given) is _Asked
-        if asked:
-            output, echoed = given
+        return self._lenient_refs(references, output, _NOTHING_ECHOED, asked=False)
+
+    def _lenient_refs(
+        self, references: list[str], output: str, echoed: frozenset[str], *, asked: bool
+    ) -> tuple[float, dict[str, Any]]:
+        """Lenient mode: the task chosen once for the call, then the best reference under its
+        profile (``echoed``: the question's keys, ``asked``: whether a question came)."""
+        lenient = self._lenient
+        assert lenient is not None
         out = lenient.output(output)
         refs = list(map(lenient.reference, references))
         task = self.task

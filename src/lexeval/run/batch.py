@@ -10,7 +10,7 @@ present:
 * output: ``output``, ``prediction``, ``predictions``, ``candidate``, ``response``,
   ``answer``, ``actual_output``;
 * id: ``id`` (optional);
-* question: ``question`` (optional; passed to metrics that take ``questions=``: keyword
+* question: ``question`` (optional; passed to every metric's ``questions=``, read by keyword
   coverage, lexical correctness and the judges).
 
 Two present names of one role (``input`` and ``reference``, say) are ambiguous: the error asks
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from lexeval.io import InputError, iter_jsonl, parse_json, read_text
-from lexeval.metrics.base import BaseMetric, MetricResult, takes_questions
+from lexeval.metrics.base import BaseMetric, MetricResult
 from lexeval.run.measure import measure_many
 from lexeval.run.pool import resolve_workers
 
@@ -57,7 +57,6 @@ __all__ = [
     "read_records",
     "resolve_field",
     "score_records",
-    "takes_questions",
     "tidy_result",
 ]
 
@@ -294,10 +293,9 @@ def score_records(
     progress: bool = False,
 ) -> dict[str, list[MetricResult]]:
     """Every metric's results over ``records``, in order (each metric's batch path, on
-    ``workers`` processes: see :func:`lexeval.run.measure_many`). Metrics whose
-    ``measure_many`` takes ``questions=`` (keyword coverage, lexical correctness, the LLM
-    judges) get the records' questions. ``progress=True`` shows a progress bar per metric on
-    standard error (the same results)."""
+    ``workers`` processes: see :func:`lexeval.run.measure_many`), with the records'
+    questions (read by keyword coverage, lexical correctness and the LLM judges).
+    ``progress=True`` shows a progress bar per metric on standard error (the same results)."""
     resolve_workers(workers)  # a bad value fails before any metric runs
     references = [r.reference for r in records]
     outputs = [r.output for r in records]
