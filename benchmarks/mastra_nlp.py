@@ -45,8 +45,9 @@ from _qa import QAItem, load_evouna, load_nq301
 from _shared import load_average, shared_path
 from _summeval import load as load_summeval
 
+from lexeval import get_metric
 from lexeval.meta import agreement, compare, correlation
-from lexeval.metrics import BaseMetric, get_metric
+from lexeval.metrics import BaseMetric
 
 NAMES = ["completeness", "content_similarity", "textual_difference", "tone_consistency"]
 

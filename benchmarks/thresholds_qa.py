@@ -25,8 +25,9 @@ from statistics import mean
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _qa import load_evouna, load_nq301
 
+from lexeval import get_metric
 from lexeval.meta import agreement, calibrate
-from lexeval.metrics import BaseMetric, get_metric
+from lexeval.metrics import BaseMetric
 
 
 def main() -> None:

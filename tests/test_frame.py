@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 import lexeval
-from lexeval.metrics import KeywordCoverageMetric, RougeMetric, get_metric
+from lexeval import get_metric
+from lexeval.metrics import KeywordCoverageMetric, RougeMetric
 from lexeval.run.batch import flatten_result
 
 REFS = ["the cat sat on the mat", "Paris is the capital of France", "water boils at 100 degrees"]

@@ -1,5 +1,7 @@
-"""Every metric by name: lexeval's lexical metrics (:mod:`lexeval.metrics`) and the LLM judges
-(:mod:`lexeval.judge.registry`), for ``lexeval.get_metric``, the CLI and the adapters.
+"""Every metric by name, the one registry: lexeval's lexical metrics (:mod:`lexeval.metrics`)
+and the LLM judges (:mod:`lexeval.judge.registry`), each registered with
+:func:`lexeval.metrics.base.register_metric`; ``lexeval.get_metric`` and
+``lexeval.list_metrics`` are the functions below.
 
 >>> get_metric("token_f1").name
 'token_f1'
@@ -11,10 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from lexeval.judge.registry import JUDGES
-from lexeval.metrics.base import BaseMetric, known_metric
-from lexeval.metrics.base import get_metric as get_lexical_metric
-from lexeval.metrics.base import list_metrics as list_lexical_metrics
+import lexeval.judge.registry  # noqa: F401  (registers the LLM judges)
+from lexeval.metrics.base import BaseMetric, metric_factory, registered_metrics
 
 __all__ = ["REPORT_EVIDENCE_LIMIT", "get_metric", "get_reporting_metric", "list_metrics"]
 
@@ -25,20 +25,20 @@ REPORT_EVIDENCE_LIMIT = 20
 
 
 def get_metric(name: str, **options: Any) -> BaseMetric:
-    """A metric or an LLM judge by name, configured with ``options`` (see
-    :func:`lexeval.metrics.get_metric` and :mod:`lexeval.judge.registry`).
+    """A metric or an LLM judge by name, configured with ``options``.
+
+    ``rougeN`` works for any positive ``N`` (``"rouge3"``, or ``"rougeN"`` with ``n=3``); the
+    judges' options are in :mod:`lexeval.judge.registry`.
 
     >>> get_metric("rouge2", compat="rouge-score").signature.split("|")[0]
     'rouge2'
+    >>> get_metric("token_f1", compat="squad").measure("Denver Broncos", "the Broncos").score
+    0.6666666666666666
     """
-    if not isinstance(name, str):
-        raise TypeError(f"name must be str, not {type(name).__name__}")
-    judge = JUDGES.get(name)
-    if judge is not None:
-        return judge(**options)
-    if not known_metric(name):
+    factory = metric_factory(name)
+    if factory is None:
         raise ValueError(f"unknown metric {name!r}; known: {', '.join(list_metrics())}")
-    return get_lexical_metric(name, **options)
+    return factory(**options)
 
 
 def list_metrics() -> list[str]:
@@ -49,7 +49,7 @@ def list_metrics() -> list[str]:
      'keyword_coverage', 'lexical_correctness', 'rouge1', 'rouge2', 'rougeL', 'rougeLsum',
      'rougeN', 'textual_difference', 'token_f1', 'tone_consistency']
     """
-    return sorted([*list_lexical_metrics(), *JUDGES])
+    return registered_metrics()
 
 
 def get_reporting_metric(name: str, **options: Any) -> BaseMetric:

@@ -1,5 +1,6 @@
 """The metric protocol: :class:`MetricResult`, :class:`Metric`, the shared base class and the
-registry (:func:`get_metric`, :func:`list_metrics`).
+registry's table (:func:`register_metric`; :func:`lexeval.get_metric` and
+:func:`lexeval.list_metrics` read it).
 
 Every metric is configured in its constructor and measures one pair per call::
 
@@ -25,6 +26,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
 from lexeval.checks import check_references, check_text
@@ -37,11 +39,10 @@ __all__ = [
     "MetricResult",
     "check_batch",
     "fmeasure",
-    "get_metric",
-    "known_metric",
-    "list_metrics",
+    "metric_factory",
     "new_result",
     "register_metric",
+    "registered_metrics",
 ]
 
 
@@ -435,47 +436,25 @@ def register_metric(name: str, factory: Callable[..., BaseMetric], *aliases: str
         _ALIASES[alias] = name
 
 
-def get_metric(name: str, **options: Any) -> BaseMetric:
-    """A metric by name, configured with ``options``.
+def metric_factory(name: str) -> Callable[..., BaseMetric] | None:
+    """The factory registered as ``name`` (a name, an alias, or ``rouge<n>``), None when there
+    is none: :func:`lexeval.get_metric` looks metrics up here.
 
-    ``rougeN`` works for any positive ``N`` (``"rouge3"``, or ``"rougeN"`` with ``n=3``).
-
-    >>> get_metric("rouge2", compat="rouge-score").name
-    'rouge2'
-    >>> get_metric("token_f1", compat="squad").measure("Denver Broncos", "the Broncos").score
-    0.6666666666666666
+    >>> metric_factory("rouge3")(compat="rouge-score").name, metric_factory("bleu-9") is None
+    ('rouge3', True)
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be str, not {type(name).__name__}")
     _load_metric_modules()
     key = _ALIASES.get(name, name)
-    if key in _REGISTRY:
-        return _REGISTRY[key](**options)
-    if _ROUGE_N.fullmatch(key):
-        return _REGISTRY["rougeN"](n=int(key[5:]), **options)
-    hint = " (the LLM judges: lexeval.get_metric)" if name.startswith("judge:") else ""
-    raise ValueError(f"unknown metric {name!r}; known: {', '.join(list_metrics())}{hint}")
+    factory = _REGISTRY.get(key)
+    if factory is None and _ROUGE_N.fullmatch(key):
+        return partial(_REGISTRY["rougeN"], n=int(key[5:]))
+    return factory
 
 
-def known_metric(name: str) -> bool:
-    """Whether :func:`get_metric` knows ``name`` (a name, an alias or ``rouge<n>``).
-
-    >>> known_metric("rouge3"), known_metric("keywords"), known_metric("judge:correctness")
-    (True, True, False)
-    """
-    _load_metric_modules()
-    key = _ALIASES.get(name, name)
-    return key in _REGISTRY or _ROUGE_N.fullmatch(key) is not None
-
-
-def list_metrics() -> list[str]:
-    """The registered metric names (``rougeN`` stands for any ``rouge<n>``; the LLM judges
-    are in :func:`lexeval.registry.list_metrics`).
-
-    >>> list_metrics()
-    ['completeness', 'content_similarity', 'keyword_coverage', 'lexical_correctness', 'rouge1',
-     'rouge2', 'rougeL', 'rougeLsum', 'rougeN', 'textual_difference', 'token_f1',
-     'tone_consistency']
-    """
+def registered_metrics() -> list[str]:
+    """The registered names, sorted (``rougeN`` stands for any ``rouge<n>``):
+    :func:`lexeval.list_metrics`."""
     _load_metric_modules()
     return sorted(_REGISTRY)

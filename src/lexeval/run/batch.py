@@ -20,7 +20,7 @@ the best one scored.
 >>> records = parse_records("pairs.csv", "reference,prediction\\nthe cat sat,the cat\\n")
 >>> records[0]
 Record(line=2, id=None, reference='the cat sat', output='the cat', question=None)
->>> from lexeval.metrics import get_metric
+>>> from lexeval import get_metric
 >>> rouge1 = get_metric("rouge1", threshold=0.5, evidence_limit=5)  # evidence: up to 5
 >>> results = score_records({"rouge1": rouge1}, records)
 >>> row = flatten_result("rouge1", results["rouge1"][0])

@@ -33,7 +33,7 @@ def measure_many(
     ``start_method`` (``"fork"``, ``"forkserver"``, ``"spawn"``; default: see
     :func:`lexeval.run.pool.start_method`). ``progress=True`` shows a progress bar.
 
-    >>> from lexeval.metrics import get_metric
+    >>> from lexeval import get_metric
     >>> scorer = get_metric("keyword_coverage")
     >>> golds, answers = ["Tigris River"] * 2, ["Euphrates River", "the Tigris"]
     >>> asked = ["Which river flows through Baghdad?"] * 2
