@@ -53,8 +53,9 @@ def list_metrics() -> list[str]:
 
 
 def get_reporting_metric(name: str, **options: Any) -> BaseMetric:
-    """:func:`get_metric` for a report: ROUGE and token-F1 list their evidence
-    (:data:`REPORT_EVIDENCE_LIMIT` items) unless ``options`` set ``evidence_limit``.
+    """:func:`get_metric` for a report: listing its evidence
+    (:meth:`~lexeval.metrics.base.BaseMetric.with_evidence`, :data:`REPORT_EVIDENCE_LIMIT`
+    items) unless ``options`` set ``evidence_limit``.
 
     >>> get_reporting_metric("rouge1").measure("the cat sat", "the cat").info["missing"]
     ['sat']
@@ -62,6 +63,4 @@ def get_reporting_metric(name: str, **options: Any) -> BaseMetric:
     False
     """
     metric = get_metric(name, **options)
-    if getattr(metric, "evidence_limit", None) == 0 and "evidence_limit" not in options:
-        metric = get_metric(name, **options, evidence_limit=REPORT_EVIDENCE_LIMIT)
-    return metric
+    return metric if "evidence_limit" in options else metric.with_evidence(REPORT_EVIDENCE_LIMIT)

@@ -23,13 +23,12 @@ AssertionError: keyword_coverage 0.261 is below the threshold 0.500
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import os
 from collections.abc import Sequence
 from typing import Any
 
-from lexeval.metrics.base import BaseMetric, MetricResult
+from lexeval.metrics.base import BaseMetric, MetricResult, verdict
 from lexeval.registry import get_metric
 from lexeval.run.batch import Record, read_records
 
@@ -111,7 +110,7 @@ def assert_lexical(
             f"{scorer.name} has no recommended threshold for these settings: pass threshold="
         )
     result = scorer.measure(reference, output, question)
-    result = dataclasses.replace(result, passed=result.score >= threshold)
+    result = dataclasses.replace(result, passed=verdict(result.score, threshold))
     if not result.passed:
         result = _with_evidence(scorer, result, reference, output, question)
         raise AssertionError(failure_message(scorer.name, result, threshold, reference, output))
@@ -125,13 +124,12 @@ def _with_evidence(
     output: str,
     question: str | None,
 ) -> MetricResult:
-    """``result`` with the matched and missing lists, measured again on a copy of ``scorer``
-    when it leaves them out (ROUGE and token-F1 list them only when asked, ``evidence_limit``)."""
-    if "missing" in result.info or getattr(scorer, "evidence_limit", None) != 0:
+    """``result`` with the matched and missing lists, measured again by ``scorer`` listing its
+    evidence when it leaves them out (ROUGE and token-F1 list them only when asked:
+    :meth:`~lexeval.metrics.base.BaseMetric.with_evidence`)."""
+    if "missing" in result.info or scorer.evidence_limit != 0:
         return result
-    explaining = copy.copy(scorer)
-    vars(explaining)["evidence_limit"] = _EVIDENCE_SHOWN
-    info = explaining.measure(reference, output, question).info
+    info = scorer.with_evidence(_EVIDENCE_SHOWN).measure(reference, output, question).info
     return dataclasses.replace(result, info=info)
 
 

@@ -25,7 +25,7 @@ from typing import Any, Literal
 from deepeval.metrics import BaseMetric as DeepEvalBaseMetric
 
 from lexeval.integrations.common import metric_and_threshold, reason
-from lexeval.metrics.base import BaseMetric
+from lexeval.metrics.base import BaseMetric, verdict
 
 __all__ = ["LexicalMetric"]
 
@@ -69,7 +69,7 @@ class LexicalMetric(DeepEvalBaseMetric):  # type: ignore[misc]
             reference, output, question if isinstance(question, str) else None
         )
         self.score = float(result.score)
-        self.success = self.score >= self.threshold
+        self.success = bool(verdict(self.score, self.threshold))
         self.reason = reason(self.lexeval_metric.name, result, self.threshold)
         self.score_breakdown = {
             key: value

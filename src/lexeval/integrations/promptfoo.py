@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from lexeval.integrations.common import metric_and_threshold, reason
+from lexeval.metrics.base import verdict
 
 __all__ = ["get_assert"]
 
@@ -77,7 +78,7 @@ def get_assert(output: str, context: Mapping[str, Any]) -> dict[str, Any]:
     reference = _reference(context, config.get("reference_var", "expected"))
     result = scorer.measure(reference, output, _question(context, config))
     return {
-        "pass": result.score >= threshold,
+        "pass": bool(verdict(result.score, threshold)),
         "score": result.score,
         "reason": reason(scorer.name, result, threshold),
         "namedScores": {scorer.name: result.score},

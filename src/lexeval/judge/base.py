@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 from lexeval.checks import check_references, check_text
 from lexeval.judge.backend import Completion, Message, OpenAICompatible, Usage
 from lexeval.judge.errors import JudgeConfigError, JudgeError
-from lexeval.metrics.base import BaseMetric, MetricResult, check_batch
+from lexeval.metrics.base import BaseMetric, MetricResult, check_batch, verdict
 
 __all__ = [
     "Exchange",
@@ -226,7 +226,7 @@ class JudgeMetric(BaseMetric):
             return None
         if self.threshold is None:
             return own
-        return score >= self.threshold
+        return verdict(score, self.threshold)
 
     def _result(self, references: list[str], output: str, question: str | None) -> MetricResult:
         score, info, own = self.judge(references, output, question)

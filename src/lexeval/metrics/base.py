@@ -20,6 +20,7 @@ Every metric takes ``threshold=`` (default None): its results then carry ``passe
 
 from __future__ import annotations
 
+import copy
 import importlib
 import math
 import re
@@ -30,6 +31,7 @@ from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
 from lexeval.checks import check_references, check_text
+from lexeval.metrics.evidence import check_evidence_limit
 from lexeval.metrics.overlap import fmeasure
 from lexeval.native import load
 
@@ -43,6 +45,7 @@ __all__ = [
     "new_result",
     "register_metric",
     "registered_metrics",
+    "verdict",
 ]
 
 
@@ -164,6 +167,15 @@ def check_batch(
     return ins, outs, qs
 
 
+def verdict(score: float, threshold: float | None) -> bool | None:
+    """The one pass rule: None without a ``threshold``, else ``score >= threshold``.
+
+    >>> verdict(0.5, 0.5), verdict(0.4, 0.5), verdict(0.4, None)
+    (True, False, None)
+    """
+    return None if threshold is None else score >= threshold
+
+
 def check_scale(scale: object) -> float:
     """A positive finite ``scale``."""
     if isinstance(scale, bool) or not isinstance(scale, (int, float)):
@@ -200,6 +212,10 @@ class BaseMetric(ABC):
     """
 
     name: str = "metric"
+    #: How many matched and missing items a result lists: 0 lists none (ROUGE and token-F1
+    #: unless their ``evidence_limit`` says otherwise; :meth:`with_evidence` asks for them),
+    #: None for a metric that always lists its evidence.
+    evidence_limit: int | None = None
     #: Instance attributes that are caches (dicts): a pickled metric carries them empty, so
     #: that it pickles small and rebuilds them in the new process.
     _cache_attributes: tuple[str, ...] = ()
@@ -229,9 +245,27 @@ class BaseMetric(ABC):
         """
         if self.scale != 1.0:
             score *= self.scale
-        threshold = self.threshold
-        passed = None if threshold is None else score >= threshold
-        return new_result(score, info, passed, self.signature)
+        return new_result(score, info, verdict(score, self.threshold), self.signature)
+
+    def with_evidence(self, limit: int) -> BaseMetric:
+        """This metric listing up to ``limit`` matched and missing items in every result: the
+        one way to ask for evidence of a metric built without it (ROUGE and token-F1 list none
+        unless ``evidence_limit=N`` is given: the lists cost most of a call). A metric that
+        always lists its evidence (keyword coverage) or was given an ``evidence_limit`` is
+        returned as it is; otherwise a copy with ``evidence_limit=limit`` (same scores).
+
+        >>> from lexeval.metrics import RougeMetric
+        >>> plain = RougeMetric("rouge1")
+        >>> plain.with_evidence(20).measure("the cat sat", "the cat").info["missing"]
+        ['sat']
+        >>> "missing" in plain.measure("the cat sat", "the cat").info
+        False
+        """
+        if self.evidence_limit != 0:
+            return self
+        shown = copy.copy(self)
+        shown.evidence_limit = check_evidence_limit(limit)
+        return shown
 
     def __getstate__(self) -> dict[str, Any]:
         """The configuration (its normalizer pickles as configuration too), without caches."""
@@ -365,16 +399,10 @@ class BaseMetric(ABC):
         results: list[MetricResult] = []
         append = results.append
         pair = self._measure_pair
-        scale = self.scale
-        threshold = self.threshold
-        signature = self.signature
+        make = self.make_result
         for i, o in pairs:
             if type(i) is str and type(o) is str:  # the common case, without the checks' cost
-                score, info = pair(i, o)
-                if scale != 1.0:
-                    score *= scale
-                passed = None if threshold is None else score >= threshold
-                append(new_result(score, info, passed, signature))
+                append(make(*pair(i, o)))
             else:
                 append(self.measure(i, o))
         return results

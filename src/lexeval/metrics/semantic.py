@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from lexeval.checks import check_references, check_text
-from lexeval.metrics.base import BaseMetric, Metric, MetricResult, check_batch, new_result
+from lexeval.metrics.base import BaseMetric, Metric, MetricResult, check_batch
 
 if TYPE_CHECKING:
     import numpy as np
@@ -385,7 +385,6 @@ class SemanticSimilarityMetric(BaseMetric):
                 if text not in texts:
                     texts[text] = len(texts)
         vectors = self.encoder.encode(list(texts))
-        signature, threshold, scale = self.signature, self.threshold, self.scale
         results: list[MetricResult] = []
         for k, (references, output) in enumerate(pairs):
             score, info = self._best(vectors, texts, references, output)
@@ -393,10 +392,7 @@ class SemanticSimilarityMetric(BaseMetric):
                 info["semantic"] = score
                 info["lexical"] = lexical[k]
                 score = self.blend.probability(lexical[k], score)
-            if scale != 1.0:
-                score *= scale
-            passed = None if threshold is None else score >= threshold
-            results.append(new_result(score, info, passed, signature))
+            results.append(self.make_result(score, info))
         return results
 
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
