@@ -149,6 +149,7 @@ def lenient_tasks(pairs: list[tuple[str, str]]) -> dict[str, Callable[[int], obj
         return kl.lenient_score(ref, weighted, out, profile, echoed if i % 2 else frozenset())
 
     from lexeval.metrics import KeywordCoverageMetric
+    from lexeval.metrics.keyword_modes import LenientCoverage
     from lexeval.metrics.weights import clear_caches
 
     metric = KeywordCoverageMetric()
@@ -158,8 +159,8 @@ def lenient_tasks(pairs: list[tuple[str, str]]) -> dict[str, Callable[[int], obj
         # the metric's caches and the weights' memo emptied: every compiled step of a call on
         # a new pair runs (the reference's preparation and weights, the output's keys, the
         # scoring with near matches, the result), on words the process knows
-        lm = metric._lenient
-        assert lm is not None
+        assert isinstance(metric._mode, LenientCoverage)
+        lm = metric._mode.matcher
         lm._references.clear()
         lm._weighted.clear()
         lm._outputs.clear()

@@ -12,6 +12,9 @@
 * ``compat="mastra-scorer"``: ``@mastra/evals`` ``createKeywordCoverageScorer`` exactly
   (:mod:`lexeval.metrics.keyword_mastra`).
 
+The constructor chooses the mode once (:mod:`lexeval.metrics.keyword_modes`: one interface,
+one small class per mode); every call goes to it.
+
 >>> m = KeywordCoverageMetric(compat="mastra")
 >>> r = m.measure("The quick brown fox jumps over the lazy dog",
 ...               "A quick brown fox jumped over a lazy dog")
@@ -35,10 +38,11 @@ from lexeval.metrics.base import (
     check_scale,
     register_metric,
 )
-from lexeval.metrics.keyword_exact import ExactCoverage
-from lexeval.metrics.keyword_lenient import NEAR_MIN, LenientMatcher, conflict_kind, lenient_score
+from lexeval.metrics.keyword_exact import ExactCoverage, ExplicitCoverage
+from lexeval.metrics.keyword_lenient import NEAR_MIN, conflict_kind
 from lexeval.metrics.keyword_mastra import Compat, MastraCoverage
-from lexeval.metrics.keyword_tasks import AUTO_RULE, PROFILES, TASKS, Task, TaskProfile, choose_task
+from lexeval.metrics.keyword_modes import CoverageMode, LenientCoverage
+from lexeval.metrics.keyword_tasks import AUTO_RULE, PROFILES, TASKS, Task, TaskProfile
 from lexeval.metrics.weights import KeywordWeights
 from lexeval.normalize import resolve_normalizer
 from lexeval.text.base import TextProcessor, processor_language
@@ -65,7 +69,6 @@ CONFLICT_PENALTY = PROFILES["short_answer"].conflict_penalty
 QUESTION_WEIGHT = PROFILES["short_answer"].question_weight
 #: The knobs of lenient matching (a task profile's fields).
 KNOBS = ("weighting", "extra_penalty", "near_credit", "conflict_penalty", "question_weight")
-_NOTHING_ECHOED: frozenset[str] = frozenset()
 
 
 def _unit_number(value: float | None, name: str) -> float | None:
@@ -173,8 +176,7 @@ class KeywordCoverageMetric(BaseMetric):
             for k in keywords:
                 check_text(k, "keywords")
         self.keywords: tuple[str, ...] | None = None if keywords is None else tuple(keywords)
-        self._mastra: MastraCoverage | None = None
-        self._lenient: LenientMatcher | None = None
+        mastra: MastraCoverage | None = None
         self.profiles: dict[str, TaskProfile] = {}
         self._weights: dict[str, KeywordWeights] = {}
         if compat is not None:
@@ -183,12 +185,11 @@ class KeywordCoverageMetric(BaseMetric):
             if fuzzy:
                 raise ValueError(f"fuzzy cannot be combined with compat={compat!r}")
             self.normalizer: TextProcessor | None = None
-            self._mastra = MastraCoverage(compat)
-            processor: TextProcessor = self._mastra.processor
+            mastra = MastraCoverage(compat)
+            processor: TextProcessor = mastra.processor
         else:
             self.normalizer = processor = resolve_normalizer(normalizer, "default")
             if match == "lenient":
-                self._lenient = LenientMatcher(processor)
                 tasks = TASKS if self.task is None else (self.task,)
                 self.profiles = {t: PROFILES[t].with_options(**self.options) for t in tasks}
                 language = processor_language(processor)
@@ -207,6 +208,16 @@ class KeywordCoverageMetric(BaseMetric):
             fuzzy_min_length=fuzzy_min_length,
             mastra=compat is not None,
         )
+        #: The mode, chosen once: explicit keywords, Mastra's, exact or lenient matching.
+        self._mode: CoverageMode
+        if self.keywords is not None:
+            self._mode = ExplicitCoverage(self._exact, self.keywords)
+        elif mastra is not None:
+            self._mode = mastra
+        elif match == "exact":
+            self._mode = self._exact
+        else:
+            self._mode = LenientCoverage(processor, self.task, self._scorers)
         self._signature: str | None = None
 
     @property
@@ -304,18 +315,14 @@ class KeywordCoverageMetric(BaseMetric):
         """
         # BaseMetric.measure's steps, without its frame
         if question is None and type(input) is str and type(output) is str:
-            score, info = self._measure_pair(input, output)  # one pair: no list of references
+            score, info = self._mode.score(input, output)  # one pair: no list of references
         else:
             if question is not None:
                 check_text(question, "question")
             references = [input] if type(input) is str else check_references(input, "input")
             if type(output) is not str:
                 check_text(output, "output")
-            if question is not None and self._lenient is not None and self.keywords is None:
-                echoed = self._lenient.question_keys(question)
-                score, info = self._lenient_refs(references, output, echoed, asked=True)
-            else:
-                score, info = self._measure_refs(references, output)
+            score, info = self._mode.score_references(references, output, question)
         return self.make_result(score, info)
 
     def measure_many(
@@ -333,61 +340,15 @@ class KeywordCoverageMetric(BaseMetric):
             return self._measure_serial(ins, outs, progress)
         return self._asked(ins, outs, qs, progress)
 
-    # ---- scoring ----------------------------------------------------------------------------
+    # ---- scoring: the mode's ----------------------------------------------------------------
     def _measure_pair(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
-        """One reference and one output (both ``str``) without a question: in lenient mode,
-        :meth:`_measure_refs`'s steps for a single reference, without its lists and loop."""
-        lenient = self._lenient
-        if lenient is None or self.keywords is not None:
-            return self._measure_refs([reference], output)
-        out = lenient.output(output)
-        ref = lenient.reference(reference)
-        task = self.task or choose_task(len(ref.keys), len(out.keywords), asked=False)
-        profile, weights = self._scorers[task]
-        found = lenient_score(ref, lenient.weighted(ref, weights), out, profile)
-        found[1]["task"] = task
-        return found
+        return self._mode.score(reference, output)
 
     def _measure_refs(self, references: list[str], output: str) -> tuple[float, dict[str, Any]]:
-        """Lenient mode: :meth:`_lenient_refs` without a question. Other modes: the best
-        reference (:meth:`BaseMetric._measure_refs`)."""
-        if self._lenient is None or self.keywords is not None:
-            return super()._measure_refs(references, output)
-        return self._lenient_refs(references, output, _NOTHING_ECHOED, asked=False)
-
-    def _lenient_refs(
-        self, references: list[str], output: str, echoed: frozenset[str], *, asked: bool
-    ) -> tuple[float, dict[str, Any]]:
-        """Lenient mode: the task chosen once for the call, then the best reference under its
-        profile (``echoed``: the question's keys, ``asked``: whether a question came)."""
-        lenient = self._lenient
-        assert lenient is not None
-        out = lenient.output(output)
-        refs = list(map(lenient.reference, references))
-        task = self.task
-        if task is None:
-            task = choose_task([len(r.keys) for r in refs], len(out.keywords), asked=asked)
-        profile, weights = self._scorers[task]
-        if profile.question_weight == 1.0:
-            echoed = _NOTHING_ECHOED
-        best: tuple[float, dict[str, Any]] | None = None
-        best_index = 0
-        for i, ref in enumerate(refs):
-            found = lenient_score(ref, lenient.weighted(ref, weights), out, profile, echoed)
-            if best is None or found[0] > best[0]:
-                best, best_index = found, i
-        assert best is not None
-        if len(refs) > 1:
-            best[1]["reference_index"] = best_index
-        best[1]["task"] = task
-        return best
+        return self._mode.score_references(references, output, None)
 
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
-        if self.keywords is not None:
-            return self._exact.explicit(self.keywords, output)
-        if self._mastra is not None:
-            return self._mastra.score(reference, output)
-        return self._exact.score(reference, output)
+        return self._mode.score(reference, output)
 
 
 def _make(**options: Any) -> KeywordCoverageMetric:
