@@ -464,7 +464,7 @@ def test_fifos_and_devices_are_refused_as_inputs(
     cases = [
         ("cards", str(fifo), str(outputs), "--plain"),
         ("cards", str(dataset), str(fifo), "--plain"),
-        ("score", "--metric", "token_f1", "--jsonl", str(fifo)),
+        ("score", str(fifo), "--metric", "token_f1"),
         ("compare", str(fifo), str(fifo)),
     ]
     procs = lexeval_many(*cases, ("compare", "/dev/zero", str(fifo)))

@@ -32,7 +32,6 @@ LAYERS: list[tuple[str, ...]] = [
     ("lexeval.run",),
     ("lexeval.cards", "lexeval.frame", "lexeval.integrations", "lexeval.testing", "lexeval.scored"),
     ("lexeval.htmlreport",),
-    ("lexeval.batch", "lexeval.dask"),  # old import paths, kept as re-exports of lexeval.run
     ("lexeval.cli", "lexeval.pytest_plugin", "lexeval.__main__", "lexeval"),
 ]
 

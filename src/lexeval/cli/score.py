@@ -75,12 +75,6 @@ def register(sub: Any) -> None:
         "judges read it)",
     )
     score.add_argument(
-        "--jsonl",
-        metavar="FILE",
-        help="the older batch form: one metric, JSONL with fields input and output (and "
-        "question, for judges), one result per line ('-': stdin)",
-    )
-    score.add_argument(
         "--option", metavar="KEY=VALUE", action="append", default=[], help=OPTION_HELP
     )
     score.add_argument(
@@ -318,9 +312,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``lexeval score``; returns the exit code."""
     names = parse_metric_names(args.metric)
     single = args.input is not None or args.output is not None
-    sources = sum([bool(args.file), bool(args.jsonl), single])
-    if sources != 1:
-        raise UsageError("give FILE, or --input and --output (or the older --jsonl FILE)")
+    if bool(args.file) == single:
+        raise UsageError("give FILE, or --input and --output")
     if single and (args.input is None or args.output is None):
         raise UsageError("a single pair needs both --input and --output")
     if args.question is not None and not single:
@@ -336,12 +329,10 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     gates = _gates(args, names, metrics)
-    inputs = {"FILE": args.file or args.jsonl}
+    inputs = {"FILE": args.file}
     html = output_target("--html", args.html, inputs)
     if html == "-":
         raise UsageError("--html needs a file name ('-' is not accepted)")
-    if html is not None and args.jsonl:
-        raise UsageError("--html goes with FILE, not with the older --jsonl form")
     if single and len(names) == 1 and not gates:
         result = metrics[names[0]].measure(args.input, args.output, args.question)
         print(strict_json(result.to_dict()))
@@ -355,9 +346,6 @@ def run(args: argparse.Namespace) -> int:
             pair = ScoredRun.from_results([record], {names[0]: [result]}, signatures, "--input")
             write_html(html, render_scored(pair), inputs=inputs)
         return 0
-    if args.jsonl:
-        return _run_legacy(args.jsonl, names, metrics, args.workers, args.question_field)
-
     from lexeval.metrics import aggregate
     from lexeval.run.batch import Record, read_records, score_records
     from lexeval.scored import ScoredRun, scored_document
@@ -412,36 +400,3 @@ def run(args: argparse.Namespace) -> int:
         verdict = "passed" if ok else "FAILED"
         print(f"gate {metric} {kind} {value:.4f} >= {minimum:g}: {verdict}", file=sys.stderr)
     return 1 if failed else 0
-
-
-def _run_legacy(
-    path: str,
-    names: Sequence[str],
-    metrics: dict[str, BaseMetric],
-    workers: int | str = 1,
-    question_field: str | None = None,
-) -> int:
-    """``--jsonl FILE``: fields ``input``/``output`` (and ``question``: see ``score_records``), one
-    metric, ``result.to_dict()`` lines (strict JSON: an unreadable judge reply's score is
-    null, its ``parse_error`` in ``info``)."""
-    if len(names) != 1:
-        raise UsageError("--jsonl takes one metric; give FILE for several")
-    from lexeval.run.batch import read_records, score_records
-
-    records = read_records(
-        path,
-        input_format="jsonl",
-        reference_field="input",
-        output_field="output",
-        question_field=question_field,
-    )
-    results = score_records({names[0]: metrics[names[0]]}, records, workers=workers)[names[0]]
-    lines = [strict_json(r.to_dict()) for r in results]
-    sys.stdout.write("".join(line + "\n" for line in lines))
-    scored = [r for r in results if "parse_error" not in r.info]  # unreadable judge replies
-    if scored:
-        mean = sum(r.score for r in scored) / len(scored)
-        left_out = len(results) - len(scored)
-        note = f" ({left_out} unreadable judge replies left out)" if left_out else ""
-        print(f"{len(results)} pairs, mean score {mean:.4f}{note}", file=sys.stderr)
-    return 0
