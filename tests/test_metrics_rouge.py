@@ -92,7 +92,7 @@ def test_lcs_counts_by_hand() -> None:
 @pytest.mark.parametrize("rouge_type", ["rouge1", "rouge2", "rougeL"])
 @pytest.mark.parametrize("compat", [None, "rouge-score"])
 def test_long_inputs(rouge_type: str, compat: str | None) -> None:
-    """20,000 words a side (their speed is measured in benchmarks/rouge_speed.py, not here)."""
+    """20,000 words a side (their speed is measured in benchmarks/speed/rouge_speed.py)."""
     rng = random.Random(7)
     words = [f"w{rng.randrange(3000)}" for _ in range(40_000)]
     ref, out = " ".join(words[:20_000]), " ".join(words[20_000:])

@@ -6,7 +6,7 @@ verbatim, nor how much else the answer says. This metric combines twenty lexical
 one (gold answers, answer, question) triple with a logistic regression whose coefficients were
 fitted on the human correctness labels of EVOUNA NQ (15,098 answers of five QA systems; the
 tuning set) and ship with the package (``lexeval/data/lexical_correctness_en.json``; refit with
-``benchmarks/lexical_correctness.py --fit``):
+``benchmarks/quality/lexical_correctness.py --fit``):
 
 - keyword coverage with the question and without it, its matched, missing and echoed keyword
   counts and its share of extra output keywords;

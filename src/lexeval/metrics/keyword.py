@@ -57,7 +57,8 @@ Match = Literal["lenient", "exact"]
 Weighting = Literal["frequency", "uniform"]
 
 #: Pass thresholds of the short-answer profile, by weighting: the kappa-best threshold on
-#: EVOUNA NQ (human correctness of QA answers), to 4 decimals (``benchmarks/keyword_defaults.py``).
+#: EVOUNA NQ (human correctness of QA answers), to 4 decimals
+#: (``benchmarks/quality/keyword_defaults.py``).
 RECOMMENDED_THRESHOLDS: dict[str, float] = {"frequency": 0.3797, "uniform": 0.3539}
 #: The short-answer profile's tie-breaking terms (the recommended thresholds hold for these).
 EXTRA_PENALTY = PROFILES["short_answer"].extra_penalty
@@ -259,7 +260,7 @@ class KeywordCoverageMetric(BaseMetric):
         """The pass threshold of the short-answer profile (lenient matching, no fuzzy, no
         compat, keywords from the reference, ``task`` None or ``"short_answer"``): the
         kappa-best threshold against human correctness labels of QA answers on EVOUNA NQ
-        (``benchmarks/keyword_defaults.py``), 0.3797 with ``weighting="frequency"`` (the
+        (``benchmarks/quality/keyword_defaults.py``), 0.3797 with ``weighting="frequency"`` (the
         default) and 0.3539 with ``"uniform"`` (both with the profile's ``extra_penalty``,
         ``near_credit``, ``conflict_penalty`` and ``question_weight``); None for other settings.
 

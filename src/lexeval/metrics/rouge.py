@@ -217,8 +217,8 @@ class RougeMetric(BaseMetric):
     def recommended_threshold(self) -> float | None:
         """0.5 for ``rouge1`` with ``score="recall"`` in the default mode: the kappa-best
         threshold against human correctness labels of QA answers on EVOUNA NQ
-        (``benchmarks/thresholds_qa.py``); None otherwise (F-measure makes a poor pass/fail gate
-        for verbose answers, and summaries have no pass/fail labels to calibrate on).
+        (``benchmarks/quality/thresholds_qa.py``); None otherwise (F-measure makes a poor pass/fail
+        gate for verbose answers, and summaries have no pass/fail labels to calibrate on).
 
         >>> RougeMetric("rouge1", score="recall").recommended_threshold
         0.5
