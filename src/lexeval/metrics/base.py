@@ -39,6 +39,7 @@ __all__ = [
     "BaseMetric",
     "Metric",
     "MetricResult",
+    "best_reference",
     "check_batch",
     "fmeasure",
     "metric_factory",
@@ -165,6 +166,31 @@ def check_batch(
     elif not len(ins) == len(outs) == len(qs):
         raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
     return ins, outs, qs
+
+
+def best_reference(
+    scored: Iterable[tuple[float, dict[str, Any]]],
+    key: Callable[[float, dict[str, Any]], float] | None = None,
+) -> tuple[float, dict[str, Any]]:
+    """The best of each reference's ``(score, info)``: the first with the highest ``key``
+    (default: the score), rouge-score's ``score_multi`` rule, the one every metric uses;
+    ``info["reference_index"]`` says which when there are several.
+
+    >>> best_reference([(0.5, {}), (0.75, {}), (0.75, {})])
+    (0.75, {'reference_index': 1})
+    """
+    best: tuple[float, dict[str, Any]] | None = None
+    best_key = 0.0
+    best_index = count = 0
+    for count, found in enumerate(scored, 1):
+        found_key = found[0] if key is None else key(*found)
+        if best is None or found_key > best_key:
+            best, best_key, best_index = found, found_key, count - 1
+    if best is None:
+        raise ValueError("no reference to score")
+    if count > 1:
+        best[1]["reference_index"] = best_index
+    return best
 
 
 def verdict(score: float, threshold: float | None) -> bool | None:
@@ -312,17 +338,9 @@ class BaseMetric(ABC):
             score, info = self._score_prepared(references[0], prepared)
             self._finish_references(info, references, output)
             return score, info
-        best: tuple[float, dict[str, Any]] | None = None
-        best_key = 0.0
-        best_index = 0
-        for i, ref in enumerate(references):
-            score, info = self._score_prepared(ref, prepared)
-            key = self._reference_key(score, info)
-            if best is None or key > best_key:
-                best, best_key, best_index = (score, info), key, i
-        assert best is not None
-        if len(references) > 1:
-            best[1]["reference_index"] = best_index
+        best = best_reference(
+            (self._score_prepared(ref, prepared) for ref in references), self._reference_key
+        )
         self._finish_references(best[1], references, output)
         return best
 

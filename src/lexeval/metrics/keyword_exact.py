@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from lexeval.metrics.base import best_reference
 from lexeval.metrics.keyword_info import coverage_info
-from lexeval.metrics.keyword_modes import best_reference
 from lexeval.text.base import TextProcessor
 
 __all__ = ["ExactCoverage", "ExplicitCoverage", "contains_phrase"]

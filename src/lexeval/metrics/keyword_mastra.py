@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from lexeval.metrics.base import best_reference
 from lexeval.metrics.keyword_info import coverage_info
-from lexeval.metrics.keyword_modes import best_reference
 from lexeval.text.peers import MastraProcessor
 
 __all__ = ["Compat", "MastraCoverage"]

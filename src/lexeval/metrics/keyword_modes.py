@@ -13,22 +13,19 @@ matching with task profiles (:class:`LenientCoverage`), exact matching
 >>> score, info = mode.score("Paris", "It is Paris.")
 >>> score, info["task"]
 (1.0, 'short_answer')
->>> score, info = best_reference([(0.5, {}), (0.75, {}), (0.75, {})])
->>> score, info
-(0.75, {'reference_index': 1})
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any, Protocol
 
+from lexeval.metrics.base import best_reference
 from lexeval.metrics.keyword_lenient import LenientMatcher, lenient_score
 from lexeval.metrics.keyword_tasks import TaskProfile, choose_task
 from lexeval.metrics.weights import KeywordWeights
 from lexeval.text.base import TextProcessor
 
-__all__ = ["CoverageMode", "LenientCoverage", "best_reference"]
+__all__ = ["CoverageMode", "LenientCoverage"]
 
 _NOTHING_ECHOED: frozenset[str] = frozenset()
 
@@ -48,25 +45,9 @@ class CoverageMode(Protocol):
     def score_references(
         self, references: list[str], output: str, question: str | None
     ) -> tuple[float, dict[str, Any]]:
-        """The best of ``references`` (:func:`best_reference`), with the ``question`` the
-        output answers when the mode reads it."""
+        """The best of ``references`` (:func:`lexeval.metrics.base.best_reference`), with the
+        ``question`` the output answers when the mode reads it."""
         ...
-
-
-def best_reference(scored: Iterable[tuple[float, dict[str, Any]]]) -> tuple[float, dict[str, Any]]:
-    """The first of the highest scores (rouge-score's ``score_multi`` rule, as
-    :meth:`lexeval.metrics.base.BaseMetric._measure_refs`); ``info["reference_index"]`` says
-    which when there are several."""
-    best: tuple[float, dict[str, Any]] | None = None
-    best_index = count = 0
-    for count, found in enumerate(scored, 1):
-        if best is None or found[0] > best[0]:
-            best, best_index = found, count - 1
-    if best is None:
-        raise ValueError("no reference to score")
-    if count > 1:
-        best[1]["reference_index"] = best_index
-    return best
 
 
 class LenientCoverage:
