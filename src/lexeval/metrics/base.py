@@ -4,14 +4,17 @@ registry's table (:func:`register_metric`; :func:`lexeval.get_metric` and
 
 Every metric is configured in its constructor and measures one pair per call::
 
-    metric.measure(input, output) -> MetricResult
+    metric.measure(input, output, question=None) -> MetricResult
+    metric.measure_many(inputs, outputs, questions=None, *, progress=False)
 
 ``input`` is the reference (a ``str``, or a list of ``str`` meaning several references: the
-best one is reported, like rouge-score's ``score_multi``); ``output`` is the text under
-evaluation.
+best one is reported, like rouge-score's ``score_multi``: :func:`best_reference`); ``output`` is
+the text under evaluation; ``question``, the question it answers, is read by the metrics that
+use it and ignored by the others.
 
 Every metric takes ``threshold=`` (default None): its results then carry ``passed``
-(``score >= threshold``), and every result carries the metric's ``signature``.
+(:func:`verdict`: ``score >= threshold``), and every result carries the metric's
+``signature``.
 
 >>> r = MetricResult(0.5, {"precision": 1.0})
 >>> r.to_dict()
