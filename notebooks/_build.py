@@ -360,7 +360,7 @@ alternatives (`golden_answer` split on `/`), keeping the maximum. ROC AUC is the
 a correct answer outscores a wrong one (ties count half); it is computed here with NumPy and
 checked against `scipy.stats.mannwhitneyu`. Published: SQuAD token-F1 .890, token recall .925,
 Mastra keyword coverage .859. NQ is the set lexeval was tuned on; the held-out TQ and NQ301
-figures come from `benchmarks/quality_evouna.py` (see `docs/metrics.md`).""",
+figures come from `benchmarks/quality/quality_evouna.py` (see `docs/metrics.md`).""",
     ),
     (
         "code",
@@ -1023,7 +1023,7 @@ else:
         "md",
         """Lexical scores reach kappa .50–.59 at a threshold tuned elsewhere, against .62–.70 for BEM and
 the LLM judges: good enough to screen, not to replace a judge where the answer must be right.
-`benchmarks/quality_nq301.py` prints the full table with 1000 resamples.""",
+`benchmarks/quality/quality_nq301.py` prints the full table with 1000 resamples.""",
     ),
     (
         "code",

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lexeval.metrics import KeywordCoverageMetric
+from lexeval.metrics.keyword_modes import LenientCoverage
 from lexeval.normalize import Normalizer
 from lexeval.text.affixes import NATIVE_AFFIXES, AffixRules, head_search, tail_search
 from lexeval.text.processor import StepProcessor
@@ -409,9 +410,9 @@ def _clearing(metric: KeywordCoverageMetric) -> Iterator[Callable[[], None]]:
     processor = metric.normalizer.processor  # type: ignore[union-attr]
     yield processor._clear_chunks
     yield processor._token_memo.clear
-    assert metric._lenient is not None
-    yield metric._lenient._outputs.clear
-    yield metric._lenient._references.clear
+    assert isinstance(metric._mode, LenientCoverage)
+    yield metric._mode.matcher._outputs.clear
+    yield metric._mode.matcher._references.clear
 
 
 def test_same_results_under_threads_with_caches_cleared_midway() -> None:

@@ -464,7 +464,7 @@ def test_fifos_and_devices_are_refused_as_inputs(
     cases = [
         ("cards", str(fifo), str(outputs), "--plain"),
         ("cards", str(dataset), str(fifo), "--plain"),
-        ("score", "--metric", "token_f1", "--jsonl", str(fifo)),
+        ("score", str(fifo), "--metric", "token_f1"),
         ("compare", str(fifo), str(fifo)),
     ]
     procs = lexeval_many(*cases, ("compare", "/dev/zero", str(fifo)))
@@ -590,7 +590,7 @@ def test_write_text_atomic_refuses_what_it_must(tmp_path: Path) -> None:
 
 
 def test_rouge_n_is_bounded(capsys: pytest.CaptureFixture[str]) -> None:
-    from lexeval.metrics import get_metric
+    from lexeval import get_metric
     from lexeval.metrics.rouge import MAX_ROUGE_N
 
     metric = get_metric(f"rouge{MAX_ROUGE_N}", compat="rouge-score")
@@ -658,7 +658,7 @@ def test_compare_validates_report_ranges_and_types(
 
 
 def test_metric_options_are_range_checked(capsys: pytest.CaptureFixture[str]) -> None:
-    from lexeval.metrics import get_metric
+    from lexeval import get_metric
 
     for options in (
         {"fuzzy_threshold": 500},

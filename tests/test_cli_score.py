@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from lexeval import get_metric
 from lexeval.cli import main
-from lexeval.metrics import aggregate, get_metric
+from lexeval.metrics import aggregate
 from lexeval.registry import REPORT_EVIDENCE_LIMIT
 
 PAIRS = [

@@ -117,7 +117,7 @@ def test_type_errors_name_the_argument() -> None:
 
 def test_long_tag_heavy_input() -> None:
     # A naive regex is quadratic on many "<" without ">" (this would take minutes); speed itself
-    # is measured in benchmarks/keyword_speed.py.
+    # is measured in benchmarks/speed/keyword_speed.py.
     assert mastra_keywords("<a " * 200_000) == ["<a"]
 
 

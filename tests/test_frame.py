@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 
 import lexeval
-from lexeval.metrics import KeywordCoverageMetric, RougeMetric, get_metric
+from lexeval import get_metric
+from lexeval.metrics import KeywordCoverageMetric, RougeMetric
 from lexeval.normalize import Normalizer
 from lexeval.run.batch import flatten_result, tidy_result
 

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from lexeval import get_metric
 from lexeval.integrations.promptfoo import get_assert
-from lexeval.metrics import KeywordCoverageMetric, get_metric
+from lexeval.metrics import KeywordCoverageMetric
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "promptfoo"

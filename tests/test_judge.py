@@ -356,9 +356,12 @@ def test_score_passes_the_question_field_to_judges(tmp_path: Path) -> None:
             timeout=120,
         )
 
-    legacy = score("--metric", "recorded", "--jsonl", str(pairs))
-    assert legacy.returncode == 0, legacy.stderr
-    assert [json.loads(line)["passed"] for line in legacy.stdout.splitlines()] == [True, False]
+    alone = score("--metric", "recorded", str(pairs))
+    assert alone.returncode == 0, alone.stderr
+    assert [json.loads(line)["recorded"]["passed"] for line in alone.stdout.splitlines()] == [
+        True,
+        False,
+    ]
     both = score("--metric", "recorded,token_f1", str(pairs))
     assert both.returncode == 0, both.stderr
     lines = [json.loads(line) for line in both.stdout.splitlines()]

@@ -252,16 +252,11 @@ def test_cli_scores_with_the_local_model(server: LocalServer) -> None:
     assert '"p_yes"' in proc.stdout
 
 
-def test_cli_jsonl_passes_the_question_and_writes_strict_json_for_a_parse_error(
-    server: LocalServer, tmp_path: Path
+def test_cli_passes_the_question_and_writes_strict_json_for_a_parse_error(
+    server: LocalServer,
 ) -> None:
     import json
 
-    pairs = tmp_path / "pairs.jsonl"
-    pairs.write_text(
-        json.dumps({"input": "Paris", "output": "Paris", "question": "Capital of France?"}) + "\n",
-        encoding="utf-8",
-    )
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
     env["OPENAI_API_KEY"] = ""
@@ -275,7 +270,7 @@ def test_cli_jsonl_passes_the_question_and_writes_strict_json_for_a_parse_error(
         [sys.executable, "-m", "lexeval", "score", "--metric", "judge:correctness"]
         + ["--judge-url", str(server.base_url), "--judge-model", server.model]
         + [arg for option in options for arg in ("--option", option)]
-        + ["--jsonl", str(pairs)],
+        + ["--input", "Paris", "--output", "Paris", "--question", "Capital of France?"],
         capture_output=True,
         text=True,
         env=env,

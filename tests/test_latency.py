@@ -1,6 +1,6 @@
 """First-result latency: what a new process imports. Importing lexeval's metrics and scoring
 with a compat mode loads neither spaCy nor numpy, scipy or nltk; nltk comes only with stemming.
-(Times are measured in benchmarks/first_result.py, never here.)"""
+(Times are measured in benchmarks/speed/first_result.py, never here.)"""
 
 from __future__ import annotations
 

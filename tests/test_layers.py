@@ -40,7 +40,6 @@ LAYERS: list[tuple[str, ...]] = [
         "lexeval.runs",
     ),
     ("lexeval.htmlreport",),
-    ("lexeval.batch", "lexeval.dask"),  # old import paths, kept as re-exports of lexeval.run
     ("lexeval.cli", "lexeval.pytest_plugin", "lexeval.__main__", "lexeval"),
 ]
 

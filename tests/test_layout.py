@@ -15,7 +15,7 @@ import pytest
 import lexeval
 import lexeval.metrics
 import lexeval.metrics.rouge
-from lexeval.metrics import get_metric
+from lexeval import get_metric
 
 SRC = Path(lexeval.__file__).resolve().parent
 

@@ -7,14 +7,13 @@ import json
 
 import pytest
 
+from lexeval import get_metric, list_metrics
 from lexeval.metrics import (
     KeywordCoverageMetric,
     Metric,
     MetricResult,
     RougeMetric,
     TokenF1Metric,
-    get_metric,
-    list_metrics,
 )
 
 ALL_COMPAT = [
@@ -250,7 +249,7 @@ def test_compat_metrics_do_not_import_spacy() -> None:
     import sys
 
     code = (
-        "import sys, lexeval.metrics as m\n"
+        "import sys, lexeval as m\n"
         "m.get_metric('rouge1', compat='rouge-score').measure('a b', 'a')\n"
         "m.get_metric('keyword_coverage', compat='mastra').measure('a b', 'a')\n"
         "m.get_metric('token_f1', compat='squad').measure('a b', 'a')\n"

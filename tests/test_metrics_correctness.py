@@ -12,8 +12,9 @@ import pytest
 from qa_data import QA, load_evouna_nq
 from sklearn.metrics import roc_auc_score
 
+from lexeval import get_metric
 from lexeval.cli import main
-from lexeval.metrics import KeywordCoverageMetric, LexicalCorrectnessMetric, get_metric
+from lexeval.metrics import KeywordCoverageMetric, LexicalCorrectnessMetric
 from lexeval.metrics.correctness import FEATURES, LexicalModel, load_model
 from lexeval.run import MIN_CHUNK, measure_many
 

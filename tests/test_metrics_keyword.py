@@ -315,7 +315,7 @@ def test_conflict_kinds() -> None:
 def test_long_outputs_match_like_short_ones() -> None:
     """Past ``LONG_TEXT`` characters substring queries go through the 4-gram index; the
     results are those of the short-text path (the speed is measured in
-    benchmarks/keyword_scaling.py)."""
+    benchmarks/speed/keyword_scaling.py)."""
     from lexeval.metrics.substring import LONG_TEXT
 
     filler = " ".join(f"w{i:05d}x" for i in range(LONG_TEXT // 7))

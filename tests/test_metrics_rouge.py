@@ -92,7 +92,7 @@ def test_lcs_counts_by_hand() -> None:
 @pytest.mark.parametrize("rouge_type", ["rouge1", "rouge2", "rougeL"])
 @pytest.mark.parametrize("compat", [None, "rouge-score"])
 def test_long_inputs(rouge_type: str, compat: str | None) -> None:
-    """20,000 words a side (their speed is measured in benchmarks/rouge_speed.py, not here)."""
+    """20,000 words a side (their speed is measured in benchmarks/speed/rouge_speed.py)."""
     rng = random.Random(7)
     words = [f"w{rng.randrange(3000)}" for _ in range(40_000)]
     ref, out = " ".join(words[:20_000]), " ".join(words[20_000:])
@@ -119,49 +119,19 @@ def test_bad_options() -> None:
         RougeMetric("rouge1", compat="pyrouge")  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("variant", "counting"), [("set", "distinct"), ("default", "occurrences")])
-@pytest.mark.parametrize("compat", [None, "rouge-score"])
-def test_variant_is_a_deprecated_alias_of_counting(
-    variant: str, counting: str, compat: str | None
-) -> None:
-    with pytest.warns(DeprecationWarning, match="variant=.* is deprecated.*use counting=") as seen:
-        old = RougeMetric("rouge2", compat=compat, variant=variant)  # type: ignore[arg-type]
-    assert seen[0].filename == __file__  # the warning names the caller's line
-    new = RougeMetric("rouge2", compat=compat, counting=counting)  # type: ignore[arg-type]
-    assert old.counting == counting and old.signature == new.signature
-    with pytest.warns(DeprecationWarning, match="read counting"):
-        assert new.variant == variant
-    pair = ("the cat sat on the cat mat", "the cat sat on the mat")
-    assert old.measure(*pair) == new.measure(*pair)
+def test_the_unreleased_variant_option_is_gone() -> None:
+    with pytest.raises(TypeError, match="variant"):
+        RougeMetric("rouge1", variant="set")  # type: ignore[call-arg]
+    assert not hasattr(RougeMetric("rouge1"), "variant")
 
 
-def test_no_warning_without_variant() -> None:
-    import warnings
-
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        RougeMetric("rouge2", counting="distinct")
-        RougeScorer(["rouge1", "rougeL"], counting="distinct")
-    assert [w for w in seen if issubclass(w.category, DeprecationWarning)] == []
-
-
-def test_variant_and_counting_must_agree() -> None:
-    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="contradicts"):
-        RougeMetric("rouge1", variant="default", counting="distinct")
-    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="variant must be"):
-        RougeMetric("rouge1", variant="bag")  # type: ignore[arg-type]
-
-
-def test_scorer_takes_counting_and_the_deprecated_variant() -> None:
+def test_scorer_takes_counting() -> None:
     pair = ("the cat the cat sat", "the cat sat the")
     new = RougeScorer(["rouge1", "rouge2", "rougeL"], compat="rouge-score", counting="distinct")
-    with pytest.warns(DeprecationWarning) as seen:
-        old = RougeScorer(["rouge1", "rouge2", "rougeL"], compat="rouge-score", variant="set")
-    assert seen[0].filename == __file__
-    assert new.score(*pair) == old.score(*pair)
     assert new.metrics["rouge2"].counting == "distinct"
     assert new.metrics["rougeL"].counting == "occurrences"  # ROUGE-N only
     assert new.score(*pair)["rouge1"].score == 1.0  # {the, cat, sat} both sides
+    assert new.metrics["rouge2"].signature.split("|")[2] == "variant:set"  # signatures kept
 
 
 def test_default_lsum_on_one_long_sentence() -> None:

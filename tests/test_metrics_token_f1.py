@@ -66,22 +66,7 @@ def test_bad_options() -> None:
         TokenF1Metric(normalizer=3)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(
-    ("variant", "compat"), [("squad", "squad"), ("set", "set"), ("default", None)]
-)
-def test_variant_is_a_deprecated_alias_of_compat(variant: str, compat: str | None) -> None:
-    with pytest.warns(DeprecationWarning, match="variant=.* is deprecated.*use compat=") as seen:
-        old = TokenF1Metric(variant=variant)
-    assert seen[0].filename == __file__  # the warning names the caller's line
-    new = TokenF1Metric(compat=compat)  # type: ignore[arg-type]
-    assert old.compat == compat and old.signature == new.signature
-    pair = (["Denver Broncos", "the Broncos"], "The Broncos won")
-    assert old.measure(*pair) == new.measure(*pair)
-
-
-def test_variant_and_compat_must_agree() -> None:
-    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="contradicts"):
-        TokenF1Metric(variant="set", compat="squad")
-    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="variant must be"):
-        TokenF1Metric(variant="bag")
+def test_the_unreleased_variant_option_is_gone() -> None:
+    with pytest.raises(TypeError, match="variant"):
+        TokenF1Metric(variant="squad")  # type: ignore[call-arg]
     assert TokenF1Metric(compat="squad").signature.startswith("token_f1|mode:squad|")

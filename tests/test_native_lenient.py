@@ -27,6 +27,7 @@ from rapidfuzz.process import extractOne
 
 import lexeval.metrics.keyword_lenient as kl
 from lexeval.metrics import KeywordCoverageMetric
+from lexeval.metrics.keyword_modes import LenientCoverage
 from lexeval.metrics.keyword_tasks import PROFILES
 from lexeval.metrics.substring import LONG_TEXT
 from lexeval.metrics.weights import KeywordWeights
@@ -700,8 +701,8 @@ def test_kept_outputs_are_not_tracked_by_the_collector(python: bool) -> None:
     that the collector stops tracking at its next collections: they never make a full one
     come."""
     metric = KeywordCoverageMetric(normalizer=NORMALIZER)
-    matcher = metric._lenient
-    assert matcher is not None
+    assert isinstance(metric._mode, LenientCoverage)
+    matcher = metric._mode.matcher
     with pure_python() if python else contextlib.nullcontext():
         for refs, out, q in _real_pairs()[:200]:
             metric.measure(refs, out, question=q)

@@ -20,7 +20,7 @@ DATA = ROOT / "examples" / "flashcards"
 
 def test_subpackages_are_attributes() -> None:
     assert lexeval.cards.evaluate is not None
-    assert lexeval.metrics.get_metric("rouge1").name == "rouge1"
+    assert lexeval.metrics.RougeMetric("rouge1").name == "rouge1"
     with pytest.raises(AttributeError):
         _ = lexeval.nothing_here
 

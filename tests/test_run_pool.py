@@ -210,13 +210,11 @@ def test_cli_score_workers_prints_the_serial_lines(tmp_path: Any, capsys: Any) -
     )
     printed = []
     for workers in ("1", "2"):
-        assert (
-            main(["score", "--metric", "token_f1", "--jsonl", str(path), "--workers", workers]) == 0
-        )
+        assert main(["score", str(path), "--metric", "token_f1", "--workers", workers]) == 0
         printed.append(capsys.readouterr().out)
     assert printed[0] == printed[1] and printed[0].count("\n") == len(refs)
     for bad in ("-1", "0", "1.5", str(10**6)):
-        assert main(["score", "--metric", "token_f1", "--jsonl", str(path), "--workers", bad]) == 2
+        assert main(["score", str(path), "--metric", "token_f1", "--workers", bad]) == 2
         assert "--workers" in capsys.readouterr().err
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from lexeval import get_metric
 from lexeval.cli import main
-from lexeval.metrics import get_metric
 from lexeval.run.batch import parse_records, score_records
 from lexeval.scored import ScoredRun, compare_scored, load_scored
 from lexeval.stats import bootstrap_mean

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from lexeval.metrics import KeywordCoverageMetric, RougeMetric, get_metric
+from lexeval import get_metric
+from lexeval.metrics import KeywordCoverageMetric, RougeMetric
 from lexeval.testing import assert_lexical, case_id, failure_message, load_cases
 from lexeval.text.signature import short_signature
 

@@ -78,7 +78,7 @@ _LAZY = {
 
 #: Subpackages and modules reachable as attributes (``import lexeval; lexeval.cards``).
 _SUBMODULES = frozenset(
-    {"batch", "cards", "cli", "compat", "frame", "integrations", "io", "judge", "meta"}
+    {"cards", "cli", "compat", "frame", "integrations", "io", "judge", "meta"}
     | {"metrics", "normalize", "run", "stats", "testing"}
 )
 

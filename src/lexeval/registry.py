@@ -1,5 +1,7 @@
-"""Every metric by name: lexeval's lexical metrics (:mod:`lexeval.metrics`) and the LLM judges
-(:mod:`lexeval.judge.registry`), for ``lexeval.get_metric``, the CLI and the adapters.
+"""Every metric by name, the one registry: lexeval's lexical metrics (:mod:`lexeval.metrics`)
+and the LLM judges (:mod:`lexeval.judge.registry`), each registered with
+:func:`lexeval.metrics.base.register_metric`; ``lexeval.get_metric`` and
+``lexeval.list_metrics`` are the functions below.
 
 >>> get_metric("token_f1").name
 'token_f1'
@@ -13,10 +15,9 @@ import inspect
 import typing
 from typing import Any
 
-from lexeval.judge.registry import BACKEND_OPTIONS, JUDGES
-from lexeval.metrics.base import BaseMetric, known_metric, metric_factory
-from lexeval.metrics.base import get_metric as get_lexical_metric
-from lexeval.metrics.base import list_metrics as list_lexical_metrics
+import lexeval.judge.registry  # noqa: F401  (registers the LLM judges)
+from lexeval.judge.registry import BACKEND_OPTIONS
+from lexeval.metrics.base import BaseMetric, metric_factory, registered_metrics
 from lexeval.normalize import Normalizer, shared_normalizer
 from lexeval.text.resources import check_language
 
@@ -35,8 +36,12 @@ REPORT_EVIDENCE_LIMIT = 20
 
 
 def get_metric(name: str, *, language: str | None = None, **options: Any) -> BaseMetric:
-    """A metric or an LLM judge by name, configured with ``options`` (see
-    :func:`lexeval.metrics.get_metric` and :mod:`lexeval.judge.registry`).
+    """A metric or an LLM judge by name, configured with ``options``; ``language``: the
+    metric's normalizer preset in that language (``Normalizer(preset, language=...)``).
+
+    ``rougeN`` works for any positive ``N`` (``"rouge3"``, or ``"rougeN"`` with ``n=3``); the
+    judges' options are in :mod:`lexeval.judge.registry`.
+
 
     ``language``: the metric's normalizer in that language (its preset, or the ``normalizer``
     preset named in ``options``): the same metric as ``normalizer=Normalizer(preset,
@@ -46,22 +51,21 @@ def get_metric(name: str, *, language: str | None = None, **options: Any) -> Bas
 
     >>> get_metric("rouge2", compat="rouge-score").signature.split("|")[0]
     'rouge2'
+    >>> get_metric("token_f1", compat="squad").measure("Denver Broncos", "the Broncos").score
+    0.6666666666666666
     >>> "|lang:de|" in get_metric("keyword_coverage", language="de").signature
     True
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be str, not {type(name).__name__}")
-    judge = JUDGES.get(name)
-    if judge is not None:
-        metric: BaseMetric = judge(**options)
-    elif not known_metric(name):
+    factory = metric_factory(name)
+    if factory is None:
         raise ValueError(f"unknown metric {name!r}; known: {', '.join(list_metrics())}")
-    else:
-        metric = get_lexical_metric(name, **options)
+    metric = factory(**options)
     if language is None:
         return metric
     normalizer = _language_normalizer(name, metric, language, options)
-    return get_metric(name, **{**options, "normalizer": normalizer})
+    return factory(**{**options, "normalizer": normalizer})
 
 
 def _language_normalizer(
@@ -92,12 +96,14 @@ def list_metrics() -> list[str]:
      'keyword_coverage', 'lexical_correctness', 'rouge1', 'rouge2', 'rougeL', 'rougeLsum',
      'rougeN', 'textual_difference', 'token_f1', 'tone_consistency']
     """
-    return sorted([*list_lexical_metrics(), *JUDGES])
+    return registered_metrics()
 
 
 def get_reporting_metric(name: str, *, language: str | None = None, **options: Any) -> BaseMetric:
-    """:func:`get_metric` for a report: ROUGE and token-F1 list their evidence
-    (:data:`REPORT_EVIDENCE_LIMIT` items) unless ``options`` set ``evidence_limit``.
+    """:func:`get_metric` for a report: listing its evidence
+    (:meth:`~lexeval.metrics.base.BaseMetric.with_evidence`, :data:`REPORT_EVIDENCE_LIMIT`
+    items) unless ``options`` set ``evidence_limit``.
+
 
     >>> get_reporting_metric("rouge1").measure("the cat sat", "the cat").info["missing"]
     ['sat']
@@ -105,11 +111,7 @@ def get_reporting_metric(name: str, *, language: str | None = None, **options: A
     False
     """
     metric = get_metric(name, language=language, **options)
-    if getattr(metric, "evidence_limit", None) == 0 and "evidence_limit" not in options:
-        metric = get_metric(
-            name, language=language, **options, evidence_limit=REPORT_EVIDENCE_LIMIT
-        )
-    return metric
+    return metric if "evidence_limit" in options else metric.with_evidence(REPORT_EVIDENCE_LIMIT)
 
 
 def metric_options(name: str) -> dict[str, tuple[str, ...]]:
@@ -126,12 +128,14 @@ def metric_options(name: str) -> dict[str, tuple[str, ...]]:
     >>> "model" in metric_options("judge:correctness")
     True
     """
-    judge = JUDGES.get(name)
+    factory = metric_factory(name)
+    if factory is None:
+        raise ValueError(f"unknown metric {name!r}; known: {', '.join(list_metrics())}")
+    judge = getattr(factory, "judge_class", None)
     if judge is not None:
         found: dict[str, tuple[str, ...]] = dict.fromkeys(BACKEND_OPTIONS, ())
-        found.update(_init_options(getattr(judge, "judge_class")))  # noqa: B009
+        found.update(_init_options(judge))
         return found
-    factory = metric_factory(name)
     cls = _annotation(factory, inspect.signature(factory).return_annotation)
     if not isinstance(cls, type):
         return {}

@@ -90,7 +90,7 @@ class ScoredRun:
         signatures: Mapping[str, str],
         label: str = "run",
     ) -> ScoredRun:
-        """A run from :func:`lexeval.batch.score_records`'s records and results."""
+        """A run from :func:`lexeval.run.batch.score_records`'s records and results."""
         cases = tuple(
             ScoredCase(
                 record.id,

@@ -28,13 +28,12 @@ which ``result.signature`` always holds.
 from __future__ import annotations
 
 import contextlib
-import copy
 import dataclasses
 import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from lexeval.metrics.base import BaseMetric, MetricResult, measure_with_question
+from lexeval.metrics.base import BaseMetric, MetricResult, verdict
 from lexeval.registry import get_metric
 from lexeval.run.batch import Record, read_records
 from lexeval.text.signature import short_signature
@@ -131,8 +130,8 @@ def assert_lexical(
         raise ValueError(
             f"{scorer.name} has no recommended threshold for these settings: pass threshold="
         )
-    result = measure_with_question(scorer, reference, output, question)
-    result = dataclasses.replace(result, passed=result.score >= threshold)
+    result = scorer.measure(reference, output, question)
+    result = dataclasses.replace(result, passed=verdict(result.score, threshold))
     for collected in _RECORDINGS:
         collected.append(
             Recorded(scorer.name, scorer.signature, reference, output, question, result)
@@ -184,13 +183,12 @@ def _with_evidence(
     output: str,
     question: str | None,
 ) -> MetricResult:
-    """``result`` with the matched and missing lists, measured again on a copy of ``scorer``
-    when it leaves them out (ROUGE and token-F1 list them only when asked, ``evidence_limit``)."""
-    if "missing" in result.info or getattr(scorer, "evidence_limit", None) != 0:
+    """``result`` with the matched and missing lists, measured again by ``scorer`` listing its
+    evidence when it leaves them out (ROUGE and token-F1 list them only when asked:
+    :meth:`~lexeval.metrics.base.BaseMetric.with_evidence`)."""
+    if "missing" in result.info or scorer.evidence_limit != 0:
         return result
-    explaining = copy.copy(scorer)
-    vars(explaining)["evidence_limit"] = _EVIDENCE_SHOWN
-    info = measure_with_question(explaining, reference, output, question).info
+    info = scorer.with_evidence(_EVIDENCE_SHOWN).measure(reference, output, question).info
     return dataclasses.replace(result, info=info)
 
 

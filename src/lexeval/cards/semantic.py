@@ -12,8 +12,8 @@ look at it).
 
 The defaults (band ``[0, 0.5)``, cutoff 0.28) were chosen (kappa-best) for the default
 threshold 0.3 on a card set built from EVOUNA NQ (one card per answer, the words of the first
-gold answer as back keywords, fronts weighing 0; ``benchmarks/semantic.py --cards``). Held out,
-they help on EVOUNA TQ and hurt on NQ301: see docs/semantic.md before turning the tier on.
+gold answer as back keywords, fronts weighing 0; ``benchmarks/quality/semantic.py --cards``). Held
+out, they help on EVOUNA TQ and hurt on NQ301: see docs/semantic.md before turning the tier on.
 
 >>> from lexeval.cards import ExpectedCard, GeneratedCard, match_cards
 >>> exp = [ExpectedCard(["capital", "France"], ["Paris"])]

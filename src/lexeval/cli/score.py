@@ -103,12 +103,6 @@ def register(sub: Any) -> None:
         "judges read it)",
     )
     score.add_argument(
-        "--jsonl",
-        metavar="FILE",
-        help="the older batch form: one metric, JSONL with fields input and output (and "
-        "question, for judges), one result per line ('-': stdin)",
-    )
-    score.add_argument(
         "--option", metavar="KEY=VALUE", action="append", default=[], help=OPTION_HELP
     )
     score.add_argument(
@@ -353,9 +347,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``lexeval score``; returns the exit code."""
     names = parse_metric_names(args.metric)
     single = args.input is not None or args.output is not None
-    sources = sum([bool(args.file), bool(args.jsonl), single])
-    if sources != 1:
-        raise UsageError("give FILE, or --input and --output (or the older --jsonl FILE)")
+    if bool(args.file) == single:
+        raise UsageError("give FILE, or --input and --output")
     if single and (args.input is None or args.output is None):
         raise UsageError("a single pair needs both --input and --output")
     if args.question is not None and not single:
@@ -374,20 +367,13 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     gates = _gates(args, names, metrics)
-    inputs = {"FILE": args.file or args.jsonl}
+    inputs = {"FILE": args.file}
     html = output_target("--html", args.html, inputs)
     if html == "-":
         raise UsageError("--html needs a file name ('-' is not accepted)")
-    if html is not None and args.jsonl:
-        raise UsageError("--html goes with FILE, not with the older --jsonl form")
-    if args.jsonl and (args.save or args.baseline):
-        raise UsageError("--save and --baseline go with FILE, not with the older --jsonl form")
     keeping = prepare_runs(args, "score")
     if single and len(names) == 1 and not gates:
         return _run_single(args, names[0], metrics[names[0]], html, inputs, keeping)
-    if args.jsonl:
-        return _run_legacy(args.jsonl, names, metrics, args.workers, args.question_field)
-
     from lexeval.metrics import aggregate
     from lexeval.run.batch import Record, read_records, score_records, score_records_by_language
     from lexeval.scored import ScoredRun, scored_document
@@ -482,11 +468,10 @@ def _run_single(
     keeping: RunKeeping | None,
 ) -> int:
     """One pair, one metric, no gate: the result object on stdout."""
-    from lexeval.metrics.base import measure_with_question
     from lexeval.run.batch import Record
     from lexeval.scored import ScoredRun
 
-    result = measure_with_question(metric, args.input, args.output, args.question)
+    result = metric.measure(args.input, args.output, args.question)
     record = Record(1, None, args.input, args.output, args.question)
     pair = ScoredRun.from_results([record], {name: [result]}, {name: metric.signature}, "--input")
     document = ""
@@ -504,36 +489,3 @@ def _run_single(
 
         write_html(html, render_scored(pair), inputs=inputs)
     return _keep(keeping, document, comparison, False)
-
-
-def _run_legacy(
-    path: str,
-    names: Sequence[str],
-    metrics: dict[str, BaseMetric],
-    workers: int | str = 1,
-    question_field: str | None = None,
-) -> int:
-    """``--jsonl FILE``: fields ``input``/``output`` (and ``question``: see ``score_records``), one
-    metric, ``result.to_dict()`` lines (strict JSON: an unreadable judge reply's score is
-    null, its ``parse_error`` in ``info``)."""
-    if len(names) != 1:
-        raise UsageError("--jsonl takes one metric; give FILE for several")
-    from lexeval.run.batch import read_records, score_records
-
-    records = read_records(
-        path,
-        input_format="jsonl",
-        reference_field="input",
-        output_field="output",
-        question_field=question_field,
-    )
-    results = score_records({names[0]: metrics[names[0]]}, records, workers=workers)[names[0]]
-    lines = [strict_json(r.to_dict()) for r in results]
-    sys.stdout.write("".join(line + "\n" for line in lines))
-    scored = [r for r in results if "parse_error" not in r.info]  # unreadable judge replies
-    if scored:
-        mean = sum(r.score for r in scored) / len(scored)
-        left_out = len(results) - len(scored)
-        note = f" ({left_out} unreadable judge replies left out)" if left_out else ""
-        print(f"{len(results)} pairs, mean score {mean:.4f}{note}", file=sys.stderr)
-    return 0

@@ -8,7 +8,7 @@ never over one of the run's inputs (:func:`lexeval.io.write_text_atomic`).
 
 >>> import pathlib, tempfile
 >>> from lexeval.run.batch import Record, score_records
->>> from lexeval.metrics import get_metric
+>>> from lexeval import get_metric
 >>> from lexeval.scored import ScoredRun
 >>> records = [Record(1, "a", "the cat sat", "the cat"), Record(2, "b", "a dog", "<script>")]
 >>> metrics = {"rouge1": get_metric("rouge1", threshold=0.5)}

@@ -2,7 +2,7 @@
 (``lexeval compare A.json B.json --html``).
 
 >>> from lexeval.run.batch import Record, score_records
->>> from lexeval.metrics import get_metric
+>>> from lexeval import get_metric
 >>> from lexeval.scored import ScoredRun
 >>> records = [Record(1, "q1", "Paris is the capital", "<b> Paris")]
 >>> metrics = {"token_f1": get_metric("token_f1", threshold=0.5, evidence_limit=20)}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from lexeval.metrics.base import BaseMetric, MetricResult
+from lexeval.metrics.base import BaseMetric, MetricResult, verdict
 from lexeval.registry import get_reporting_metric
 
 __all__ = ["metric_and_threshold", "metric_by_name", "reason"]
@@ -62,7 +62,7 @@ def reason(name: str, result: MetricResult, threshold: float | None) -> str:
     evidence."""
     parts = [f"{name} {result.score:.3f}"]
     if threshold is not None:
-        sign = ">=" if result.score >= threshold else "<"
+        sign = ">=" if verdict(result.score, threshold) else "<"
         parts[0] += f" {sign} threshold {threshold:.3f}"
     for key in ("missing", "matched"):
         values = result.info.get(key)

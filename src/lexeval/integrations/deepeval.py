@@ -25,7 +25,7 @@ from typing import Any, Literal
 from deepeval.metrics import BaseMetric as DeepEvalBaseMetric
 
 from lexeval.integrations.common import metric_and_threshold, reason
-from lexeval.metrics.base import BaseMetric, measure_with_question
+from lexeval.metrics.base import BaseMetric, verdict
 
 __all__ = ["LexicalMetric"]
 
@@ -65,11 +65,11 @@ class LexicalMetric(DeepEvalBaseMetric):  # type: ignore[misc]
         if output is None:
             raise ValueError("LexicalMetric needs the test case's actual_output")
         question = getattr(test_case, "input", None)
-        result = measure_with_question(
-            self.lexeval_metric, reference, output, question if isinstance(question, str) else None
+        result = self.lexeval_metric.measure(
+            reference, output, question if isinstance(question, str) else None
         )
         self.score = float(result.score)
-        self.success = self.score >= self.threshold
+        self.success = bool(verdict(self.score, self.threshold))
         self.reason = reason(self.lexeval_metric.name, result, self.threshold)
         self.score_breakdown = {
             key: value

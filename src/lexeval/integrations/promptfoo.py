@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from lexeval.integrations.common import metric_and_threshold, reason
-from lexeval.metrics.base import measure_with_question
+from lexeval.metrics.base import verdict
 
 __all__ = ["get_assert"]
 
@@ -76,9 +76,9 @@ def get_assert(output: str, context: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(output, str):
         output = str(output)
     reference = _reference(context, config.get("reference_var", "expected"))
-    result = measure_with_question(scorer, reference, output, _question(context, config))
+    result = scorer.measure(reference, output, _question(context, config))
     return {
-        "pass": result.score >= threshold,
+        "pass": bool(verdict(result.score, threshold)),
         "score": result.score,
         "reason": reason(scorer.name, result, threshold),
         "namedScores": {scorer.name: result.score},

@@ -29,7 +29,7 @@ from ragas.metrics.result import MetricResult as RagasResult
 from ragas.run_config import RunConfig
 
 from lexeval.integrations.common import metric_by_name, reason
-from lexeval.metrics.base import BaseMetric, measure_with_question
+from lexeval.metrics.base import BaseMetric
 
 __all__ = ["LexicalMetric", "LexicalSingleTurnMetric"]
 
@@ -67,7 +67,7 @@ class _Lexical:
             raise ValueError(f"{label} needs a reference (a string or a list)")
         if question is not None and not isinstance(question, str):
             raise ValueError(f"{label}: the user input must be a string")
-        result = measure_with_question(self.lexeval_metric, reference, response, question)
+        result = self.lexeval_metric.measure(reference, response, question)
         return float(result.score), reason(label, result, self.threshold)
 
 

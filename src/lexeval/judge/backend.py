@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
@@ -454,23 +453,6 @@ class OpenAICompatible:
                         other.cancel()
                     raise error
             return [future.result() for future in futures]
-
-    def wait_until_ready(self, timeout: float = 60.0) -> None:
-        """Poll the server's model list until it answers (for servers still loading)."""
-        deadline = time.monotonic() + timeout
-        from openai import OpenAIError
-
-        while True:
-            try:
-                self.client().with_options(max_retries=0, timeout=5.0).models.list()
-                return
-            except OpenAIError as error:
-                if time.monotonic() > deadline:
-                    raise JudgeBackendError(
-                        f"judge server at {self._display_url()} not ready after {timeout:g} s "
-                        f"({self._detail(error)})"
-                    ) from None
-                time.sleep(0.5)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.signature}>"

@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 from lexeval.checks import check_references, check_text
 from lexeval.judge.backend import Completion, Message, OpenAICompatible, Usage
 from lexeval.judge.errors import JudgeConfigError, JudgeError
-from lexeval.metrics.base import BaseMetric, MetricResult
+from lexeval.metrics.base import BaseMetric, MetricResult, check_batch, verdict
 
 __all__ = [
     "Exchange",
@@ -64,15 +64,10 @@ def question_items(
     [(['Paris'], 'Lyon', 'Capital of France?')]
     >>> question_items(["Paris"], ["Lyon", "Nice"])
     Traceback (most recent call last):
-    ValueError: 1 inputs, 2 outputs and 2 questions
+    ValueError: 1 inputs but 2 outputs
     """
-    if isinstance(inputs, str) or isinstance(outputs, str):
-        raise TypeError("inputs and outputs must be sequences of texts, not str")
-    ins = list(inputs)
-    outs = list(outputs)
-    qs: list[str | None] = [None] * len(outs) if questions is None else list(questions)
-    if not len(ins) == len(outs) == len(qs):
-        raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
+    ins, outs, asked = check_batch(inputs, outputs, questions)
+    qs: list[str | None] = [None] * len(outs) if asked is None else asked
     items = []
     for i, o, q in zip(ins, outs, qs, strict=True):
         references = check_references(i, "input")
@@ -231,7 +226,7 @@ class JudgeMetric(BaseMetric):
             return None
         if self.threshold is None:
             return own
-        return score >= self.threshold
+        return verdict(score, self.threshold)
 
     def _result(self, references: list[str], output: str, question: str | None) -> MetricResult:
         score, info, own = self.judge(references, output, question)
@@ -242,7 +237,7 @@ class JudgeMetric(BaseMetric):
         return score, info
 
     def measure(
-        self, input: str | Sequence[str], output: str, *, question: str | None = None
+        self, input: str | Sequence[str], output: str, question: str | None = None
     ) -> MetricResult:
         """Judge ``output`` against the reference(s) ``input`` (and the ``question``)."""
         references = check_references(input, "input")
@@ -255,9 +250,9 @@ class JudgeMetric(BaseMetric):
         self,
         inputs: Iterable[str | Sequence[str]],
         outputs: Iterable[str],
-        progress: bool = False,
-        *,
         questions: Iterable[str | None] | None = None,
+        *,
+        progress: bool = False,
     ) -> list[MetricResult]:
         """Judge pairs concurrently (the backend's threads); results in order (an error stops
         the batch)."""

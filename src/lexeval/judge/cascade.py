@@ -34,13 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from lexeval.judge.router import UncertaintyRouter, router_features
-from lexeval.metrics.base import (
-    Metric,
-    MetricResult,
-    measure_many_with_questions,
-    measure_with_question,
-    takes_questions,
-)
+from lexeval.metrics.base import Metric, MetricResult, check_batch
 
 __all__ = ["ROUTINGS", "Band", "Cascade", "CascadeReport", "choose_band", "cross_validated_kappa"]
 
@@ -56,7 +50,8 @@ class Band:
     ``routing`` says what the band is on: ``"band"`` the lexical score, ``"uncertainty"`` the
     router's probability; ``cross_validated`` holds each routing's cross-validated cascade
     kappa on the tuning set when ``calibrate(routing="auto")`` chose between them;
-    ``questions`` says whether the lexical metric read the tuning items' questions."""
+    ``questions`` says whether the tuning items came with questions (given to the lexical metric,
+    which reads them if it uses them)."""
 
     lo: float
     hi: float
@@ -292,42 +287,36 @@ class Cascade:
         return lo <= score < hi
 
     def measure(
-        self, input: str | Sequence[str], output: str, *, question: str | None = None
+        self, input: str | Sequence[str], output: str, question: str | None = None
     ) -> MetricResult:
         """The lexical verdict, or the judge's for a score inside the band."""
         self._checked_band()
-        lexical = measure_with_question(self.lexical, input, output, question)
+        lexical = self.lexical.measure(input, output, question)
         routing = self._routing_scores([input], [output], [lexical.score])[0]
         if not self._in_band(routing):
             return self._combine(lexical, routing, None)
-        judged = measure_with_question(self.judge, input, output, question)
+        judged = self.judge.measure(input, output, question)
         return self._combine(lexical, routing, judged)
 
     def measure_many(
         self,
         inputs: Iterable[str | Sequence[str]],
         outputs: Iterable[str],
-        progress: bool = False,
-        *,
         questions: Iterable[str | None] | None = None,
+        *,
+        progress: bool = False,
     ) -> list[MetricResult]:
         """Score a batch: the lexical metric on every pair, then one judge batch for the band."""
         self._checked_band()
-        ins = list(inputs)
-        outs = list(outputs)
-        qs: list[str | None] = [None] * len(outs) if questions is None else list(questions)
-        if not len(ins) == len(outs) == len(qs):
-            raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(qs)} questions")
-        lexical = measure_many_with_questions(self.lexical, ins, outs, qs, progress=progress)
+        ins, outs, asked = check_batch(inputs, outputs, questions)
+        qs: list[str | None] = [None] * len(outs) if asked is None else asked
+        lexical = self.lexical.measure_many(ins, outs, qs, progress=progress)
         routing = self._routing_scores(ins, outs, [r.score for r in lexical])
         band = [i for i, s in enumerate(routing) if self._in_band(s)]
         judged: dict[int, MetricResult] = {}
         if band:
-            found = measure_many_with_questions(
-                self.judge,
-                [ins[i] for i in band],
-                [outs[i] for i in band],
-                [qs[i] for i in band],
+            found = self.judge.measure_many(
+                [ins[i] for i in band], [outs[i] for i in band], [qs[i] for i in band]
             )
             judged = dict(zip(band, found, strict=True))
         return [
@@ -369,7 +358,7 @@ class Cascade:
             raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs and {len(labels)} labels")
         if qs is not None and len(qs) != len(ins):
             raise ValueError(f"{len(qs)} questions for {len(ins)} inputs")
-        lexical = measure_many_with_questions(self.lexical, ins, outs, qs)
+        lexical = self.lexical.measure_many(ins, outs, qs)
         scores = [r.score for r in lexical]
         cross: dict[str, float] | None = None
         if routing == "auto":
@@ -384,7 +373,7 @@ class Cascade:
             router = UncertaintyRouter().fit(ins, outs, scores, labels)
             routed = router.probabilities(ins, outs, scores)
         chosen = choose_band(routed, labels, budget, judge_verdicts)
-        asked = qs is not None and any(q is not None for q in qs) and takes_questions(self.lexical)
+        asked = qs is not None and any(q is not None for q in qs)
         chosen = Band(
             **{**chosen.to_dict(), "routing": routing, "cross_validated": cross, "questions": asked}
         )

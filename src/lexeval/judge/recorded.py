@@ -115,7 +115,7 @@ class RecordedJudge(BaseMetric):
         return result.score, dict(result.info)
 
     def measure(
-        self, input: str | Sequence[str], output: str, *, question: str | None = None
+        self, input: str | Sequence[str], output: str, question: str | None = None
     ) -> MetricResult:
         """The recorded verdict on ``output`` (``input``, the reference, is not used)."""
         check_references(input, "input")
@@ -126,9 +126,9 @@ class RecordedJudge(BaseMetric):
         self,
         inputs: Iterable[str | Sequence[str]],
         outputs: Iterable[str],
-        progress: bool = False,
-        *,
         questions: Iterable[str | None] | None = None,
+        *,
+        progress: bool = False,
     ) -> list[MetricResult]:
         """The recorded verdicts of a batch, in order."""
         items = question_items(inputs, outputs, questions)

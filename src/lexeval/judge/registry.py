@@ -1,6 +1,6 @@
-"""The judges by name, for :mod:`lexeval.registry`: ``lexeval.get_metric("judge:correctness",
-model=..., base_url=...)`` (or ``local_model=PATH``), and so ``lexeval score --metric
-judge:correctness``.
+"""The judges by name, registered in the one registry (:mod:`lexeval.registry`) when this module
+is imported: ``lexeval.get_metric("judge:correctness", model=..., base_url=...)`` (or
+``local_model=PATH``), and so ``lexeval score --metric judge:correctness``.
 
 Backend options: ``model`` and ``base_url`` (any OpenAI-compatible server; ``api_key_env``
 names the key's environment variable), or ``local_model`` (a GGUF file served by a
@@ -30,8 +30,9 @@ from lexeval.judge.errors import JudgeConfigError
 from lexeval.judge.local import LocalServer
 from lexeval.judge.pairwise import PairwiseJudge
 from lexeval.judge.rubric import Criterion, RubricJudge
+from lexeval.metrics.base import register_metric
 
-__all__ = ["BACKEND_OPTIONS", "JUDGES", "backend_from_options"]
+__all__ = ["BACKEND_OPTIONS", "backend_from_options"]
 
 #: The options that configure the backend rather than the judge.
 BACKEND_OPTIONS = (
@@ -97,9 +98,9 @@ def _factory(name: str, judge: Callable[..., JudgeMetric]) -> Callable[..., Judg
     return build
 
 
-#: The judges' names and factories (``factory(**options)``).
-JUDGES: dict[str, Callable[..., JudgeMetric]] = {
-    "judge:correctness": _factory("judge:correctness", CorrectnessJudge),
-    "judge:rubric": _factory("judge:rubric", RubricJudge),
-    "judge:pairwise": _factory("judge:pairwise", PairwiseJudge),
-}
+for _name, _judge in (
+    ("judge:correctness", CorrectnessJudge),
+    ("judge:rubric", RubricJudge),
+    ("judge:pairwise", PairwiseJudge),
+):
+    register_metric(_name, _factory(_name, _judge))

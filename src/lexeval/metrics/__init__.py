@@ -1,13 +1,10 @@
 """lexeval's metrics: keyword coverage, token F1 and ROUGE, with exact compatibility modes.
 
 Importing this package loads no metric: each module loads on first use of one of its names
-(``from lexeval.metrics import RougeScorer`` loads ROUGE alone), and the registry
-(:func:`get_metric`, :func:`list_metrics`) loads them all; the LLM judges are in
-:mod:`lexeval.registry`.
+(``from lexeval.metrics import RougeScorer`` loads ROUGE alone); the registry
+(:func:`lexeval.get_metric`, :func:`lexeval.list_metrics`, with the LLM judges) loads them all.
 
->>> sorted(list_metrics())[2:4]
-['keyword_coverage', 'lexical_correctness']
->>> get_metric("keyword_coverage", compat="mastra").measure("React hooks", "react").score
+>>> KeywordCoverageMetric(compat="mastra").measure("React hooks", "react").score
 0.5
 """
 
@@ -19,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 # aggregate is imported here, not lazily: importing the submodule lexeval.metrics.aggregate
 # would otherwise bind the name ``aggregate`` of this package to the module
 from lexeval.metrics.aggregate import AggregateResult, aggregate
-from lexeval.metrics.base import BaseMetric, Metric, MetricResult, get_metric, list_metrics
+from lexeval.metrics.base import BaseMetric, Metric, MetricResult
 
 if TYPE_CHECKING:
     from lexeval.metrics.correctness import LexicalCorrectnessMetric
@@ -48,8 +45,6 @@ __all__ = [
     "TokenF1Metric",
     "ToneConsistencyMetric",
     "aggregate",
-    "get_metric",
-    "list_metrics",
 ]
 
 #: Where each lazily loaded name lives.

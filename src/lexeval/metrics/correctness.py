@@ -6,7 +6,7 @@ verbatim, nor how much else the answer says. This metric combines twenty lexical
 one (gold answers, answer, question) triple with a logistic regression whose coefficients were
 fitted on the human correctness labels of EVOUNA NQ (15,098 answers of five QA systems; the
 tuning set) and ship with the package (``lexeval/data/lexical_correctness_en.json``; refit with
-``benchmarks/lexical_correctness.py --fit``):
+``benchmarks/quality/lexical_correctness.py --fit``):
 
 - keyword coverage with the question and without it, its matched, missing and echoed keyword
   counts and its share of extra output keywords;
@@ -51,7 +51,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from lexeval.checks import check_references, check_text
-from lexeval.metrics.base import BaseMetric, MetricResult, register_metric
+from lexeval.metrics.base import BaseMetric, MetricResult, check_batch, register_metric
 from lexeval.metrics.keyword import KeywordCoverageMetric
 from lexeval.metrics.rouge import RougeMetric
 
@@ -318,7 +318,7 @@ class LexicalCorrectnessMetric(BaseMetric):
         return self._evaluate([reference], output, None)
 
     def measure(
-        self, input: str | Sequence[str], output: str, *, question: str | None = None
+        self, input: str | Sequence[str], output: str, question: str | None = None
     ) -> MetricResult:
         """P(correct) of ``output`` for the gold answer(s) ``input`` and the ``question``."""
         references = [input] if type(input) is str else check_references(input, "input")
@@ -332,13 +332,14 @@ class LexicalCorrectnessMetric(BaseMetric):
         self,
         inputs: Iterable[str | Sequence[str]],
         outputs: Iterable[str],
-        progress: bool = False,
-        *,
         questions: Iterable[str | None] | None = None,
+        *,
+        progress: bool = False,
     ) -> list[MetricResult]:
         """Score triples in order, as :meth:`BaseMetric.measure_many`; ``questions`` (one per
         pair, or None for a pair without) as in :meth:`measure`."""
-        return self._measure_questions(inputs, outputs, questions, progress)
+        ins, outs, qs = check_batch(inputs, outputs, questions)
+        return self._asked(ins, outs, [None] * len(outs) if qs is None else qs, progress)
 
 
 def _make(**options: Any) -> LexicalCorrectnessMetric:

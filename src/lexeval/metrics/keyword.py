@@ -12,6 +12,9 @@
 * ``compat="mastra-scorer"``: ``@mastra/evals`` ``createKeywordCoverageScorer`` exactly
   (:mod:`lexeval.metrics.keyword_mastra`).
 
+The constructor chooses the mode once (:mod:`lexeval.metrics.keyword_modes`: one interface,
+one small class per mode); every call goes to it.
+
 >>> m = KeywordCoverageMetric(compat="mastra")
 >>> r = m.measure("The quick brown fox jumps over the lazy dog",
 ...               "A quick brown fox jumped over a lazy dog")
@@ -25,14 +28,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
 
 from lexeval.checks import check_references, check_text
-from lexeval.metrics.base import BaseMetric, MetricResult, check_scale, register_metric
-from lexeval.metrics.keyword_exact import ExactCoverage
-from lexeval.metrics.keyword_lenient import NEAR_MIN, LenientMatcher, conflict_kind, lenient_score
+from lexeval.metrics.base import (
+    BaseMetric,
+    MetricResult,
+    check_batch,
+    check_scale,
+    register_metric,
+)
+from lexeval.metrics.keyword_exact import ExactCoverage, ExplicitCoverage
+from lexeval.metrics.keyword_lenient import NEAR_MIN, conflict_kind
 from lexeval.metrics.keyword_mastra import Compat, MastraCoverage
-from lexeval.metrics.keyword_tasks import AUTO_RULE, PROFILES, TASKS, Task, TaskProfile, choose_task
+from lexeval.metrics.keyword_modes import CoverageMode, LenientCoverage
+from lexeval.metrics.keyword_tasks import AUTO_RULE, PROFILES, TASKS, Task, TaskProfile
 from lexeval.metrics.weights import KeywordWeights
 from lexeval.normalize import resolve_normalizer
 from lexeval.text.base import TextProcessor, processor_language
@@ -47,7 +57,8 @@ Match = Literal["lenient", "exact"]
 Weighting = Literal["frequency", "uniform"]
 
 #: Pass thresholds of the short-answer profile, by weighting: the kappa-best threshold on
-#: EVOUNA NQ (human correctness of QA answers), to 4 decimals (``benchmarks/keyword_defaults.py``).
+#: EVOUNA NQ (human correctness of QA answers), to 4 decimals
+#: (``benchmarks/quality/keyword_defaults.py``).
 RECOMMENDED_THRESHOLDS: dict[str, float] = {"frequency": 0.3797, "uniform": 0.3539}
 #: The short-answer profile's tie-breaking terms (the recommended thresholds hold for these).
 EXTRA_PENALTY = PROFILES["short_answer"].extra_penalty
@@ -59,14 +70,6 @@ CONFLICT_PENALTY = PROFILES["short_answer"].conflict_penalty
 QUESTION_WEIGHT = PROFILES["short_answer"].question_weight
 #: The knobs of lenient matching (a task profile's fields).
 KNOBS = ("weighting", "extra_penalty", "near_credit", "conflict_penalty", "question_weight")
-_NOTHING_ECHOED: frozenset[str] = frozenset()
-
-
-class _Asked(NamedTuple):
-    """An output with the canonical keys of its question (``measure(..., question=)``)."""
-
-    output: str
-    echoed: frozenset[str]
 
 
 def _unit_number(value: float | None, name: str) -> float | None:
@@ -174,8 +177,7 @@ class KeywordCoverageMetric(BaseMetric):
             for k in keywords:
                 check_text(k, "keywords")
         self.keywords: tuple[str, ...] | None = None if keywords is None else tuple(keywords)
-        self._mastra: MastraCoverage | None = None
-        self._lenient: LenientMatcher | None = None
+        mastra: MastraCoverage | None = None
         self.profiles: dict[str, TaskProfile] = {}
         self._weights: dict[str, KeywordWeights] = {}
         if compat is not None:
@@ -184,12 +186,11 @@ class KeywordCoverageMetric(BaseMetric):
             if fuzzy:
                 raise ValueError(f"fuzzy cannot be combined with compat={compat!r}")
             self.normalizer: TextProcessor | None = None
-            self._mastra = MastraCoverage(compat)
-            processor: TextProcessor = self._mastra.processor
+            mastra = MastraCoverage(compat)
+            processor: TextProcessor = mastra.processor
         else:
             self.normalizer = processor = resolve_normalizer(normalizer, "default")
             if match == "lenient":
-                self._lenient = LenientMatcher(processor)
                 tasks = TASKS if self.task is None else (self.task,)
                 self.profiles = {t: PROFILES[t].with_options(**self.options) for t in tasks}
                 language = processor_language(processor)
@@ -208,6 +209,16 @@ class KeywordCoverageMetric(BaseMetric):
             fuzzy_min_length=fuzzy_min_length,
             mastra=compat is not None,
         )
+        #: The mode, chosen once: explicit keywords, Mastra's, exact or lenient matching.
+        self._mode: CoverageMode
+        if self.keywords is not None:
+            self._mode = ExplicitCoverage(self._exact, self.keywords)
+        elif mastra is not None:
+            self._mode = mastra
+        elif match == "exact":
+            self._mode = self._exact
+        else:
+            self._mode = LenientCoverage(processor, self.task, self._scorers)
         self._signature: str | None = None
 
     @property
@@ -249,7 +260,7 @@ class KeywordCoverageMetric(BaseMetric):
         """The pass threshold of the short-answer profile (lenient matching, no fuzzy, no
         compat, keywords from the reference, ``task`` None or ``"short_answer"``): the
         kappa-best threshold against human correctness labels of QA answers on EVOUNA NQ
-        (``benchmarks/keyword_defaults.py``), 0.3797 with ``weighting="frequency"`` (the
+        (``benchmarks/quality/keyword_defaults.py``), 0.3797 with ``weighting="frequency"`` (the
         default) and 0.3539 with ``"uniform"`` (both with the profile's ``extra_penalty``,
         ``near_credit``, ``conflict_penalty`` and ``question_weight``); None for other settings.
 
@@ -283,7 +294,7 @@ class KeywordCoverageMetric(BaseMetric):
 
     # ---- with the question ------------------------------------------------------------------
     def measure(
-        self, input: str | Sequence[str], output: str, *, question: str | None = None
+        self, input: str | Sequence[str], output: str, question: str | None = None
     ) -> MetricResult:
         """Score ``output`` against ``input`` (one reference or a list: the best is kept).
 
@@ -305,85 +316,40 @@ class KeywordCoverageMetric(BaseMetric):
         """
         # BaseMetric.measure's steps, without its frame
         if question is None and type(input) is str and type(output) is str:
-            score, info = self._measure_pair(input, output)  # one pair: no list of references
+            score, info = self._mode.score(input, output)  # one pair: no list of references
         else:
             if question is not None:
                 check_text(question, "question")
             references = [input] if type(input) is str else check_references(input, "input")
             if type(output) is not str:
                 check_text(output, "output")
-            given: Any = output
-            if question is not None and self._lenient is not None and self.keywords is None:
-                given = _Asked(output, self._lenient.question_keys(question))
-            score, info = self._measure_refs(references, given)
+            score, info = self._mode.score_references(references, output, question)
         return self.make_result(score, info)
 
     def measure_many(
         self,
         inputs: Iterable[str | Sequence[str]],
         outputs: Iterable[str],
-        progress: bool = False,
-        *,
         questions: Iterable[str | None] | None = None,
+        *,
+        progress: bool = False,
     ) -> list[MetricResult]:
         """Score pairs in order, as :meth:`BaseMetric.measure_many`; ``questions`` (one per
         pair, or None for a pair without) as in :meth:`measure`."""
-        if questions is None:
-            return super().measure_many(inputs, outputs, progress)
-        return self._measure_questions(inputs, outputs, questions, progress)
+        ins, outs, qs = check_batch(inputs, outputs, questions)
+        if qs is None or all(q is None for q in qs):
+            return self._measure_serial(ins, outs, progress)
+        return self._asked(ins, outs, qs, progress)
 
-    # ---- scoring ----------------------------------------------------------------------------
+    # ---- scoring: the mode's ----------------------------------------------------------------
     def _measure_pair(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
-        """One reference and one output (both ``str``) without a question: in lenient mode,
-        :meth:`_measure_refs`'s steps for a single reference, without its lists and loop."""
-        lenient = self._lenient
-        if lenient is None or self.keywords is not None:
-            return self._measure_refs([reference], output)
-        out = lenient.output(output)
-        ref = lenient.reference(reference)
-        task = self.task or choose_task(len(ref.keys), len(out.keywords), asked=False)
-        profile, weights = self._scorers[task]
-        found = lenient_score(ref, lenient.weighted(ref, weights), out, profile)
-        found[1]["task"] = task
-        return found
+        return self._mode.score(reference, output)
 
     def _measure_refs(self, references: list[str], output: str) -> tuple[float, dict[str, Any]]:
-        """Lenient mode: the task chosen once for the call, then the best reference under its
-        profile. Other modes: the best reference (:meth:`BaseMetric._measure_refs`)."""
-        lenient = self._lenient
-        if lenient is None or self.keywords is not None:
-            return super()._measure_refs(references, output)
-        echoed: frozenset[str] = _NOTHING_ECHOED
-        given: Any = output  # a str, or an _Asked from measure(..., question=)
-        asked = type(given) is _Asked
-        if asked:
-            output, echoed = given
-        out = lenient.output(output)
-        refs = list(map(lenient.reference, references))
-        task = self.task
-        if task is None:
-            task = choose_task([len(r.keys) for r in refs], len(out.keywords), asked=asked)
-        profile, weights = self._scorers[task]
-        if profile.question_weight == 1.0:
-            echoed = _NOTHING_ECHOED
-        best: tuple[float, dict[str, Any]] | None = None
-        best_index = 0
-        for i, ref in enumerate(refs):
-            found = lenient_score(ref, lenient.weighted(ref, weights), out, profile, echoed)
-            if best is None or found[0] > best[0]:
-                best, best_index = found, i
-        assert best is not None
-        if len(refs) > 1:
-            best[1]["reference_index"] = best_index
-        best[1]["task"] = task
-        return best
+        return self._mode.score_references(references, output, None)
 
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
-        if self.keywords is not None:
-            return self._exact.explicit(self.keywords, output)
-        if self._mastra is not None:
-            return self._mastra.score(reference, output)
-        return self._exact.score(reference, output)
+        return self._mode.score(reference, output)
 
 
 def _make(**options: Any) -> KeywordCoverageMetric:

@@ -10,6 +10,8 @@ refuses those knobs with ``match="exact"``).
 (1.0, ['brown', 'fox'])
 >>> exact.explicit(["state management", "hooks"], "hooks manage state")[0]
 0.5
+>>> ExplicitCoverage(exact, ["hooks"]).score("(not read)", "hooks manage state")[0]
+1.0
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from lexeval.metrics.base import best_reference
 from lexeval.metrics.keyword_info import coverage_info
 from lexeval.text.base import TextProcessor
 
-__all__ = ["ExactCoverage", "contains_phrase"]
+__all__ = ["ExactCoverage", "ExplicitCoverage", "contains_phrase"]
 
 #: Texts whose keywords are kept per matcher.
 _CACHE_SIZE = 4096
@@ -82,6 +85,12 @@ class ExactCoverage:
         out_kw = self.keywords(output)
         return self.cover([(k, (k,)) for k in ref_kw], out_kw, out_kw, both_empty_is_one=True)
 
+    def score_references(
+        self, references: list[str], output: str, question: str | None
+    ) -> tuple[float, dict[str, Any]]:
+        """The best of ``references`` (the ``question`` is not read)."""
+        return best_reference(self.score(reference, output) for reference in references)
+
     def explicit(self, keywords: Sequence[str], output: str) -> tuple[float, dict[str, Any]]:
         """The share of the given ``keywords`` (phrases as runs of keys) in ``output``."""
         processor = self.processor
@@ -141,3 +150,26 @@ class ExactCoverage:
         if self.fuzzy:
             info["fuzzy_matches"] = fuzzy_pairs
         return score, info
+
+
+class ExplicitCoverage:
+    """The share of the given ``keywords`` in the output, whatever the reference
+    (``KeywordCoverageMetric(keywords=[...])``), matched as ``exact`` matches them."""
+
+    def __init__(self, exact: ExactCoverage, keywords: Sequence[str]) -> None:
+        self.exact = exact
+        self.processor = exact.processor
+        self.keywords = keywords
+
+    def score(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
+        """The coverage of the keywords in ``output`` (``reference`` is not read)."""
+        return self.exact.explicit(self.keywords, output)
+
+    def score_references(
+        self, references: list[str], output: str, question: str | None
+    ) -> tuple[float, dict[str, Any]]:
+        """As :meth:`score`: every reference scores the same, the first is reported."""
+        found = self.score(references[0], output)
+        if len(references) > 1:
+            found[1]["reference_index"] = 0
+        return found

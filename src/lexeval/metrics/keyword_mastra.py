@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from lexeval.metrics.base import best_reference
 from lexeval.metrics.keyword_info import coverage_info
 from lexeval.text.peers import MastraProcessor
 
@@ -44,3 +45,9 @@ class MastraCoverage:
         else:  # createKeywordCoverageScorer: nothing to cover is full coverage
             score = 1.0
         return score, coverage_info(ref_kw, out_kw, hit, set(hit), mastra=True)
+
+    def score_references(
+        self, references: list[str], output: str, question: str | None
+    ) -> tuple[float, dict[str, Any]]:
+        """The best of ``references`` (the ``question`` is not read)."""
+        return best_reference(self.score(reference, output) for reference in references)

@@ -65,10 +65,10 @@ class TaskProfile:
 
 
 #: One profile per task. ``short_answer``: tuned on EVOUNA NQ's develop half, confirmed on the
-#: other (``benchmarks/keyword_defaults.py``). ``summary`` and ``source_support``: chosen on a
-#: develop half of SummEval's articles and confirmed on the other half
-#: (``benchmarks/families.py --halves``). ``long_answer`` and ``prompt`` have no public human
-#: set here: they follow measurements reported on held-out sets (long answers: uniform
+#: other (``benchmarks/quality/keyword_defaults.py``). ``summary`` and ``source_support``:
+#: chosen on a develop half of SummEval's articles and confirmed on the other half
+#: (``benchmarks/quality/families.py --halves``). ``long_answer`` and ``prompt`` have no
+#: public human set here: they follow measurements reported on held-out sets (long answers: uniform
 #: weighting costs .06, near credit off gains .013) and the shape of the task (a prompt is
 #: covered by a response that says much more: no extra-keyword or conflict penalty).
 PROFILES: dict[str, TaskProfile] = {

@@ -11,8 +11,7 @@ Two modes:
 
 Not a mode but a counting choice, in either mode: ``counting="distinct"`` (ROUGE-N only)
 counts each distinct n-gram once instead of every occurrence (the default,
-``counting="occurrences"``). ``variant="set"`` is its deprecated name (a
-``DeprecationWarning``; removed in the next release).
+``counting="occurrences"``).
 
 >>> m = RougeMetric("rouge1", compat="rouge-score")
 >>> r = m.measure("the cat sat on the mat", "the cat sat")
@@ -26,7 +25,6 @@ counts each distinct n-gram once instead of every occurrence (the default,
 from __future__ import annotations
 
 import re
-import warnings
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
@@ -133,7 +131,6 @@ class RougeMetric(BaseMetric):
         scale: float = 1.0,
         threshold: float | None = None,
         evidence_limit: int = 0,
-        variant: Literal["default", "set"] | None = None,
     ) -> None:
         super().__init__(scale=scale, threshold=threshold)
         self.evidence_limit = check_evidence_limit(evidence_limit)
@@ -150,8 +147,6 @@ class RougeMetric(BaseMetric):
             raise ValueError(f"ROUGE-N takes n from 1 to {MAX_ROUGE_N}, not {self.n}")
         if compat not in (None, "rouge-score"):
             raise ValueError(f"compat must be None or 'rouge-score', not {compat!r}")
-        if variant is not None:
-            counting = _counting_of_variant(variant, counting)
         if counting not in ("occurrences", "distinct"):
             raise ValueError(f"counting must be 'occurrences' or 'distinct', not {counting!r}")
         if counting == "distinct" and not self.n:
@@ -200,18 +195,6 @@ class RougeMetric(BaseMetric):
         self._native = _native_want([self]) if compat is not None else 0
 
     @property
-    def variant(self) -> str:
-        """Deprecated (removed in the next release): ``"set"`` for ``counting="distinct"``,
-        else ``"default"``; read :attr:`counting`."""
-        warnings.warn(
-            "RougeMetric.variant is deprecated and will be removed in the next release: "
-            "read counting",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return "set" if self._set else "default"
-
-    @property
     def signature(self) -> str:
         if self._signature is None:  # fixed by the settings: built once (results carry it)
             self._signature = self._build_signature()
@@ -234,8 +217,8 @@ class RougeMetric(BaseMetric):
     def recommended_threshold(self) -> float | None:
         """0.5 for ``rouge1`` with ``score="recall"`` in the default mode: the kappa-best
         threshold against human correctness labels of QA answers on EVOUNA NQ
-        (``benchmarks/thresholds_qa.py``); None otherwise (F-measure makes a poor pass/fail gate
-        for verbose answers, and summaries have no pass/fail labels to calibrate on).
+        (``benchmarks/quality/thresholds_qa.py``); None otherwise (F-measure makes a poor pass/fail
+        gate for verbose answers, and summaries have no pass/fail labels to calibrate on).
 
         >>> RougeMetric("rouge1", score="recall").recommended_threshold
         0.5
@@ -396,23 +379,6 @@ class RougeMetric(BaseMetric):
         # rouge-score's score_multi keeps the first reference with the highest F-measure
         fmeasure: float = info["fmeasure"]
         return fmeasure
-
-
-def _counting_of_variant(variant: str, counting: str) -> Counting:
-    """``counting`` for the deprecated ``variant=`` (``"set"`` is ``"distinct"``), with a
-    ``DeprecationWarning``; a ``ValueError`` when both are given and differ."""
-    warnings.warn(
-        "RougeMetric(variant=...) is deprecated and will be removed in the next release: use "
-        f"counting={'distinct' if variant == 'set' else 'occurrences'!r}",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    if variant not in ("default", "set"):
-        raise ValueError(f"variant must be 'default' or 'set', not {variant!r}")
-    given: Counting = "distinct" if variant == "set" else "occurrences"
-    if counting != "occurrences" and counting != given:
-        raise ValueError(f"variant={variant!r} contradicts counting={counting!r}; use counting")
-    return given
 
 
 def _native_want(metrics: Sequence[RougeMetric]) -> int:
@@ -664,7 +630,6 @@ class RougeOptions(TypedDict, total=False):
     scale: float
     threshold: float | None
     evidence_limit: int
-    variant: Literal["default", "set"]  # deprecated: counting
 
 
 class RougeScorer:
@@ -696,9 +661,6 @@ class RougeScorer:
 
             resolved = resolve_normalizer(normalizer, "rouge")
         counting = options.get("counting", "occurrences")
-        variant = options.pop("variant", None)
-        if variant is not None:
-            counting = _counting_of_variant(variant, counting)
         self.metrics: dict[str, RougeMetric] = {}
         for t in rouge_types:
             # one normalizer for every type; counting applies to ROUGE-N only

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from lexeval.checks import check_references, check_text
-from lexeval.metrics.base import BaseMetric, Metric, MetricResult, new_result
+from lexeval.metrics.base import BaseMetric, Metric, MetricResult, check_batch
 
 if TYPE_CHECKING:
     import numpy as np
@@ -385,7 +385,6 @@ class SemanticSimilarityMetric(BaseMetric):
                 if text not in texts:
                     texts[text] = len(texts)
         vectors = self.encoder.encode(list(texts))
-        signature, threshold, scale = self.signature, self.threshold, self.scale
         results: list[MetricResult] = []
         for k, (references, output) in enumerate(pairs):
             score, info = self._best(vectors, texts, references, output)
@@ -393,10 +392,7 @@ class SemanticSimilarityMetric(BaseMetric):
                 info["semantic"] = score
                 info["lexical"] = lexical[k]
                 score = self.blend.probability(lexical[k], score)
-            if scale != 1.0:
-                score *= scale
-            passed = None if threshold is None else score >= threshold
-            results.append(new_result(score, info, passed, signature))
+            results.append(self.make_result(score, info))
         return results
 
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
@@ -411,25 +407,28 @@ class SemanticSimilarityMetric(BaseMetric):
             lexical = [r.score / scale for r in found]
         return self._results(pairs, lexical)
 
-    def measure(self, input: str | Sequence[str], output: str) -> MetricResult:
-        """Score ``output`` against ``input`` (one reference or a list: the best is kept)."""
+    def measure(
+        self, input: str | Sequence[str], output: str, question: str | None = None
+    ) -> MetricResult:
+        """Score ``output`` against ``input`` (one reference or a list: the best is kept;
+        ``question`` is not read)."""
         references = check_references(input, "input")
         check_text(output, "output")
+        if question is not None:
+            check_text(question, "question")
         return self._score_checked([(references, output)])[0]
 
     def measure_many(
         self,
         inputs: Iterable[str | Sequence[str]],
         outputs: Iterable[str],
+        questions: Iterable[str | None] | None = None,
+        *,
         progress: bool = False,
     ) -> list[MetricResult]:
-        """Score pairs in order, encoding each distinct text of the batch once (``progress``
-        is accepted for the protocol; one batch encodes at once)."""
-        if isinstance(inputs, str) or isinstance(outputs, str):
-            raise TypeError("inputs and outputs must be sequences of texts, not str")
-        ins, outs = list(inputs), list(outputs)
-        if len(ins) != len(outs):
-            raise ValueError(f"{len(ins)} inputs but {len(outs)} outputs")
+        """Score pairs in order, encoding each distinct text of the batch once (``questions``
+        are not read; ``progress`` is accepted for the protocol: one batch encodes at once)."""
+        ins, outs, _ = check_batch(inputs, outputs, questions)
         pairs = [
             (check_references(i, f"inputs[{k}]"), check_text(o, f"outputs[{k}]"))
             for k, (i, o) in enumerate(zip(ins, outs, strict=True))

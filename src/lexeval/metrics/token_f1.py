@@ -12,8 +12,6 @@ Three modes, chosen with ``compat=`` (the word every lexeval metric uses for its
 Each mode tokenizes with a text processor (:class:`~lexeval.text.SquadProcessor`,
 :class:`~lexeval.text.WhitespaceProcessor`, the normalizer) whose signature the metric's
 includes; the metric keeps only the scoring rules (SQuAD's exact match and empty inputs).
-``variant=`` is the deprecated name of ``compat=`` (a ``DeprecationWarning``; removed in the
-next release).
 
 >>> TokenF1Metric(compat="set").measure("the cat ran", "the dog sat").score
 0.3333333333333333
@@ -24,7 +22,6 @@ next release).
 
 from __future__ import annotations
 
-import warnings
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -74,12 +71,9 @@ class TokenF1Metric(BaseMetric):
         scale: float = 1.0,
         threshold: float | None = None,
         evidence_limit: int = 0,
-        variant: str | None = None,
     ) -> None:
         super().__init__(scale=scale, threshold=threshold)
         self.evidence_limit = check_evidence_limit(evidence_limit)
-        if variant is not None:
-            compat = _compat_of_variant(variant, compat)
         if compat not in (None, "squad", "set"):
             raise ValueError(f"compat must be None, 'squad' or 'set', not {compat!r}")
         self.compat: Compat | None = compat
@@ -154,23 +148,6 @@ class TokenF1Metric(BaseMetric):
     def _finish_references(self, info: dict[str, Any], references: list[str], output: str) -> None:
         if self.compat == "squad":
             info["exact_match"] = squad_exact_match(output, references)
-
-
-def _compat_of_variant(variant: str, compat: Compat | None) -> Compat | None:
-    """``compat`` for the deprecated ``variant=`` (``"default"`` is None), with a
-    ``DeprecationWarning``; a ``ValueError`` when both are given and differ."""
-    warnings.warn(
-        "TokenF1Metric(variant=...) is deprecated and will be removed in the next release: "
-        f"use compat={None if variant == 'default' else variant!r}",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    if variant not in ("default", "squad", "set"):
-        raise ValueError(f"variant must be 'default', 'squad' or 'set', not {variant!r}")
-    given: Compat | None = None if variant == "default" else variant  # type: ignore[assignment]
-    if compat is not None and compat != given:
-        raise ValueError(f"variant={variant!r} contradicts compat={compat!r}; use compat alone")
-    return given
 
 
 def _make(**options: Any) -> TokenF1Metric:

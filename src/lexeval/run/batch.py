@@ -10,7 +10,7 @@ present:
 * output: ``output``, ``prediction``, ``predictions``, ``candidate``, ``response``,
   ``answer``, ``actual_output``;
 * id: ``id`` (optional);
-* question: ``question`` (optional; passed to metrics that take ``questions=``: keyword
+* question: ``question`` (optional; passed to every metric's ``questions=``, read by keyword
   coverage, lexical correctness and the judges).
 
 Two present names of one role (``input`` and ``reference``, say) are ambiguous: the error asks
@@ -20,7 +20,7 @@ the best one scored.
 >>> records = parse_records("pairs.csv", "reference,prediction\\nthe cat sat,the cat\\n")
 >>> records[0]
 Record(line=2, id=None, reference='the cat sat', output='the cat', question=None, language=None)
->>> from lexeval.metrics import get_metric
+>>> from lexeval import get_metric
 >>> rouge1 = get_metric("rouge1", threshold=0.5, evidence_limit=5)  # evidence: up to 5
 >>> results = score_records({"rouge1": rouge1}, records)
 >>> row = flatten_result("rouge1", results["rouge1"][0])
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from lexeval.io import InputError, iter_jsonl, parse_json, read_text
-from lexeval.metrics.base import BaseMetric, MetricResult, takes_questions
+from lexeval.metrics.base import BaseMetric, MetricResult
 from lexeval.run.measure import measure_many
 from lexeval.run.pool import resolve_workers
 from lexeval.text.resources import check_language
@@ -59,7 +59,6 @@ __all__ = [
     "resolve_field",
     "score_records",
     "score_records_by_language",
-    "takes_questions",
     "tidy_result",
 ]
 
@@ -312,10 +311,9 @@ def score_records(
     progress: bool = False,
 ) -> dict[str, list[MetricResult]]:
     """Every metric's results over ``records``, in order (each metric's batch path, on
-    ``workers`` processes: see :func:`lexeval.run.measure_many`). Metrics whose
-    ``measure_many`` takes ``questions=`` (keyword coverage, lexical correctness, the LLM
-    judges) get the records' questions. ``progress=True`` shows a progress bar per metric on
-    standard error (the same results)."""
+    ``workers`` processes: see :func:`lexeval.run.measure_many`), with the records'
+    questions (read by keyword coverage, lexical correctness and the LLM judges).
+    ``progress=True`` shows a progress bar per metric on standard error (the same results)."""
     resolve_workers(workers)  # a bad value fails before any metric runs
     references = [r.reference for r in records]
     outputs = [r.output for r in records]

@@ -8,10 +8,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from functools import partial
 from typing import Any
 
-from lexeval.metrics.base import Metric, MetricResult, measure_many_with_questions
+from lexeval.metrics.base import Metric, MetricResult, check_batch
 from lexeval.run.packing import pack_results, unpack_results
 from lexeval.run.pool import map_chunks, resolve_workers
 
@@ -28,14 +27,13 @@ def measure_many(
     progress: bool = False,
     start_method: str | None = None,
 ) -> list[MetricResult]:
-    """``metric.measure_many(inputs, outputs)`` (with ``questions=`` when some question is
-    given and the metric takes them) on ``workers`` processes: a positive int up to
-    :func:`lexeval.run.pool.max_workers`, or ``"auto"`` for every core. The results are the
-    same as with ``workers=1``, in the same order, whatever the ``start_method``
-    (``"fork"``, ``"forkserver"``, ``"spawn"``; default: see
+    """``metric.measure_many(inputs, outputs, questions)`` on ``workers`` processes: a
+    positive int up to :func:`lexeval.run.pool.max_workers`, or ``"auto"`` for every core.
+    The results are the same as with ``workers=1``, in the same order, whatever the
+    ``start_method`` (``"fork"``, ``"forkserver"``, ``"spawn"``; default: see
     :func:`lexeval.run.pool.start_method`). ``progress=True`` shows a progress bar.
 
-    >>> from lexeval.metrics import get_metric
+    >>> from lexeval import get_metric
     >>> scorer = get_metric("keyword_coverage")
     >>> golds, answers = ["Tigris River"] * 2, ["Euphrates River", "the Tigris"]
     >>> asked = ["Which river flows through Baghdad?"] * 2
@@ -43,16 +41,10 @@ def measure_many(
     [0.12, 0.88]
     """
     processes = resolve_workers(workers)
-    if isinstance(inputs, str) or isinstance(outputs, str) or isinstance(questions, str):
-        raise TypeError("inputs, outputs and questions must be sequences of texts, not str")
-    ins, outs = list(inputs), list(outputs)
-    qs: list[str | None] | None = None if questions is None else list(questions)
-    if len(ins) != len(outs) or (qs is not None and len(qs) != len(outs)):
-        asked = "" if qs is None else f" and {len(qs)} questions"
-        raise ValueError(f"{len(ins)} inputs, {len(outs)} outputs{asked}")
+    ins, outs, qs = check_batch(inputs, outputs, questions)
     if processes == 1:
-        return measure_many_with_questions(metric, ins, outs, qs, progress=progress)
-    task = partial(measure_many_with_questions, metric)
+        return metric.measure_many(ins, outs, qs, progress=progress)
+    task = metric.measure_many
     columns: list[list[Any]] = [ins, outs, [None] * len(outs) if qs is None else qs]
 
     def run(on_chunk: Callable[[int], None] | None) -> list[MetricResult]:

@@ -36,13 +36,6 @@ MAX_TEXT_CHARS = 1_000_000
 
 _SPACE_RUN = re.compile("[" + re.escape(JS_WHITESPACE) + "]+")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-# ASCII characters Python's str.split() takes for white space and JavaScript's \s does not.
-_NOT_JS_SPACE = re.compile("[\x1c-\x1f]")
-
-
-def _python_split_agrees(text: str) -> bool:
-    """Whether ``str.split()`` splits ``text`` where JavaScript's ``\\s`` does (fast path)."""
-    return text.isascii() and _NOT_JS_SPACE.search(text) is None
 
 
 def _surrogates(match: re.Match[str]) -> str:
