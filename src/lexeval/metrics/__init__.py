@@ -5,7 +5,7 @@ Importing this package loads no metric: each module loads on first use of one of
 (:func:`get_metric`, :func:`list_metrics`) loads them all; the LLM judges are in
 :mod:`lexeval.registry`.
 
->>> sorted(list_metrics())[2:4]
+>>> sorted(list_metrics())[4:6]
 ['keyword_coverage', 'lexical_correctness']
 >>> get_metric("keyword_coverage", compat="mastra").measure("React hooks", "react").score
 0.5
@@ -23,6 +23,8 @@ from lexeval.metrics.base import BaseMetric, Metric, MetricResult, get_metric, l
 
 if TYPE_CHECKING:
     from lexeval.metrics.correctness import LexicalCorrectnessMetric
+    from lexeval.metrics.error_rate import CerMetric, WerMetric
+    from lexeval.metrics.exact_match import ExactMatchMetric
     from lexeval.metrics.keyword import KeywordCoverageMetric
     from lexeval.metrics.nlp import (
         CompletenessMetric,
@@ -36,8 +38,10 @@ if TYPE_CHECKING:
 __all__ = [
     "AggregateResult",
     "BaseMetric",
+    "CerMetric",
     "CompletenessMetric",
     "ContentSimilarityMetric",
+    "ExactMatchMetric",
     "KeywordCoverageMetric",
     "LexicalCorrectnessMetric",
     "Metric",
@@ -47,6 +51,7 @@ __all__ = [
     "TextualDifferenceMetric",
     "TokenF1Metric",
     "ToneConsistencyMetric",
+    "WerMetric",
     "aggregate",
     "get_metric",
     "list_metrics",
@@ -63,6 +68,9 @@ _LAZY = {
     "ContentSimilarityMetric": "lexeval.metrics.nlp",
     "TextualDifferenceMetric": "lexeval.metrics.nlp",
     "ToneConsistencyMetric": "lexeval.metrics.nlp",
+    "WerMetric": "lexeval.metrics.error_rate",
+    "CerMetric": "lexeval.metrics.error_rate",
+    "ExactMatchMetric": "lexeval.metrics.exact_match",
 }
 
 

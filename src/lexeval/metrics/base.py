@@ -471,6 +471,8 @@ METRIC_MODULES = (
     "lexeval.metrics.rouge",
     "lexeval.metrics.token_f1",
     "lexeval.metrics.nlp",
+    "lexeval.metrics.error_rate",
+    "lexeval.metrics.exact_match",
 )
 
 
@@ -524,9 +526,9 @@ def list_metrics() -> list[str]:
     are in :func:`lexeval.registry.list_metrics`).
 
     >>> list_metrics()
-    ['completeness', 'content_similarity', 'keyword_coverage', 'lexical_correctness', 'rouge1',
-     'rouge2', 'rougeL', 'rougeLsum', 'rougeN', 'textual_difference', 'token_f1',
-     'tone_consistency']
+    ['cer', 'completeness', 'content_similarity', 'exact_match', 'keyword_coverage',
+     'lexical_correctness', 'rouge1', 'rouge2', 'rougeL', 'rougeLsum', 'rougeN',
+     'textual_difference', 'token_f1', 'tone_consistency', 'wer']
     """
     _load_metric_modules()
     return sorted(_REGISTRY)
