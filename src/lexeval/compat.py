@@ -456,7 +456,11 @@ def jiwer_words(text: str) -> list[str]:
     ['the', 'cat\\tsat', 'on', 'the', 'mat']
     """
     check_text(text, "text")
-    return [w for w in _JIWER_SPACES.sub(" ", text).strip().split(" ") if w]
+    if _JIWER_SPACES.search(text) is not None:
+        text = _JIWER_SPACES.sub(" ", text)
+    text = text.strip()
+    # no run of two spaces is left, nor a space at either end: no empty word but in ""
+    return text.split(" ") if text else []
 
 
 def jiwer_characters(text: str) -> str:

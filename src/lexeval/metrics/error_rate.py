@@ -309,18 +309,23 @@ class ErrorRateMetric(BaseMetric):
             raise ValueError(f"{len(ins)} inputs but {len(outs)} outputs")
         units = self.units
         found: list[EditCounts] = []
+        append = found.append
         for i, (references, output) in enumerate(zip(ins, outs, strict=True)):
-            out = units(check_text(output, f"outputs[{i}]"))
-            refs = [references] if type(references) is str else references
+            if type(output) is not str:
+                check_text(output, f"outputs[{i}]")
+            if type(references) is str:  # the common case, without the checks' cost
+                append(count_edits(units(references), units(output)))
+                continue
+            out = units(output)
             best: EditCounts | None = None
             best_rate = 0.0
-            for ref in check_references(refs, f"inputs[{i}]"):
+            for ref in check_references(references, f"inputs[{i}]"):
                 counts = count_edits(units(ref), out)
                 rate = error_rate(counts)
                 if best is None or rate < best_rate:
                     best, best_rate = counts, rate
             assert best is not None
-            found.append(best)
+            append(best)
         return found
 
     def corpus_score(
