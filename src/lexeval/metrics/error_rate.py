@@ -34,6 +34,7 @@ for lists of texts: total errors over total reference units, not a mean of rates
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
@@ -236,9 +237,9 @@ class ErrorRateMetric(BaseMetric):
         self.units: UnitSplitter = self._splitter()
         self._signature: str | None = None
 
+    @abstractmethod
     def _splitter(self) -> UnitSplitter:
         """The mode's units (words or characters, jiwer's or the normalizer's)."""
-        raise NotImplementedError
 
     @property
     def signature(self) -> str:
