@@ -413,3 +413,15 @@ def test_bad_input() -> None:
     with pytest.raises(ValueError, match="normalizer"):
         WerMetric(compat="jiwer", normalizer="tokens")
     assert WER.corpus_score([], []).info["wer"] == 0 == jiwer.wer([], [])
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TEXT, _TEXT)
+def test_evidence_changes_no_count(reference: str, output: str) -> None:
+    for plain, listed in ((WER, WerMetric(compat="jiwer", evidence_limit=50)),
+                          (CER, CerMetric(compat="jiwer", evidence_limit=50))):  # fmt: skip
+        info, evidence = plain.measure(reference, output).info, listed.measure(reference, output)
+        assert {k: v for k, v in evidence.info.items() if k in info} == info
+        assert len(evidence.info["substituted"]) == min(50, info["substitutions"])
+        assert len(evidence.info["deleted"]) == min(50, info["deletions"])
+        assert len(evidence.info["inserted"]) == min(50, info["insertions"])

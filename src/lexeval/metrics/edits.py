@@ -24,7 +24,15 @@ from typing import NamedTuple, cast
 
 from rapidfuzz.distance import Levenshtein
 
-__all__ = ["EditCounts", "count_edits", "edit_evidence", "error_rate", "pool_counts"]
+__all__ = [
+    "Block",
+    "EditCounts",
+    "align",
+    "count_edits",
+    "edit_evidence",
+    "error_rate",
+    "pool_counts",
+]
 
 #: A sequence whose units are compared: a ``str`` (characters) or a list of words.
 Units = str | Sequence[str]
@@ -34,8 +42,14 @@ Units = str | Sequence[str]
 Block = tuple[str, int, int, int, int]
 
 
-def _blocks(reference: Units, output: Units) -> list[Block]:
-    """rapidfuzz's Levenshtein opcodes as plain tuples (jiwer's ``process_words`` alignment)."""
+def align(reference: Units, output: Units) -> list[Block]:
+    """One minimal alignment: rapidfuzz's Levenshtein opcodes as plain tuples (the alignment
+    jiwer 4.0's ``process_words`` counts), for :func:`count_edits` and :func:`edit_evidence`
+    to share.
+
+    >>> align("abc", "abd")
+    [('equal', 0, 2, 0, 2), ('replace', 2, 3, 2, 3)]
+    """
     return cast(list[Block], Levenshtein.opcodes(reference, output).as_list())
 
 
@@ -68,9 +82,9 @@ class EditCounts(NamedTuple):
         return self.hits + self.substitutions + self.insertions
 
 
-def count_edits(reference: Units, output: Units) -> EditCounts:
-    """The counts of one minimal alignment: rapidfuzz's Levenshtein opcodes, as jiwer 4.0
-    counts them (equal, replace, delete and insert blocks).
+def count_edits(reference: Units, output: Units, blocks: list[Block] | None = None) -> EditCounts:
+    """The counts of one minimal alignment (:func:`align`'s, or ``blocks`` when given), as
+    jiwer 4.0 counts them (equal, replace, delete and insert blocks).
 
     >>> count_edits("kitten", "sitting")
     EditCounts(hits=4, substitutions=2, deletions=0, insertions=1)
@@ -79,12 +93,14 @@ def count_edits(reference: Units, output: Units) -> EditCounts:
 substitutions=0, deletions=2, insertions=0))
     """
     n = len(reference)
-    if not n or not output:
-        return EditCounts(0, 0, n, len(output))
-    if reference == output:
-        return EditCounts(n, 0, 0, 0)
+    if blocks is None:
+        if not n or not output:
+            return EditCounts(0, 0, n, len(output))
+        if reference == output:
+            return EditCounts(n, 0, 0, 0)
+        blocks = align(reference, output)
     substitutions = deletions = insertions = 0
-    for tag, i1, i2, j1, j2 in _blocks(reference, output):
+    for tag, i1, i2, j1, j2 in blocks:
         if tag == "equal":
             continue
         if tag == "replace":
@@ -127,11 +143,11 @@ def pool_counts(counts: Iterable[EditCounts]) -> EditCounts:
 
 
 def edit_evidence(
-    reference: Units, output: Units, *, limit: int
+    reference: Units, output: Units, *, limit: int, blocks: list[Block] | None = None
 ) -> dict[str, list[tuple[str, str]] | list[str]]:
-    """The alignment's errors, in reference order, at most ``limit`` of each kind:
-    ``substituted`` (reference unit, output unit) pairs, ``deleted`` reference units and
-    ``inserted`` output units.
+    """The errors of one minimal alignment (:func:`align`'s, or ``blocks`` when given), in
+    reference order, at most ``limit`` of each kind: ``substituted`` (reference unit, output
+    unit) pairs, ``deleted`` reference units and ``inserted`` output units.
 
     >>> edit_evidence("kitten", "sitting", limit=20)
     {'substituted': [('k', 's'), ('e', 'i')], 'deleted': [], 'inserted': ['g']}
@@ -139,13 +155,14 @@ def edit_evidence(
     substituted: list[tuple[str, str]] = []
     deleted: list[str] = []
     inserted: list[str] = []
-    if reference != output:
-        for tag, i1, i2, j1, j2 in _blocks(reference, output):
-            if tag == "replace" and len(substituted) < limit:
-                pairs = zip(reference[i1:i2], output[j1:j2], strict=True)
-                substituted.extend(list(pairs)[: limit - len(substituted)])
-            elif tag == "delete" and len(deleted) < limit:
-                deleted.extend(list(reference[i1:i2])[: limit - len(deleted)])
-            elif tag == "insert" and len(inserted) < limit:
-                inserted.extend(list(output[j1:j2])[: limit - len(inserted)])
+    if blocks is None:
+        blocks = align(reference, output) if reference != output else []
+    for tag, i1, i2, j1, j2 in blocks:
+        if tag == "replace" and len(substituted) < limit:
+            pairs = zip(reference[i1:i2], output[j1:j2], strict=True)
+            substituted.extend(list(pairs)[: limit - len(substituted)])
+        elif tag == "delete" and len(deleted) < limit:
+            deleted.extend(list(reference[i1:i2])[: limit - len(deleted)])
+        elif tag == "insert" and len(inserted) < limit:
+            inserted.extend(list(output[j1:j2])[: limit - len(inserted)])
     return {"substituted": substituted, "deleted": deleted, "inserted": inserted}

@@ -45,6 +45,7 @@ from lexeval.metrics.base import BaseMetric, MetricResult, register_metric
 from lexeval.metrics.edits import (
     EditCounts,
     Units,
+    align,
     count_edits,
     edit_evidence,
     error_rate,
@@ -254,7 +255,9 @@ class ErrorRateMetric(BaseMetric):
     # ---- one pair -------------------------------------------------------------------------
     def _score(self, reference: Units, output: Units) -> tuple[float, dict[str, Any]]:
         """Unscaled score and info of two texts' units."""
-        counts = count_edits(reference, output)
+        # with evidence, the counts and the evidence come from one alignment
+        blocks = align(reference, output) if self.evidence_limit else None
+        counts = count_edits(reference, output, blocks)
         hits, substitutions, deletions, insertions = counts
         rate = error_rate(counts)
         info: dict[str, Any] = {
@@ -267,7 +270,7 @@ class ErrorRateMetric(BaseMetric):
             "output_length": hits + substitutions + insertions,
         }
         if self.evidence_limit:
-            info.update(edit_evidence(reference, output, limit=self.evidence_limit))
+            info.update(edit_evidence(reference, output, limit=self.evidence_limit, blocks=blocks))
         return (1.0 - rate if rate < 1.0 else 0.0), info
 
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
