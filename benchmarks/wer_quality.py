@@ -86,15 +86,18 @@ def main() -> None:
             per_summary.append(sum(flat[k : k + n]) / n)
             k += n
         kept[name]["relevance"] = per_summary
-        c = correlation(
-            per_summary,
-            summeval.human["relevance"],
-            groups=summeval.docs,
-            level="summary",
-            n_resamples=args.resamples,
-            seed=SEED,
-        )
-        cells.append(f"{c.value:.3f} [{c.interval[0]:.3f}, {c.interval[1]:.3f}]")
+        try:
+            c = correlation(
+                per_summary,
+                summeval.human["relevance"],
+                groups=summeval.docs,
+                level="summary",
+                n_resamples=args.resamples,
+                seed=SEED,
+            )
+            cells.append(f"{c.value:.3f} [{c.interval[0]:.3f}, {c.interval[1]:.3f}]")
+        except ValueError:  # exact match: every summary scores 0, no ranking at all
+            cells.append("n/a (constant)")
         print(f"{name:36s}" + "".join(f"{cell:>26s}" for cell in cells), flush=True)
     print("\npaired difference, default minus compat (AUC; tau on SummEval) [95% interval]:")
     pairs = (
