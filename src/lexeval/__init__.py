@@ -17,8 +17,10 @@ from lexeval._version import __version__
 if TYPE_CHECKING:
     from lexeval.frame import score_frame
     from lexeval.metrics import (
+        CerMetric,
         CompletenessMetric,
         ContentSimilarityMetric,
+        ExactMatchMetric,
         KeywordCoverageMetric,
         LexicalCorrectnessMetric,
         MetricResult,
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
         TextualDifferenceMetric,
         TokenF1Metric,
         ToneConsistencyMetric,
+        WerMetric,
     )
     from lexeval.metrics.aggregate import aggregate
     from lexeval.metrics.semantic import SemanticSimilarityMetric
@@ -35,8 +38,10 @@ if TYPE_CHECKING:
     from lexeval.run import measure_many
 
 __all__ = [
+    "CerMetric",
     "CompletenessMetric",
     "ContentSimilarityMetric",
+    "ExactMatchMetric",
     "KeywordCoverageMetric",
     "LexicalCorrectnessMetric",
     "MetricResult",
@@ -47,6 +52,7 @@ __all__ = [
     "TextualDifferenceMetric",
     "TokenF1Metric",
     "ToneConsistencyMetric",
+    "WerMetric",
     "__version__",
     "aggregate",
     "get_metric",
@@ -67,6 +73,9 @@ _LAZY = {
     "TextualDifferenceMetric": "lexeval.metrics",
     "TokenF1Metric": "lexeval.metrics",
     "ToneConsistencyMetric": "lexeval.metrics",
+    "WerMetric": "lexeval.metrics",
+    "CerMetric": "lexeval.metrics",
+    "ExactMatchMetric": "lexeval.metrics",
     "SemanticSimilarityMetric": "lexeval.metrics.semantic",  # the optional semantic extra
     "aggregate": "lexeval.metrics",
     "get_metric": "lexeval.registry",

@@ -1,6 +1,6 @@
 """Exact re-implementations of the peers' text handling, for the compatibility modes.
 
-Three peers are reproduced, each written from its documented or observed behaviour:
+Four peers are reproduced, each written from its documented or observed behaviour:
 
 * ``@mastra/evals`` keyword coverage (keyword-extractor 0.0.28 with the options Mastra passes):
   :func:`mastra_keywords`, :func:`mastra_keyword_coverage`.
@@ -8,6 +8,8 @@ Three peers are reproduced, each written from its documented or observed behavio
   :func:`squad_exact_match`.
 * Google's rouge-score 0.1.2 default tokenizer: :func:`rouge_score_tokens`,
   :func:`rouge_score_sentences`.
+* jiwer 4.0's default transforms (``wer_default``, ``cer_default``): :func:`jiwer_words`,
+  :func:`jiwer_characters`.
 
 All functions are pure and cheap to import (the Porter stemmer loads only when stemming is
 asked for: :mod:`lexeval.porter`, nltk's algorithm without importing nltk).
@@ -50,6 +52,8 @@ __all__ = [
     "MASTRA_WHITESPACE",
     "NATIVE_ROUGE",
     "clear_stem_cache",
+    "jiwer_characters",
+    "jiwer_words",
     "mastra_keyword_coverage",
     "mastra_keywords",
     "mastra_stopwords",
@@ -433,3 +437,38 @@ def rouge_score_sentences(text: str) -> list[str]:
     """
     check_text(text, "text")
     return [s for s in text.split("\n") if s]
+
+
+# --------------------------------------------------------------------------------------------
+# jiwer 4.0 (jitsi/jiwer): the default transforms of wer/cer and process_words/characters
+# --------------------------------------------------------------------------------------------
+
+_JIWER_SPACES = re.compile(r"\s\s+")
+
+
+def jiwer_words(text: str) -> list[str]:
+    """jiwer 4.0's ``wer_default`` on one text: every run of two or more white-space characters
+    replaced by one space (``RemoveMultipleSpaces``), the ends stripped (``Strip``), then split
+    on the space character alone, empty words dropped (``ReduceToListOfListOfWords``). A lone
+    tab or no-break space between two words does not split them, as in jiwer.
+
+    >>> jiwer_words("  the  cat\\tsat on\\t the mat ")
+    ['the', 'cat\\tsat', 'on', 'the', 'mat']
+    """
+    check_text(text, "text")
+    if _JIWER_SPACES.search(text) is not None:
+        text = _JIWER_SPACES.sub(" ", text)
+    text = text.strip()
+    # no run of two spaces is left, nor a space at either end: no empty word but in ""
+    return text.split(" ") if text else []
+
+
+def jiwer_characters(text: str) -> str:
+    """jiwer 4.0's ``cer_default`` on one text: the text with its ends stripped (``Strip``);
+    each of its characters is a unit (``ReduceToListOfListOfChars``), spaces included.
+
+    >>> list(jiwer_characters(" a b "))
+    ['a', ' ', 'b']
+    """
+    check_text(text, "text")
+    return text.strip()

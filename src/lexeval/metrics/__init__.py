@@ -20,6 +20,8 @@ from lexeval.metrics.base import BaseMetric, Metric, MetricResult
 
 if TYPE_CHECKING:
     from lexeval.metrics.correctness import LexicalCorrectnessMetric
+    from lexeval.metrics.error_rate import CerMetric, WerMetric
+    from lexeval.metrics.exact_match import ExactMatchMetric
     from lexeval.metrics.keyword import KeywordCoverageMetric
     from lexeval.metrics.nlp import (
         CompletenessMetric,
@@ -33,8 +35,10 @@ if TYPE_CHECKING:
 __all__ = [
     "AggregateResult",
     "BaseMetric",
+    "CerMetric",
     "CompletenessMetric",
     "ContentSimilarityMetric",
+    "ExactMatchMetric",
     "KeywordCoverageMetric",
     "LexicalCorrectnessMetric",
     "Metric",
@@ -44,6 +48,7 @@ __all__ = [
     "TextualDifferenceMetric",
     "TokenF1Metric",
     "ToneConsistencyMetric",
+    "WerMetric",
     "aggregate",
 ]
 
@@ -58,6 +63,9 @@ _LAZY = {
     "ContentSimilarityMetric": "lexeval.metrics.nlp",
     "TextualDifferenceMetric": "lexeval.metrics.nlp",
     "ToneConsistencyMetric": "lexeval.metrics.nlp",
+    "WerMetric": "lexeval.metrics.error_rate",
+    "CerMetric": "lexeval.metrics.error_rate",
+    "ExactMatchMetric": "lexeval.metrics.exact_match",
 }
 
 

@@ -464,6 +464,8 @@ METRIC_MODULES = (
     "lexeval.metrics.rouge",
     "lexeval.metrics.token_f1",
     "lexeval.metrics.nlp",
+    "lexeval.metrics.error_rate",
+    "lexeval.metrics.exact_match",
 )
 
 
