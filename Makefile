@@ -12,7 +12,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install native demo demo-judge test test-integrations lint typecheck browser bench clean
+.PHONY: install native demo demo-judge test test-integrations lint typecheck browser bench clean \
+	snapshots
 
 # The adapters are tested against the real frameworks, pinned in tests/integrations/: DeepEval
 # and Ragas in a second venv (their pytest plugins and LangChain stay out of the main suite's),
@@ -99,6 +100,16 @@ test-integrations: $(INTEGRATIONS_STAMP) $(PROMPTFOO_STAMP)
 		LEXEVAL_PROMPTFOO=$(PROMPTFOO_DIR)/node_modules/.bin/promptfoo \
 		$(INTEGRATIONS)/bin/python -m pytest -rs -p no:cacheprovider \
 		tests/integrations src/lexeval/integrations
+
+# The tokenizer snapshots (src/lexeval/data/spacy_rules_*.json.gz, lexeval.text.snapshot) that
+# let a new process tokenize without importing spaCy: written anew from the installed spaCy
+# after an upgrade (tests/test_text_snapshot.py fails until then; lexeval reads spaCy itself
+# meanwhile, with the same results).
+snapshots: $(STAMP)
+	$(BIN)/python -c "from lexeval.text.resources import lookup_languages, write_snapshots; \
+		from lexeval.text.steps import SNOWBALL_LANGUAGES; \
+		print(write_snapshots(sorted(lookup_languages() | set(SNOWBALL_LANGUAGES)), \
+		'src/lexeval/data'))"
 
 bench: $(STAMP)
 	for f in benchmarks/*.py; do $(BIN)/python $$f || exit 1; done

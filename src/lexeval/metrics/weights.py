@@ -30,6 +30,7 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
 from typing import Any
 
+from lexeval.metrics.wordlists import frequency_dict, wordlist_languages
 from lexeval.native import load
 from lexeval.normalize import KEEP_WORDS
 
@@ -71,15 +72,15 @@ _DIRECT_LOOKUP = frozenset({"zh", "ja", "ko"})
 NEGATIONS_EN = frozenset(w for w in KEEP_WORDS if "'" not in w and "‘" not in w and "’" not in w)
 
 
-@functools.cache
 def _wordfreq_languages() -> frozenset[str]:
-    import wordfreq
-
-    return frozenset(wordfreq.available_languages(wordlist="best"))
+    return wordlist_languages()
 
 
 @functools.cache
 def _frequency_dict(language: str) -> dict[str, float]:
+    found = frequency_dict(language)  # wordfreq's files read directly: no import of wordfreq
+    if found is not None:
+        return found
     import wordfreq
 
     # called as wordfreq calls it itself, so that its cache holds the list once
@@ -208,6 +209,20 @@ def _number_rules() -> tuple[
     from wordfreq.numbers import benford_freq, digit_freq, smash_numbers, year_freq
 
     return benford_freq, digit_freq, smash_numbers, year_freq, zipf_to_freq(0.0)
+
+
+#: wordfreq's least frequency, ``zipf_to_freq(0.0)`` (its formula; a test compares them)
+_LEAST_FREQUENCY = 10**0.0 / 1e9
+
+
+def _year_freq(text: str) -> float:
+    """wordfreq's ``year_freq`` (imported on first use)."""
+    return _number_rules()[3](text)
+
+
+def _benford_freq(text: str) -> float:
+    """wordfreq's ``benford_freq`` (imported on first use)."""
+    return _number_rules()[0](text)
 
 
 def _tokens_zipf(tokens: list[str], language: str) -> float:
@@ -454,7 +469,9 @@ class KeywordWeights:
         uniform. Made once per object (the bound is read then)."""
         if self.uniform:
             return ()
-        benford_freq, _, _, year_freq, minimum = _number_rules()
+        # wordfreq's number rules, imported when a number is first weighed
+        year_freq, benford_freq = _year_freq, _benford_freq
+        minimum = _LEAST_FREQUENCY
         return (
             self._memo,
             _frequency_dict(self.language),

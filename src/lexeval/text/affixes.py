@@ -103,6 +103,17 @@ def _alternatives(
         return None
     if search != pattern.search or pattern.flags & re.MULTILINE:
         return None
+    return _parsed_alternatives(pattern, anchor, where)
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed_alternatives(
+    pattern: re.Pattern[str], anchor: str, where: int
+) -> tuple[re.Pattern[str], list[str], list[Any]] | None:
+    """:func:`_alternatives` of a pattern, parsed once per process (the prefix and suffix
+    patterns are read twice while a language loads: by their searches and by
+    :class:`EdgeSplit`; the result is only read)."""
+    assert isinstance(pattern.pattern, str)
     parser = _regex_parser()
     branches = _top_branches(pattern.pattern)
     try:
@@ -527,25 +538,49 @@ class AffixRules:
         same = frozenset(
             s for s, tokens in rules.items() if len(tokens) == 1 and tokens[0].get(ORTH) == s
         )
-        other = frozenset(rules) - same
-        edges = (
-            EdgeSplit.of(tokenizer.prefix_search, tokenizer.suffix_search, frozenset(rules), other)
-            if plain_edges and (token_match or tokenizer.token_match) is not None
-            else None
-        )
-        return cls(
-            prefix_search=(
-                head_search(tokenizer.prefix_search) if tokenizer.prefix_search else None
-            ),
-            suffix_search=(
-                tail_search(tokenizer.suffix_search) if tokenizer.suffix_search else None
-            ),
+        return cls.of_patterns(
+            prefix_search=tokenizer.prefix_search,
+            suffix_search=tokenizer.suffix_search,
             infix_finditer=tokenizer.infix_finditer,
             token_match=token_match or tokenizer.token_match,
             url_match=tokenizer.url_match,
             same=same,
+            other=frozenset(rules) - same,
+            plain_edges=plain_edges,
+        )
+
+    @classmethod
+    def of_patterns(
+        cls,
+        *,
+        prefix_search: _Search | None,
+        suffix_search: _Search | None,
+        infix_finditer: Callable[[str], Iterator[Any]] | None,
+        token_match: _Search | None,
+        url_match: _Search | None,
+        same: frozenset[str],
+        other: frozenset[str],
+        plain_edges: bool = False,
+    ) -> AffixRules:
+        """The rules of a tokenizer given by its patterns' methods and its special cases
+        (``same``: those whose only token is the case itself; ``other``: the rest), as
+        :meth:`of` reads them from a spaCy ``Tokenizer`` (or a snapshot of one,
+        :mod:`lexeval.text.snapshot`, without loading spaCy)."""
+        specials = same | other
+        edges = (
+            EdgeSplit.of(prefix_search, suffix_search, specials, other)
+            if plain_edges and token_match is not None
+            else None
+        )
+        return cls(
+            prefix_search=head_search(prefix_search) if prefix_search else None,
+            suffix_search=tail_search(suffix_search) if suffix_search else None,
+            infix_finditer=infix_finditer,
+            token_match=token_match,
+            url_match=url_match,
+            same=same,
             other=other,
-            beginnings=frozenset(s[:i] for s in rules for i in range(1, len(s) + 1)),
+            beginnings=frozenset(s[:i] for s in specials for i in range(1, len(s) + 1)),
             edges=edges,
         )
 

@@ -26,18 +26,22 @@ built anew (about 0.2 s), with the same rules, so results do not change.
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
+import json
 import os
 import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError
+from importlib.metadata import PackageNotFoundError, entry_points
 from importlib.metadata import version as distribution_version
+from pathlib import Path
 from typing import Any
 
 from lexeval.text.affixes import AffixRules
+from lexeval.text.snapshot import Pattern, TokenizerSnapshot, read_snapshot, snapshot_name
 
 __all__ = [
     "RENEW_AFTER_LEXEMES",
@@ -50,14 +54,17 @@ __all__ = [
     "load_lemma_table",
     "load_lock",
     "load_pipeline",
+    "lookup_languages",
     "package_version",
     "phrase_matcher",
     "sentence_punct_chars",
     "short_hash",
     "spacy_languages",
     "spacy_zone",
+    "take_snapshot",
     "tech_token_match",
     "unload_language",
+    "write_snapshots",
 ]
 
 # A technical token that the tokenizer keeps whole: an optional leading dot (.NET), word
@@ -100,10 +107,12 @@ class LanguageResources:
     """
 
     language: str
-    nlp: Any
     stopwords: frozenset[str]
     specials: frozenset[str] | None = None  # special cases; None: no letters fast path
     affixes: AffixRules | None = None  # the tokenizer's rules in Python; None: spaCy only
+    #: spaCy's tokens of each special case, from a snapshot (:mod:`lexeval.text.snapshot`):
+    #: chunks it answers need no spaCy
+    spacy_tokens: dict[str, list[str]] | None = None
     # compound indexes (vocabulary-free parts), by the settings that shape keys
     compound_indexes: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     # phrase matchers on ``nlp``'s vocabulary and their patterns, by the same keys
@@ -117,36 +126,56 @@ class LanguageResources:
     lexemes_before: int = 0  # lexemes made by the ``nlp`` objects before this one
     _lexemes_at_build: int = field(default=0, repr=False)
     _table: tuple[LemmaTable | None, str | None] | None = field(default=None, repr=False)
+    _nlp: Any = field(default=None, repr=False)
 
-    def __post_init__(self) -> None:
-        self._lexemes_at_build = len(self.nlp.vocab)
+    @property
+    def nlp(self) -> Any:
+        """The language's blank spaCy pipeline, built on first use (with the phrase matchers
+        added so far): a language read from a snapshot imports spaCy only when a text needs
+        it. Read it under ``lock``, outside any memory zone (:func:`spacy_zone` does)."""
+        nlp = self._nlp
+        if nlp is None:
+            with self.lock:
+                nlp = self._nlp
+                if nlp is None:
+                    nlp = _new_nlp(self.language)
+                    self._set_nlp(nlp)
+        return nlp
+
+    def _set_nlp(self, nlp: Any) -> None:
+        """Use ``nlp`` and build the phrase matchers on its vocabulary (under ``lock``)."""
+        self.matchers = {
+            key: (patterns, phrase_matcher(nlp.vocab, patterns))
+            for key, (patterns, _) in self.matchers.items()
+        }
+        self._lexemes_at_build = len(nlp.vocab)
+        self._nlp = nlp
 
     def add_matcher(self, key: tuple[Any, ...], patterns: Patterns) -> None:
-        """Build and keep a phrase matcher on ``nlp``'s vocabulary (under ``lock``, outside
-        any memory zone: the patterns' strings must stay)."""
+        """Keep a phrase matcher's patterns, and build it on ``nlp``'s vocabulary when spaCy is
+        loaded (else when it is: under ``lock``, outside any memory zone, so that the
+        patterns' strings stay)."""
         with self.lock:
             if key not in self.matchers:
-                self.matchers[key] = (patterns, phrase_matcher(self.nlp.vocab, patterns))
+                nlp = self._nlp
+                matcher = None if nlp is None else phrase_matcher(nlp.vocab, patterns)
+                self.matchers[key] = (patterns, matcher)
 
     def matcher(self, key: tuple[Any, ...]) -> Any:
-        """The phrase matcher kept under ``key`` (read under ``lock``)."""
+        """The phrase matcher kept under ``key`` (read under ``lock``, inside
+        :func:`spacy_zone`, which built ``nlp`` and so the matchers)."""
         return self.matchers[key][1]
 
     def churned(self) -> bool:
         """Whether ``nlp`` made :attr:`renew_after` lexemes since it was built."""
-        return len(self.nlp.vocab) - self._lexemes_at_build > self.renew_after
+        nlp = self._nlp
+        return nlp is not None and len(nlp.vocab) - self._lexemes_at_build > self.renew_after
 
     def renew(self) -> None:
         """Build ``nlp`` and the phrase matchers anew (under ``lock``, outside any zone)."""
         with self.lock:
-            nlp = _new_nlp(self.language)
-            matchers = {
-                key: (patterns, phrase_matcher(nlp.vocab, patterns))
-                for key, (patterns, _) in self.matchers.items()
-            }
             self.lexemes_before += len(self.nlp.vocab)
-            self.nlp, self.matchers = nlp, matchers
-            self._lexemes_at_build = len(nlp.vocab)
+            self._set_nlp(_new_nlp(self.language))
             self.renewals += 1
 
     @property
@@ -324,15 +353,29 @@ def load_lemma_table(language: str) -> tuple[LemmaTable | None, str | None]:
     >>> table["Hunde"], version is not None, load_lemma_table("xx")
     ('Hund', True, (None, None))
     """
-    from spacy.util import load_language_data, registry
+    files = _lookup_files().get(language)
+    if files is None or "lemma_lookup" not in files:
+        return None, None
+    return _read_json(files["lemma_lookup"]), package_version("spacy-lookups-data")
 
-    if language not in registry.lookups:
-        return None, None
-    files = registry.lookups.get(language)
-    if "lemma_lookup" not in files:
-        return None, None
-    table = load_language_data(files["lemma_lookup"])
-    return dict(table), package_version("spacy-lookups-data")
+
+@functools.cache
+def _lookup_files() -> dict[str, Any]:
+    """The lookup tables' files by language, as spaCy's ``registry.lookups`` finds them: the
+    ``spacy_lookups`` entry points (spacy-lookups-data's), read without importing spaCy."""
+    found: dict[str, Any] = {}
+    for entry in entry_points(group="spacy_lookups"):
+        found.setdefault(entry.name, entry)
+    return {name: entry.load() for name, entry in found.items()}
+
+
+def _read_json(path: Any) -> Any:
+    """A lookups file as spaCy's ``load_language_data`` reads it: the JSON file, else the
+    same name with ``.gz``."""
+    target = Path(path)
+    if target.exists():
+        return json.loads(target.read_bytes())
+    return json.loads(gzip.decompress(target.with_suffix(target.suffix + ".gz").read_bytes()))
 
 
 _TOKENIZER = "lexeval.Tokenizer.v1"
@@ -402,6 +445,9 @@ def phrase_matcher(vocab: Any, patterns: Patterns) -> Any:
 
 
 def _build_language(language: str) -> LanguageResources:
+    snapshot = read_snapshot(language)
+    if snapshot is not None:
+        return _from_snapshot(snapshot)
     try:
         nlp = _new_nlp(language)
     except ImportError as exc:
@@ -414,7 +460,7 @@ def _build_language(language: str) -> LanguageResources:
     tokenizer = nlp.tokenizer
     spacy_rules = isinstance(tokenizer, Tokenizer)
     specials = frozenset(tokenizer.rules or ()) if spacy_rules else None
-    return LanguageResources(
+    res = LanguageResources(
         language=language,
         specials=specials,
         affixes=AffixRules.of(
@@ -424,9 +470,97 @@ def _build_language(language: str) -> LanguageResources:
         )
         if spacy_rules
         else None,
-        nlp=nlp,
         stopwords=frozenset(nlp.Defaults.stop_words),
     )
+    with res.lock:
+        res._set_nlp(nlp)
+    return res
+
+
+def _from_snapshot(snapshot: TokenizerSnapshot) -> LanguageResources:
+    """A language's resources read from its snapshot: no spaCy until a text needs it."""
+    prefix, suffix, url = (snapshot.search(name) for name in ("prefix", "suffix", "url"))
+    return LanguageResources(
+        language=snapshot.language,
+        specials=snapshot.same | snapshot.other,
+        affixes=AffixRules.of_patterns(
+            prefix_search=prefix,
+            suffix_search=suffix,
+            infix_finditer=snapshot.infix_finditer(),
+            token_match=tech_token_match,
+            url_match=url,
+            same=snapshot.same,
+            other=snapshot.other,
+            plain_edges=True,
+        ),
+        stopwords=snapshot.stopwords,
+        spacy_tokens=snapshot.special_tokens,
+    )
+
+
+def take_snapshot(language: str) -> TokenizerSnapshot | None:
+    """What lexeval reads of ``language``'s spaCy tokenizer and stopwords (spaCy loaded), or
+    None for a language whose tokenizer is not spaCy's rule-based one (zh, ja, ko...)."""
+    from spacy.symbols import ORTH
+    from spacy.tokenizer import Tokenizer
+
+    nlp = _new_nlp(language)
+    tokenizer = nlp.tokenizer
+    if not isinstance(tokenizer, Tokenizer) or tokenizer.token_match != _TECH_FULLMATCH:
+        return None
+
+    def stored(method: Any) -> Pattern | None:
+        if method is None:
+            return None
+        pattern = method.__self__
+        assert isinstance(pattern, re.Pattern), pattern
+        return (pattern.pattern, pattern.flags, method.__name__)
+
+    rules = tokenizer.rules or {}
+    same = frozenset(
+        s for s, tokens in rules.items() if len(tokens) == 1 and tokens[0].get(ORTH) == s
+    )
+    chunks = sorted(s for s in rules if s and len(s.split()) == 1 and s == s.strip())
+    special_tokens = {c: [t.text for t in tokenizer(c)] for c in chunks}
+    return TokenizerSnapshot(
+        language=language,
+        spacy_version=package_version("spacy"),
+        prefix=stored(tokenizer.prefix_search),
+        suffix=stored(tokenizer.suffix_search),
+        infix=stored(tokenizer.infix_finditer),
+        url=stored(tokenizer.url_match),
+        same=same,
+        other=frozenset(rules) - same,
+        special_tokens=special_tokens,
+        stopwords=frozenset(nlp.Defaults.stop_words),
+    )
+
+
+def lookup_languages() -> frozenset[str]:
+    """The languages spacy-lookups-data has tables for.
+
+    >>> {"en", "de"} <= lookup_languages()
+    True
+    """
+    return frozenset(_lookup_files())
+
+
+def write_snapshots(languages: Iterable[str], folder: str | os.PathLike[str]) -> list[str]:
+    """Write the snapshot of each language (one whose tokenizer has one) into ``folder``;
+    returns the languages written (``make snapshots``)."""
+    written = []
+    for language in languages:
+        try:
+            snapshot = take_snapshot(language)
+        except ImportError:  # no blank pipeline of spaCy's for this code
+            continue
+        if snapshot is None:
+            continue
+        text = json.dumps(snapshot.to_dict(), ensure_ascii=False, sort_keys=True)
+        data = gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+        Path(folder, snapshot_name(language)).write_bytes(data)
+        written.append(language)
+    return written
 
 
 def _token_match(tokenizer: Any) -> Callable[[str], re.Match[str] | None] | None:

@@ -364,6 +364,7 @@ class SpacyTokenizer(_TokenStep):
         res = self.resources
         specials = res.specials
         affixes = res.affixes
+        known = res.spacy_tokens
         if split_cjk is None:
             split_cjk = self.split_cjk
         pieces: list[list[str]] = []
@@ -379,11 +380,14 @@ class SpacyTokenizer(_TokenStep):
             else:
                 # spaCy's rules in Python where no special case takes part (AffixRules)
                 found = affixes.split(chunk) if affixes is not None else None
+                if found is None and known is not None:
+                    # spaCy's own tokens of a special case, from the language's snapshot
+                    found = known.get(chunk)
                 if found is None:
                     short.append(len(pieces))
                     pieces.append([])
                     continue
-                split = found
+                split = list(found)
             if split_cjk and not chunk.isascii() and CJK_RE.search(chunk):
                 split = _cjk_tokens(split)
             pieces.append(split)
