@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from lexeval import get_metric
 from lexeval.cli import main
-from lexeval.metrics import ExactMatchMetric, get_metric
+from lexeval.metrics import ExactMatchMetric
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 SQUAD = SHARED / "data" / "squad"

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lexeval.metrics import CerMetric, WerMetric, get_metric
+from lexeval import get_metric
+from lexeval.metrics import CerMetric, WerMetric
 from lexeval.metrics.edits import EditCounts, count_edits, error_rate
 
 jiwer = pytest.importorskip("jiwer")
