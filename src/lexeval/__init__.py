@@ -17,6 +17,8 @@ from lexeval._version import __version__
 if TYPE_CHECKING:
     from lexeval.frame import score_frame
     from lexeval.metrics import (
+        BleuMetric,
+        ChrfMetric,
         CompletenessMetric,
         ContentSimilarityMetric,
         KeywordCoverageMetric,
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
         MetricResult,
         RougeMetric,
         RougeScorer,
+        TerMetric,
         TextualDifferenceMetric,
         TokenF1Metric,
         ToneConsistencyMetric,
@@ -35,6 +38,8 @@ if TYPE_CHECKING:
     from lexeval.run import measure_many
 
 __all__ = [
+    "BleuMetric",
+    "ChrfMetric",
     "CompletenessMetric",
     "ContentSimilarityMetric",
     "KeywordCoverageMetric",
@@ -44,6 +49,7 @@ __all__ = [
     "RougeMetric",
     "RougeScorer",
     "SemanticSimilarityMetric",
+    "TerMetric",
     "TextualDifferenceMetric",
     "TokenF1Metric",
     "ToneConsistencyMetric",
@@ -57,6 +63,9 @@ __all__ = [
 
 _LAZY = {
     "Normalizer": "lexeval.normalize",
+    "BleuMetric": "lexeval.metrics",
+    "ChrfMetric": "lexeval.metrics",
+    "TerMetric": "lexeval.metrics",
     "CompletenessMetric": "lexeval.metrics",
     "ContentSimilarityMetric": "lexeval.metrics",
     "KeywordCoverageMetric": "lexeval.metrics",

@@ -45,9 +45,9 @@ def list_metrics() -> list[str]:
     """Every metric name (``rougeN`` stands for any ``rouge<n>``).
 
     >>> list_metrics()
-    ['completeness', 'content_similarity', 'judge:correctness', 'judge:pairwise', 'judge:rubric',
-     'keyword_coverage', 'lexical_correctness', 'rouge1', 'rouge2', 'rougeL', 'rougeLsum',
-     'rougeN', 'textual_difference', 'token_f1', 'tone_consistency']
+    ['bleu', 'chrf', 'completeness', 'content_similarity', 'judge:correctness', 'judge:pairwise',
+     'judge:rubric', 'keyword_coverage', 'lexical_correctness', 'rouge1', 'rouge2', 'rougeL',
+     'rougeLsum', 'rougeN', 'ter', 'textual_difference', 'token_f1', 'tone_consistency']
     """
     return sorted([*list_lexical_metrics(), *JUDGES])
 

@@ -1,11 +1,12 @@
-"""lexeval's metrics: keyword coverage, token F1 and ROUGE, with exact compatibility modes.
+"""lexeval's metrics: keyword coverage, token F1, ROUGE, BLEU, chrF and TER, with exact
+compatibility modes.
 
 Importing this package loads no metric: each module loads on first use of one of its names
 (``from lexeval.metrics import RougeScorer`` loads ROUGE alone), and the registry
 (:func:`get_metric`, :func:`list_metrics`) loads them all; the LLM judges are in
 :mod:`lexeval.registry`.
 
->>> sorted(list_metrics())[2:4]
+>>> sorted(list_metrics())[4:6]
 ['keyword_coverage', 'lexical_correctness']
 >>> get_metric("keyword_coverage", compat="mastra").measure("React hooks", "react").score
 0.5
@@ -24,6 +25,7 @@ from lexeval.metrics.base import BaseMetric, Metric, MetricResult, get_metric, l
 if TYPE_CHECKING:
     from lexeval.metrics.correctness import LexicalCorrectnessMetric
     from lexeval.metrics.keyword import KeywordCoverageMetric
+    from lexeval.metrics.mt import BleuMetric, ChrfMetric, TerMetric
     from lexeval.metrics.nlp import (
         CompletenessMetric,
         ContentSimilarityMetric,
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
 __all__ = [
     "AggregateResult",
     "BaseMetric",
+    "BleuMetric",
+    "ChrfMetric",
     "CompletenessMetric",
     "ContentSimilarityMetric",
     "KeywordCoverageMetric",
@@ -44,6 +48,7 @@ __all__ = [
     "MetricResult",
     "RougeMetric",
     "RougeScorer",
+    "TerMetric",
     "TextualDifferenceMetric",
     "TokenF1Metric",
     "ToneConsistencyMetric",
@@ -59,6 +64,9 @@ _LAZY = {
     "RougeMetric": "lexeval.metrics.rouge",
     "RougeScorer": "lexeval.metrics.rouge",
     "TokenF1Metric": "lexeval.metrics.token_f1",
+    "BleuMetric": "lexeval.metrics.mt",
+    "ChrfMetric": "lexeval.metrics.mt",
+    "TerMetric": "lexeval.metrics.mt",
     "CompletenessMetric": "lexeval.metrics.nlp",
     "ContentSimilarityMetric": "lexeval.metrics.nlp",
     "TextualDifferenceMetric": "lexeval.metrics.nlp",
