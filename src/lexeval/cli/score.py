@@ -260,10 +260,37 @@ def _csv(records: Sequence[Record], columns: dict[str, list[MetricResult]]) -> s
     return buffer.getvalue()
 
 
+def _corpus_figures(
+    metrics: dict[str, BaseMetric], columns: dict[str, list[MetricResult]]
+) -> dict[str, MetricResult]:
+    """The corpus figure of each metric whose corpus figure is not the mean of its sentence
+    scores (BLEU, chrF, TER: ``corpus_level``), from its results' statistics."""
+    return {
+        name: metrics[name].corpus_of(results)
+        for name, results in columns.items()
+        if metrics[name].corpus_level and results
+    }
+
+
+def _corpus_line(name: str, corpus: MetricResult) -> str:
+    """``bleu (corpus)`` with the score and the peer's figure (``BLEU 23.45``)."""
+    peer = ""
+    for key in ("bleu", "chrf", "ter", "wer", "cer"):
+        value = corpus.info.get(key)
+        if isinstance(value, (int, float)):
+            peer = f"  {key.upper() if key != 'chrf' else 'chrF'} {value:.4g}"
+            break
+    label = f"{name} (corpus)"
+    return f"{label:<18} {corpus.info.get('n', ''):>6} {corpus.score:>7.4f}{peer}"
+
+
 def _summary_lines(
-    summary: dict[str, AggregateResult], metrics: dict[str, BaseMetric]
+    summary: dict[str, AggregateResult],
+    metrics: dict[str, BaseMetric],
+    corpus: dict[str, MetricResult] | None = None,
 ) -> list[str]:
     lines = [f"{'metric':<18} {'n':>6} {'mean':>7}  {'95% CI':<17} pass rate"]
+    corpus = corpus or {}
     for name, agg in summary.items():
         ci = f"[{agg.ci_low:.4f}, {agg.ci_high:.4f}]"
         rate = "-"
@@ -275,6 +302,8 @@ def _summary_lines(
                 f"[{agg.pass_rate_ci_low:.1%}, {agg.pass_rate_ci_high:.1%}])"
             )
         lines.append(f"{name:<18} {agg.n:>6} {agg.mean:>7.4f}  {ci:<17} {rate}")
+        if name in corpus:
+            lines.append(_corpus_line(name, corpus[name]))
     return lines
 
 
@@ -378,6 +407,7 @@ def run(args: argparse.Namespace) -> int:
     progress = args.progress or sys.stderr.isatty()
     columns = score_records(metrics, records, workers=args.workers, progress=progress)
     summary = {name: aggregate(results) for name, results in columns.items()}
+    corpus = _corpus_figures(metrics, columns)
     run = ScoredRun.from_results(
         records,
         columns,
@@ -387,7 +417,10 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "csv":
         sys.stdout.write(_csv(records, columns))
     elif args.format == "json":
-        document = scored_document(run, {name: agg.to_dict() for name, agg in summary.items()})
+        summaries = {name: agg.to_dict() for name, agg in summary.items()}
+        for name, figure in corpus.items():  # the corpus figure: score, peer figure, n, stats
+            summaries[name]["corpus"] = {"score": figure.score, "info": figure.info}
+        document = scored_document(run, summaries)
         sys.stdout.write(strict_json(document, indent=2) + "\n")
     else:
         sys.stdout.write(
@@ -402,7 +435,7 @@ def run(args: argparse.Namespace) -> int:
 
         write_html(html, render_scored(run), inputs=inputs)
         print(f"HTML report written to {html}", file=sys.stderr)
-    for text in _summary_lines(summary, metrics):
+    for text in _summary_lines(summary, metrics, corpus):
         print(text, file=sys.stderr)
     failed = False
     for metric, kind, minimum in gates:

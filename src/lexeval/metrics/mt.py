@@ -31,7 +31,7 @@ best chrF; TER the fewest edits over the average reference length.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 from lexeval.checks import check_references, check_text
@@ -55,7 +55,7 @@ from lexeval.metrics.mt_stats import (
 )
 from lexeval.text.signature import Signature
 
-__all__ = ["BleuMetric", "ChrfMetric", "SacrebleuMetric", "TerMetric"]
+__all__ = ["BleuMetric", "ChrfMetric", "SacrebleuMetric", "TerMetric", "corpus_scorer"]
 
 Compat = Literal["sacrebleu"]
 
@@ -513,3 +513,52 @@ def _ter(**options: Any) -> TerMetric:
 register_metric("bleu", _bleu, "sacrebleu")
 register_metric("chrf", _chrf)
 register_metric("ter", _ter)
+
+
+def corpus_scorer(signature: str) -> Callable[[Sequence[float]], float] | None:
+    """For the signature of a BLEU, chrF or TER metric, the function from summed statistics
+    (``info["stats"]`` of its results, added up) to its corpus score (0..1 times the scale, as
+    :meth:`~SacrebleuMetric.corpus_of`); None for any other metric. ``lexeval compare`` uses it
+    to bootstrap corpus figures from stored results without the metric.
+
+    >>> metric = BleuMetric(smooth_method="floor", smooth_value=0.5)
+    >>> results = metric.measure_many(["a b c d", "e f"], ["a b c", "e f g"])
+    >>> scorer = corpus_scorer(metric.signature)
+    >>> total = [a + b for a, b in zip(results[0].info["stats"], results[1].info["stats"])]
+    >>> scorer(total) == metric.corpus_of(results).score
+    True
+    >>> corpus_scorer("token_f1|mode:set|norm:lower-split") is None
+    True
+    """
+    fields = Signature(signature).fields
+    if fields.get("compat") != "sacrebleu" or fields.get("name") not in ("bleu", "chrf", "ter"):
+        return None
+    scale = float(fields.get("scale", "1"))
+    name = fields["name"]
+    if name == "bleu":
+        method, _, value = fields["smooth"].partition("[")
+        smooth_value = float(value.rstrip("]")) if value else None
+        order = int(fields.get("order", MAX_NGRAM_ORDER))
+
+        def bleu(stats: Sequence[float]) -> float:
+            figure = bleu_from_stats(
+                stats, smooth_method=method, smooth_value=smooth_value, max_order=order
+            )[0]
+            return min(1.0, max(0.0, figure / 100.0)) * scale
+
+        return bleu
+    if name == "chrf":
+        order = int(fields["nc"]) + int(fields["nw"])
+        beta = float(fields.get("beta", "2"))
+        eps = fields["eff"] == "no"
+
+        def chrf(stats: Sequence[float]) -> float:
+            figure = chrf_from_stats(stats, order=order, beta=beta, eps_smoothing=eps)
+            return min(1.0, max(0.0, figure / 100.0)) * scale
+
+        return chrf
+
+    def ter(stats: Sequence[float]) -> float:
+        return max(0.0, 1.0 - ter_from_stats(stats) / 100.0) * scale
+
+    return ter

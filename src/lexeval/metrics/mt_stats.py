@@ -27,6 +27,7 @@ per-call objects, which is where the speed comes from (``benchmarks/mt_speed.py`
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from importlib import import_module
@@ -46,6 +47,7 @@ __all__ = [
     "ter_from_stats",
     "ter_statistics",
     "ter_tokenizer",
+    "tokenize_13a",
     "word_ngrams",
 ]
 
@@ -87,14 +89,64 @@ class Tokenizer:
         return self.call(text)
 
 
+#: 13a's first rule, ``([\{-\~\[-\` -\&\(-\+\:-\@\/])`` -> `` \1 ``, as a translation table.
+_SPACED_13A = str.maketrans(
+    {
+        chr(code): f" {chr(code)} "
+        for low, high in ((0x7B, 0x7E), (0x5B, 0x60), (0x20, 0x26), (0x28, 0x2B), (0x3A, 0x40))
+        for code in range(low, high + 1)
+    }
+    | {"/": " / "}
+)
+_PERIOD_AFTER = re.compile(r"([^0-9])([\.,])")
+_PERIOD_BEFORE = re.compile(r"([\.,])([^0-9])")
+_DASH_AFTER_DIGIT = re.compile(r"([0-9])(-)")
+
+
+def _after(match: re.Match[str]) -> str:
+    return f"{match.group(1)} {match.group(2)} "
+
+
+def _before(match: re.Match[str]) -> str:
+    return f" {match.group(1)} {match.group(2)}"
+
+
+def _dash(match: re.Match[str]) -> str:
+    return f"{match.group(1)} - "
+
+
+def tokenize_13a(line: str) -> str:
+    """mteval-v13a's tokenization, equal to sacrebleu's ``Tokenizer13a`` (tested on random
+    text): its rules in order, the first one as one ``str.translate`` and the others with
+    replacement functions, which Python runs faster than the template strings sacrebleu passes.
+
+    >>> tokenize_13a("Hello, world! It's 3.14 -- (approx.) &amp; 1-2.")
+    "Hello , world ! It's 3.14 -- ( approx . ) & 1 - 2 ."
+    """
+    line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    if "&" in line:
+        line = line.replace("&quot;", '"').replace("&amp;", "&")
+        line = line.replace("&lt;", "<").replace("&gt;", ">")
+    line = f" {line} ".translate(_SPACED_13A)
+    if "." in line or "," in line:
+        line = _PERIOD_AFTER.sub(_after, line)
+        line = _PERIOD_BEFORE.sub(_before, line)
+    if "-" in line:
+        line = _DASH_AFTER_DIGIT.sub(_dash, line)
+    return " ".join(line.split())
+
+
 def bleu_tokenizer(name: str) -> Tokenizer:
-    """sacrebleu's BLEU tokenizer ``name`` ("13a", "intl", "char", "zh", "none", ...).
+    """sacrebleu's BLEU tokenizer ``name`` ("13a", "intl", "char", "zh", "none", ...);
+    "13a" is :func:`tokenize_13a`.
 
     >>> bleu_tokenizer("intl")("Hello, world!")
     'Hello , world !'
     """
     if name not in BLEU_TOKENIZERS:
         raise ValueError(f"tokenize must be one of {', '.join(BLEU_TOKENIZERS)}, not {name!r}")
+    if name == "13a":
+        return Tokenizer(tokenize_13a, "13a")
     module_name, class_name = BLEU_TOKENIZERS[name].rsplit(".", 1)
     module = import_module(f"sacrebleu.tokenizers.{module_name}")
     instance = getattr(module, class_name)()
@@ -176,12 +228,11 @@ def bleu_statistics(
     totals = [0] * max_order
     for n in range(max_order):
         ref = merged[n]
-        get = ref.get
+        hyp = hyp_ngrams[n]
         matched = 0
-        for gram, count in hyp_ngrams[n].items():
-            available = get(gram)
-            if available:
-                matched += count if count < available else available
+        for gram in hyp.keys() & ref.keys():  # the shared n-grams only (a C-level intersection)
+            count, available = hyp[gram], ref[gram]
+            matched += count if count < available else available
         matches[n] = matched
         totals[n] = hyp_len - n if hyp_len > n else 0
     stats = [hyp_len, _closest_ref_len(hyp_len, ref_lens), *matches, *totals]
@@ -271,10 +322,11 @@ def chrf_ngrams(
     [['a', 'b', 'c'], ['ab', 'bc'], ['ab', 'c']]
     """
     line = text if whitespace else "".join(text.split())
-    out: list[Counter[str]] = [
-        Counter([line[i : i + n] for i in range(len(line) - n + 1)])
-        for n in range(1, char_order + 1)
-    ]
+    size = len(line)
+    get = line.__getitem__
+    out: list[Counter[str]] = [Counter(line)] if char_order else []
+    for n in range(2, char_order + 1):  # line[i : i + n] for every i, without a Python loop
+        out.append(Counter(map(get, map(slice, range(size - n + 1), range(n, size + 1)))))
     if word_order > 0:
         words = _split_punctuation(text)
         for n in range(1, word_order + 1):
@@ -283,14 +335,12 @@ def chrf_ngrams(
 
 
 def _match_statistics(hyp: Counter[str], ref: Counter[str]) -> tuple[int, int, int]:
-    matched = hyp_count = 0
-    get = ref.get
-    for gram, count in hyp.items():
-        hyp_count += count
-        available = get(gram)
-        if available:
-            matched += count if count < available else available
-    return (hyp_count if ref else 0), sum(ref.values()), matched
+    """``[hyp, ref, match]`` of one order (hyp counted only when the reference has n-grams)."""
+    matched = 0
+    for gram in hyp.keys() & ref.keys():
+        count, available = hyp[gram], ref[gram]
+        matched += count if count < available else available
+    return (sum(hyp.values()) if ref else 0), sum(ref.values()), matched
 
 
 def chrf_from_stats(
