@@ -4,7 +4,8 @@ pair, ``corpus_score`` per corpus), interleaved in one process, CPU time, on pai
 has scored before.
 
 Pairs: SummEval (``summeval_expert_avg_11refs.jsonl``), system k of each article against the
-article's reference k (k < 11): every summary and every reference occurs in one pair only (repeated summaries left out).
+article's reference k (k < 11): every summary and every reference occurs in one pair only
+(repeated summaries left out).
 Each round takes the next chunk of pairs, makes NEW scorers on both sides (sacrebleu's
 tokenizers cache per object: a new object has seen nothing), warms them on the previous
 chunk, then times the chunk with ``time.process_time``; the order of the two sides alternates

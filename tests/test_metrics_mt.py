@@ -288,8 +288,10 @@ def test_sacrebleu_chrf_cases(
             67.3481606,
         ),
         (
-            "risk assessment must be made of those who are qualified and expertise in the sector - these are the scientists .",
-            "risk assessment has to be undertaken by those who are qualified and expert in that area - that is the scientists .",
+            "risk assessment must be made of those who are qualified and expertise in the sector"
+            " - these are the scientists .",
+            "risk assessment has to be undertaken by those who are qualified and expert in that"
+            " area - that is the scientists .",
             65.2414427,
         ),
     ],
@@ -313,7 +315,8 @@ def test_sacrebleu_chrf_whitespace_cases(hyp: str, ref: str, expected: float) ->
         ),
         (
             "Lapali po dechu, jejich životy skončily dřív, než skutečně začaly.",
-            "Lapali po dechu a pak jejich život skončil - dřív, než skutečně mohl začít, připomněli.",
+            "Lapali po dechu a pak jejich život skončil - dřív, než skutečně mohl začít,"
+            " připomněli.",
             57.15704367,
         ),
     ],
