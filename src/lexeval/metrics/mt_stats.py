@@ -322,11 +322,9 @@ def chrf_ngrams(
     [['a', 'b', 'c'], ['ab', 'bc'], ['ab', 'c']]
     """
     line = text if whitespace else "".join(text.split())
-    size = len(line)
-    get = line.__getitem__
     out: list[Counter[str]] = [Counter(line)] if char_order else []
-    for n in range(2, char_order + 1):  # line[i : i + n] for every i, without a Python loop
-        out.append(Counter(map(get, map(slice, range(size - n + 1), range(n, size + 1)))))
+    for n in range(2, char_order + 1):
+        out.append(Counter([line[i : i + n] for i in range(len(line) - n + 1)]))
     if word_order > 0:
         words = _split_punctuation(text)
         for n in range(1, word_order + 1):
