@@ -587,3 +587,34 @@ def test_stats_survive_json_and_pickle() -> None:
         copy.measure("a b c", "a c").info == TerMetric(normalized=True).measure("a b c", "a c").info
     )
     assert math.isfinite(copy.measure("a b c", "a c").score)
+
+
+@pytest.mark.parametrize(
+    "metric",
+    [
+        BleuMetric(smooth_method="floor", smooth_value=0.37, max_ngram_order=3),
+        BleuMetric(smooth_method="add-k", smooth_value=2, lowercase=True, scale=2),
+        ChrfMetric(beta=1, eps_smoothing=True, word_order=2, char_order=4),
+        ChrfMetric(beta=0.5, scale=10),
+        TerMetric(normalized=True, scale=3),
+    ],
+    ids=repr,
+)
+def test_corpus_scorer_reads_the_settings_from_the_signature(metric: SacrebleuMetric) -> None:
+    from lexeval.metrics.mt import corpus_scorer
+    from lexeval.metrics.mt_stats import sum_stats
+
+    refs = [h for _, refs in MULTILINGUAL[:12] for h in refs[:1]]
+    outs = [h for h, _ in MULTILINGUAL[:12]]
+    results = metric.measure_many(refs, outs)
+    scorer = corpus_scorer(metric.signature)
+    assert scorer is not None
+    assert scorer(sum_stats([r.info["stats"] for r in results])) == metric.corpus_of(results).score
+
+
+def test_reports_list_the_evidence() -> None:
+    from lexeval.registry import get_reporting_metric
+
+    assert get_reporting_metric("bleu").measure("a b", "a").info["missing"] == ["b"]
+    assert get_reporting_metric("chrf").measure("ab", "ab").info["matched"] == ["ab"]
+    assert "edits" in get_reporting_metric("ter").measure("a b", "a").info

@@ -338,8 +338,8 @@ class ChrfMetric(SacrebleuMetric):
 
     ``info``: ``chrf`` (0-100), ``stats`` (``[hyp, ref, match]`` per character order, then per
     word order), ``reference_index`` with several references; with ``evidence_limit=N``
-    ``matched`` and ``missing`` (the best reference's character n-grams of the highest order,
-    white space removed) and ``matched_ngrams``/``missing_ngrams`` (per order: characters
+    ``matched`` and ``missing`` (the best reference's character n-grams of the highest order
+    it has, white space removed) and ``matched_ngrams``/``missing_ngrams`` (per order: characters
     1..char_order, then words 1..word_order).
 
     Empty texts: as sacrebleu, chrF 0 when either side is empty.
@@ -394,9 +394,11 @@ class ChrfMetric(SacrebleuMetric):
             info["reference_index"] = index
         if self.evidence_limit:
             info.update(_ngram_evidence(refs[index], hyp, self.evidence_limit))
-            if self.char_order:
-                info["matched"] = info["matched_ngrams"][self.char_order - 1]
-                info["missing"] = info["missing_ngrams"][self.char_order - 1]
+            if self.char_order:  # the longest character n-grams the reference has
+                ref = refs[index]
+                top = next((n for n in range(self.char_order, 0, -1) if ref[n - 1]), 1)
+                info["matched"] = info["matched_ngrams"][top - 1]
+                info["missing"] = info["missing_ngrams"][top - 1]
         return stats, info
 
     def _figure(self, stats: Sequence[float], corpus: bool) -> tuple[float, dict[str, Any]]:
