@@ -363,11 +363,10 @@ def test_measure_many_equals_measure_and_pickles() -> None:
 
 
 def test_question_is_accepted_and_ignored() -> None:
-    from lexeval.metrics.base import measure_with_question
-
     plain = WER.measure("a b", "a c")
     assert WER.measure("a b", "a c", question="what?") == plain
-    assert measure_with_question(WER, "a b", "a c", "what?") == plain
+    assert WER.measure("a b", "a c", "what?") == plain
+    assert WER.measure_many(["a b"], ["a c"], ["what?"]) == [plain]
 
 
 def test_evidence_is_limited() -> None:

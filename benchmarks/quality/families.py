@@ -1,7 +1,8 @@
 """Every lexical metric on every public human set, by task family: one table.
 
 Rows: keyword coverage's default (``task`` chosen from the input), each task profile, Mastra's
-mode (``compat="mastra"``), SQuAD token-F1, ROUGE-1, ROUGE-L and ``lexical_correctness``.
+mode (``compat="mastra"``), SQuAD token-F1, ROUGE-1, ROUGE-L, BLEU and chrF++ (sacrebleu's
+sentence-level defaults) and ``lexical_correctness``.
 Columns, by family:
 
 - short answers: EVOUNA NQ (the tuning set: AUC), EVOUNA TQ (AUC), NQ301 against the human
@@ -41,7 +42,13 @@ from _qa import QAItem, load_evouna, load_nq301
 from _summeval import load
 
 from lexeval.meta import agreement, calibrate, compare, correlation
-from lexeval.metrics import KeywordCoverageMetric, RougeMetric, TokenF1Metric
+from lexeval.metrics import (
+    BleuMetric,
+    ChrfMetric,
+    KeywordCoverageMetric,
+    RougeMetric,
+    TokenF1Metric,
+)
 
 #: The seed of ``--quick``'s samples and of ``--halves``' split of the articles.
 SEED = 20261125
@@ -95,6 +102,8 @@ ROWS: dict[str, Callable[[], Scorer]] = {
     "token-F1 (squad)": other(squad_f1),
     "ROUGE-1": other(lambda: RougeMetric("rouge1")),
     "ROUGE-L": other(lambda: RougeMetric("rougeL")),
+    "BLEU (sacrebleu)": other(BleuMetric),
+    "chrF++ (sacrebleu)": other(lambda: ChrfMetric(word_order=2)),
     "lexical_correctness": lexical_correctness,
 }
 

@@ -17,7 +17,9 @@ from lexeval._version import __version__
 if TYPE_CHECKING:
     from lexeval.frame import score_frame
     from lexeval.metrics import (
+        BleuMetric,
         CerMetric,
+        ChrfMetric,
         CompletenessMetric,
         ContentSimilarityMetric,
         ExactMatchMetric,
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
         MetricResult,
         RougeMetric,
         RougeScorer,
+        TerMetric,
         TextualDifferenceMetric,
         TokenF1Metric,
         ToneConsistencyMetric,
@@ -38,7 +41,9 @@ if TYPE_CHECKING:
     from lexeval.run import measure_many
 
 __all__ = [
+    "BleuMetric",
     "CerMetric",
+    "ChrfMetric",
     "CompletenessMetric",
     "ContentSimilarityMetric",
     "ExactMatchMetric",
@@ -49,6 +54,7 @@ __all__ = [
     "RougeMetric",
     "RougeScorer",
     "SemanticSimilarityMetric",
+    "TerMetric",
     "TextualDifferenceMetric",
     "TokenF1Metric",
     "ToneConsistencyMetric",
@@ -63,6 +69,9 @@ __all__ = [
 
 _LAZY = {
     "Normalizer": "lexeval.normalize",
+    "BleuMetric": "lexeval.metrics",
+    "ChrfMetric": "lexeval.metrics",
+    "TerMetric": "lexeval.metrics",
     "CompletenessMetric": "lexeval.metrics",
     "ContentSimilarityMetric": "lexeval.metrics",
     "KeywordCoverageMetric": "lexeval.metrics",

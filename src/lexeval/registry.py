@@ -92,10 +92,10 @@ def list_metrics() -> list[str]:
     """Every metric name (``rougeN`` stands for any ``rouge<n>``).
 
     >>> list_metrics()
-    ['cer', 'completeness', 'content_similarity', 'exact_match', 'judge:correctness',
-     'judge:pairwise', 'judge:rubric', 'keyword_coverage', 'lexical_correctness', 'rouge1',
-     'rouge2', 'rougeL', 'rougeLsum', 'rougeN', 'textual_difference', 'token_f1',
-     'tone_consistency', 'wer']
+    ['bleu', 'cer', 'chrf', 'completeness', 'content_similarity', 'exact_match',
+     'judge:correctness', 'judge:pairwise', 'judge:rubric', 'keyword_coverage',
+     'lexical_correctness', 'rouge1', 'rouge2', 'rougeL', 'rougeLsum', 'rougeN', 'ter',
+     'textual_difference', 'token_f1', 'tone_consistency', 'wer']
     """
     return registered_metrics()
 

@@ -230,6 +230,9 @@ class MetricComparison:
     regressed: tuple[str, ...]
     improved: tuple[str, ...]
     max_drop: float
+    #: "mean" (the mean of record scores) or "corpus" (BLEU, chrF, TER: the corpus figure of
+    #: the records' summed statistics, resampled by the bootstrap as sacrebleu's paired one)
+    level: str = "mean"
 
     @property
     def delta(self) -> float:
@@ -255,6 +258,7 @@ class MetricComparison:
             "regressed": list(self.regressed),
             "improved": list(self.improved),
             "dropped": self.dropped,
+            "level": self.level,
         }
 
 
@@ -316,7 +320,7 @@ class ScoredComparison:
         """One row per metric under :attr:`HEADER` (terminal, Markdown and HTML alike)."""
         return [
             (
-                m.name,
+                m.name if m.level == "mean" else f"{m.name} ({m.level})",
                 f"{m.base:.4f}",
                 f"{m.candidate:.4f}",
                 f"{m.delta:+.4f}",
@@ -453,17 +457,32 @@ def compare_scored(
             raise ValueError(f"{name}: no record has a score in both runs")
         diffs = [b.score - a.score for _, a, b in scored]
         low = high = p_value = None
-        if len(diffs) >= 2:
-            low, high, distribution = bootstrap_mean(
-                diffs, seed=seed, n_resamples=n_resamples, confidence=confidence
-            )
-            p_value = bootstrap_p_value(distribution, sum(diffs) / len(diffs))
+        level = "mean"
+        corpus = _corpus_comparison(
+            base.metrics[name],
+            candidate.metrics[name],
+            [(a, b) for _, a, b in scored],
+            seed=seed,
+            n_resamples=n_resamples,
+            confidence=confidence,
+        )
+        if corpus is not None:
+            level = "corpus"
+            base_value, candidate_value, low, high, p_value = corpus
+        else:
+            base_value = sum(a.score for _, a, _ in scored) / len(scored)
+            candidate_value = sum(b.score for _, _, b in scored) / len(scored)
+            if len(diffs) >= 2:
+                low, high, distribution = bootstrap_mean(
+                    diffs, seed=seed, n_resamples=n_resamples, confidence=confidence
+                )
+                p_value = bootstrap_p_value(distribution, sum(diffs) / len(diffs))
         metrics.append(
             MetricComparison(
                 name,
                 len(scored),
-                sum(a.score for _, a, _ in scored) / len(scored),
-                sum(b.score for _, _, b in scored) / len(scored),
+                base_value,
+                candidate_value,
                 low,
                 high,
                 p_value,
@@ -472,6 +491,7 @@ def compare_scored(
                 tuple(k for k, a, b in scored if a.passed is True and b.passed is False),
                 tuple(k for k, a, b in scored if a.passed is False and b.passed is True),
                 max_drop,
+                level,
             )
         )
     return ScoredComparison(
@@ -486,6 +506,67 @@ def compare_scored(
         alpha,
         tuple(warnings),
     )
+
+
+def _corpus_comparison(
+    base_signature: str,
+    candidate_signature: str,
+    pairs: Sequence[tuple[MetricResult, MetricResult]],
+    *,
+    seed: int,
+    n_resamples: int,
+    confidence: float,
+) -> tuple[float, float, float | None, float | None, float | None] | None:
+    """For a metric with a corpus figure (BLEU, chrF, TER: :func:`lexeval.metrics.mt.
+    corpus_scorer`) whose results all hold their statistics: the base and candidate corpus
+    figures, and the paired bootstrap of their difference (the same resampled records on both
+    sides, each corpus figure recomputed from the resampled statistics, as sacrebleu's paired
+    bootstrap): interval and p-value (None below 2 records). None otherwise (the mean's
+    comparison applies).
+    """
+    from lexeval.metrics.mt import corpus_scorer
+    from lexeval.metrics.mt_stats import sum_stats
+
+    base_scorer = corpus_scorer(base_signature)
+    candidate_scorer = corpus_scorer(candidate_signature)
+    if base_scorer is None or candidate_scorer is None:
+        return None
+    stored = [(a.info.get("stats"), b.info.get("stats")) for a, b in pairs]
+    if not all(isinstance(x, list) and x and isinstance(y, list) and y for x, y in stored):
+        return None  # a document without statistics: the mean's comparison
+    base_rows: list[list[float]] = [x for x, _ in stored]  # type: ignore[misc]
+    candidate_rows: list[list[float]] = [y for _, y in stored]  # type: ignore[misc]
+    if len({len(row) for row in base_rows}) != 1 or len({len(row) for row in candidate_rows}) != 1:
+        return None
+    base_value = base_scorer(sum_stats(base_rows))
+    candidate_value = candidate_scorer(sum_stats(candidate_rows))
+    n = len(pairs)
+    if n < 2:
+        return base_value, candidate_value, None, None, None
+    import numpy as np
+
+    from lexeval.stats import bootstrap_p_value
+
+    base_matrix = np.asarray(base_rows, dtype=float)
+    candidate_matrix = np.asarray(candidate_rows, dtype=float)
+    rng = np.random.default_rng(seed)
+    deltas = np.empty(n_resamples)
+    batch = max(1, min(n_resamples, 4_194_304 // n))
+    done = 0
+    while done < n_resamples:
+        size = min(batch, n_resamples - done)
+        draws = rng.integers(0, n, size=(size, n))
+        offsets = (draws + (np.arange(size) * n)[:, None]).ravel()
+        weights = np.bincount(offsets, minlength=size * n).reshape(size, n).astype(float)
+        base_sums = (weights @ base_matrix).tolist()
+        candidate_sums = (weights @ candidate_matrix).tolist()
+        for i in range(size):
+            deltas[done + i] = candidate_scorer(candidate_sums[i]) - base_scorer(base_sums[i])
+        done += size
+    tail = (1.0 - confidence) / 2.0
+    low, high = np.quantile(deltas, [tail, 1.0 - tail])
+    p_value = bootstrap_p_value(deltas, candidate_value - base_value)
+    return base_value, candidate_value, float(low), float(high), p_value
 
 
 def _pass_rate(results: Sequence[MetricResult]) -> float | None:

@@ -34,7 +34,8 @@ def register(sub: Any) -> None:
         "when a gated metric (micro recall, precision, F1, macro F1) drops by more than "
         "--max-drop. Two JSON documents of 'lexeval score' (its json format) of the same records "
         "(paired by "
-        "id): each metric's mean delta with a paired bootstrap interval and p-value, and the "
+        "id): each metric's mean delta (BLEU, chrF, TER: corpus figure delta) with a paired "
+        "bootstrap interval and p-value, and the "
         "records whose verdict changed; exit 1 when a metric's mean drops by more than "
         "--max-drop. Different records or settings: exit 2.",
     )

@@ -289,10 +289,38 @@ def _csv(records: Sequence[Record], columns: dict[str, list[MetricResult]]) -> s
     return buffer.getvalue()
 
 
+def _corpus_figures(
+    metrics: dict[str, BaseMetric], columns: dict[str, list[MetricResult]]
+) -> dict[str, MetricResult]:
+    """The corpus figure of each metric whose corpus figure is not the mean of its sentence
+    scores (BLEU, chrF, TER: ``corpus_level``), from its results' statistics."""
+    return {
+        name: metrics[name].corpus_of(results)
+        for name, results in columns.items()
+        if metrics[name].corpus_level and results
+    }
+
+
+def _corpus_line(name: str, corpus: MetricResult) -> str:
+    """``bleu (corpus)`` with the score and the peer's figure (``BLEU 23.45``)."""
+    peer = ""
+    for key in ("bleu", "chrf", "ter", "wer", "cer"):
+        value = corpus.info.get(key)
+        if isinstance(value, (int, float)):
+            peer = f"  {key.upper() if key != 'chrf' else 'chrF'} {value:.4g}"
+            break
+    label = f"{name} (corpus)"
+    pairs = corpus.info.get("n", corpus.info.get("pairs", ""))
+    return f"{label:<18} {pairs:>6} {corpus.score:>7.4f}{peer}"
+
+
 def _summary_lines(
-    summary: dict[str, AggregateResult], metrics: dict[str, BaseMetric]
+    summary: dict[str, AggregateResult],
+    metrics: dict[str, BaseMetric],
+    corpus: dict[str, MetricResult] | None = None,
 ) -> list[str]:
     lines = [f"{'metric':<18} {'n':>6} {'mean':>7}  {'95% CI':<17} pass rate"]
+    corpus = corpus or {}
     for name, agg in summary.items():
         ci = f"[{agg.ci_low:.4f}, {agg.ci_high:.4f}]"
         rate = "-"
@@ -304,6 +332,8 @@ def _summary_lines(
                 f"[{agg.pass_rate_ci_low:.1%}, {agg.pass_rate_ci_high:.1%}])"
             )
         lines.append(f"{name:<18} {agg.n:>6} {agg.mean:>7.4f}  {ci:<17} {rate}")
+        if name in corpus:
+            lines.append(_corpus_line(name, corpus[name]))
     return lines
 
 
@@ -406,13 +436,16 @@ def run(args: argparse.Namespace) -> int:
             in_language, records, workers=args.workers, progress=progress
         )
     summary = {name: aggregate(results) for name, results in columns.items()}
+    corpus = _corpus_figures(metrics, columns)
     run = ScoredRun.from_results(
         records, columns, signatures, label=args.file or "--input/--output"
     )
     document = ""
     if args.format == "json" or keeping is not None:
-        data = scored_document(run, {name: agg.to_dict() for name, agg in summary.items()})
-        document = strict_json(data, indent=2) + "\n"
+        summaries = {name: agg.to_dict() for name, agg in summary.items()}
+        for name, figure in corpus.items():  # the corpus figure: score, peer figure, n, stats
+            summaries[name]["corpus"] = {"score": figure.score, "info": figure.info}
+        document = strict_json(scored_document(run, summaries), indent=2) + "\n"
     # the baseline's settings and records are checked before anything is printed
     comparison = keeping.compare(document) if keeping is not None else None
     if args.format == "csv":
@@ -432,7 +465,7 @@ def run(args: argparse.Namespace) -> int:
 
         write_html(html, render_scored(run), inputs=inputs)
         print(f"HTML report written to {html}", file=sys.stderr)
-    for text in _summary_lines(summary, metrics):
+    for text in _summary_lines(summary, metrics, corpus):
         print(text, file=sys.stderr)
     failed = False
     for metric, kind, minimum in gates:

@@ -1,4 +1,5 @@
-"""lexeval's metrics: keyword coverage, token F1 and ROUGE, with exact compatibility modes.
+"""lexeval's metrics: keyword coverage, token F1, ROUGE, BLEU, chrF and TER, with exact
+compatibility modes.
 
 Importing this package loads no metric: each module loads on first use of one of its names
 (``from lexeval.metrics import RougeScorer`` loads ROUGE alone); the registry
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from lexeval.metrics.error_rate import CerMetric, WerMetric
     from lexeval.metrics.exact_match import ExactMatchMetric
     from lexeval.metrics.keyword import KeywordCoverageMetric
+    from lexeval.metrics.mt import BleuMetric, ChrfMetric, TerMetric
     from lexeval.metrics.nlp import (
         CompletenessMetric,
         ContentSimilarityMetric,
@@ -35,7 +37,9 @@ if TYPE_CHECKING:
 __all__ = [
     "AggregateResult",
     "BaseMetric",
+    "BleuMetric",
     "CerMetric",
+    "ChrfMetric",
     "CompletenessMetric",
     "ContentSimilarityMetric",
     "ExactMatchMetric",
@@ -45,6 +49,7 @@ __all__ = [
     "MetricResult",
     "RougeMetric",
     "RougeScorer",
+    "TerMetric",
     "TextualDifferenceMetric",
     "TokenF1Metric",
     "ToneConsistencyMetric",
@@ -59,6 +64,9 @@ _LAZY = {
     "RougeMetric": "lexeval.metrics.rouge",
     "RougeScorer": "lexeval.metrics.rouge",
     "TokenF1Metric": "lexeval.metrics.token_f1",
+    "BleuMetric": "lexeval.metrics.mt",
+    "ChrfMetric": "lexeval.metrics.mt",
+    "TerMetric": "lexeval.metrics.mt",
     "CompletenessMetric": "lexeval.metrics.nlp",
     "ContentSimilarityMetric": "lexeval.metrics.nlp",
     "TextualDifferenceMetric": "lexeval.metrics.nlp",

@@ -31,7 +31,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from lexeval.checks import check_references, check_text
 from lexeval.metrics.evidence import check_evidence_limit
@@ -245,6 +245,11 @@ class BaseMetric(ABC):
     #: unless their ``evidence_limit`` says otherwise; :meth:`with_evidence` asks for them),
     #: None for a metric that always lists its evidence.
     evidence_limit: int | None = None
+
+    #: Whether the metric's corpus figure is not the mean of its sentence scores (BLEU, chrF,
+    #: TER): ``lexeval score`` shows :meth:`corpus_of` in its summary, ``lexeval compare``
+    #: bootstraps it.
+    corpus_level: ClassVar[bool] = False
     #: Instance attributes that are caches (dicts): a pickled metric carries them empty, so
     #: that it pickles small and rebuilds them in the new process.
     _cache_attributes: tuple[str, ...] = ()
@@ -381,6 +386,28 @@ class BaseMetric(ABC):
         ins, outs, _ = check_batch(inputs, outputs, questions)
         return self._measure_serial(ins, outs, progress)
 
+    def corpus_score(
+        self, inputs: Sequence[str | Sequence[str]], outputs: Sequence[str]
+    ) -> MetricResult:
+        """The corpus figure of these pairs (:meth:`corpus_of` their results): the mean score
+        by default, the corpus statistic for BLEU, chrF and TER (not a mean).
+
+        >>> from lexeval.metrics import TokenF1Metric
+        >>> r = TokenF1Metric(compat="set").corpus_score(["a b", "c"], ["a b", "d"])
+        >>> r.score, r.info
+        (0.5, {'n': 2, 'mean': 0.5})
+        """
+        return self.corpus_of(self.measure_many(inputs, outputs))
+
+    def corpus_of(self, results: Sequence[MetricResult]) -> MetricResult:
+        """The corpus figure of results this metric measured: by default their mean score
+        (``info``: ``n``, ``mean``), with the verdict of ``threshold``."""
+        if not results:
+            raise ValueError("a corpus score needs at least one result")
+        mean = math.fsum(r.score for r in results) / len(results)
+        passed = None if self.threshold is None else mean >= self.threshold
+        return new_result(mean, {"n": len(results), "mean": mean}, passed, self.signature)
+
     def _asked(
         self,
         ins: list[str | Sequence[str]],
@@ -466,6 +493,7 @@ METRIC_MODULES = (
     "lexeval.metrics.nlp",
     "lexeval.metrics.error_rate",
     "lexeval.metrics.exact_match",
+    "lexeval.metrics.mt",
 )
 
 

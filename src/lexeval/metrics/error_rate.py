@@ -209,6 +209,9 @@ class ErrorRateMetric(BaseMetric):
     name: str = "error_rate"
     #: The key of the rate in ``info`` (jiwer's name of the measure).
     rate_key: ClassVar[str] = "error_rate"
+    #: the corpus rate is the rate of the summed counts, not a mean (``lexeval score``'s summary
+    #: shows it, ``lexeval compare`` bootstraps it from the results' ``stats``)
+    corpus_level: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -268,6 +271,8 @@ class ErrorRateMetric(BaseMetric):
             "insertions": insertions,
             "reference_length": hits + substitutions + deletions,
             "output_length": hits + substitutions + insertions,
+            # what a corpus figure sums (lexeval compare's bootstrap reads it)
+            "stats": [hits, substitutions, deletions, insertions],
         }
         if self.evidence_limit:
             info.update(edit_evidence(reference, output, limit=self.evidence_limit, blocks=blocks))
@@ -292,7 +297,7 @@ class ErrorRateMetric(BaseMetric):
         return -rate
 
     def measure(
-        self, input: str | Sequence[str], output: str, *, question: str | None = None
+        self, input: str | Sequence[str], output: str, question: str | None = None
     ) -> MetricResult:
         """Score ``output`` against ``input`` (one reference or a list: the lowest rate is
         kept); ``question`` is accepted and ignored."""
@@ -346,7 +351,22 @@ class ErrorRateMetric(BaseMetric):
         >>> r.info["wer"], r.info["reference_length"], r.info["pairs"]
         (0.3333333333333333, 6, 2)
         """
-        counts = pool_counts(self.corpus_counts(inputs, outputs))
+        return self._corpus_result(pool_counts(self.corpus_counts(inputs, outputs)), len(outputs))
+
+    def corpus_of(self, results: Sequence[MetricResult]) -> MetricResult:
+        """The corpus figure of results this metric measured: the rate of their summed counts
+        (what :meth:`corpus_score` gives for the same pairs).
+
+        >>> m, refs, outs = WerMetric(compat="jiwer"), ["a b c d", "e f"], ["a b c d", "x"]
+        >>> m.corpus_of(m.measure_many(refs, outs)).info == m.corpus_score(refs, outs).info
+        True
+        """
+        if not results:
+            raise ValueError("a corpus score needs at least one result")
+        counts = pool_counts(EditCounts(*r.info["stats"]) for r in results)
+        return self._corpus_result(counts, len(results))
+
+    def _corpus_result(self, counts: EditCounts, pairs: int) -> MetricResult:
         rate = error_rate(counts)
         hits, substitutions, deletions, insertions = counts
         info: dict[str, Any] = {
@@ -357,7 +377,7 @@ class ErrorRateMetric(BaseMetric):
             "insertions": insertions,
             "reference_length": counts.reference_length,
             "output_length": counts.output_length,
-            "pairs": len(outputs),
+            "pairs": pairs,
         }
         return self.make_result(1.0 - rate if rate < 1.0 else 0.0, info)
 

@@ -79,7 +79,7 @@ class ExactMatchMetric(BaseMetric):
         return self._measure_one(reference, output)
 
     def measure(
-        self, input: str | Sequence[str], output: str, *, question: str | None = None
+        self, input: str | Sequence[str], output: str, question: str | None = None
     ) -> MetricResult:
         """Score ``output`` against ``input`` (one reference or a list: a match with any
         counts); ``question`` is accepted and ignored."""
