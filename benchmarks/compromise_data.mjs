@@ -11,6 +11,8 @@
 //             last letter: [source, tag]; those needing Unicode property classes are left out)
 //   neighbours: the words and tags beside an untagged word that tag it
 //   abbreviations: the words whose period does not end a sentence
+//   hyphenPrefixes, hyphenSuffixes: the first and last parts that keep a hyphenated word whole
+//             (its tokenizer's hasHyphen: 're-do', 'flower-like')
 //   models:   the suffix rules that turn a verb form into its infinitive
 //             (fromPast, fromPresent, fromGerund, fromParticiple: suffix-thumb's fwd, both, ex)
 // Run: node benchmarks/compromise_data.mjs > src/lexeval/data/compromise_en.json
@@ -54,6 +56,8 @@ const data = {
   regexes,
   neighbours: model.two.neighbours,
   abbreviations: Object.keys(model.one.abbreviations).sort(),
+  hyphenPrefixes: Object.keys(model.one.prefixes).sort(),
+  hyphenSuffixes: Object.keys(model.one.suffixes).sort(),
   models,
 };
 process.stdout.write(JSON.stringify(data) + '\n');

@@ -140,6 +140,8 @@ class _Data:
     neighbours: dict[str, list[tuple[str, str]]]
     abbreviations: frozenset[str]
     models: dict[str, dict[str, dict[str, str]]]
+    hyphen_prefixes: frozenset[str]
+    hyphen_suffixes: frozenset[str]
 
 
 @cache
@@ -163,6 +165,8 @@ def _data() -> _Data:
         neighbours,
         frozenset(d["abbreviations"]),
         d["models"],
+        frozenset(d["hyphenPrefixes"]),
+        frozenset(d["hyphenSuffixes"]),
     )
 
 
@@ -214,6 +218,10 @@ def _fold(text: str) -> str:
 
 _SENTENCE_END = re.compile(r"[.!?][\"')\]]*$")
 _PREFIX = re.compile("^(under|over|mis|re|un|dis|semi)-?")
+_LEXICON_PREFIX = re.compile("^(under|over|mis|re|un|dis|semi|pre|post)-?")
+_PREFIX_TAGS = frozenset(
+    {"Verb", "Infinitive", "PastTense", "Gerund", "PresentTense", "Adjective", "Participle"}
+)
 _NOT_PROPER = frozenset({"Date", "Month", "WeekDay", "Unit", "Expression"})
 _TENSES: tuple[tuple[str, str], ...] = (
     ("Infinitive", "In"),
@@ -246,10 +254,86 @@ class _Word:
         return next((code for tag, code in _TENSES if tag in self.tags), None)
 
 
+_NOT_WORD = frozenset(
+    {".", "?", "!", ":", ";", "-", "\u2013", "\u2014", "--", "...", "(", ")", "[", "]", '"'}
+    | {"'", "`", "\u00ab", "\u00bb", "*", "\u2022"}
+)
+_BOUNDARY = re.compile(r"^[!?.]+$")
+_DASHES = re.compile("[-\u2013\u2014]")
+_LETTER_DASH = re.compile(
+    "^([a-z\u00c0-\u00ff`\"'/]+)[-\u2013\u2014]([a-z0-9\u00c0-\u00ff].*)", re.I | re.S
+)
+_NUMBER_DASH = re.compile(
+    "^[('\"]?([0-9]{1,4})[-\u2013\u2014]([a-z\u00c0-\u00ff`\"'/-]+[)'\"]?$)", re.I
+)
+_SLASH = re.compile(r"[^\W\d_] ?/ ?[^\W\d_]+$")
+_RANGE_START = re.compile("^[0-9]{1,4}(:[0-9][0-9])?([a-z]{1,2})? ?[-\u2013\u2014] ?$")
+_RANGE_END = re.compile("^[0-9]{1,4}([a-z]{1,2})? ?$")
+
+
+def _has_hyphen(piece: str) -> bool:
+    """compromise's ``hasHyphen``: whether its tokenizer splits a word at its hyphens."""
+    parts = _DASHES.split(piece)
+    if len(parts) <= 1:
+        return False
+    data = _data()
+    if len(parts[0]) == 1 and parts[0].isascii() and parts[0].isalpha():
+        return False  # l-theanine, x-ray
+    if parts[0] in data.hyphen_prefixes:
+        return False  # re-do
+    if re.sub("[.?!]$", "", js_trim(parts[1])) in data.hyphen_suffixes:
+        return False  # flower-like
+    return bool(_LETTER_DASH.match(piece) or _NUMBER_DASH.match(piece))
+
+
+def _split_hyphens(piece: str) -> list[str]:
+    dash = _DASHES.search(piece)
+    mark = dash.group() if dash else "-"
+    parts = _DASHES.split(piece)
+    return [part + mark for part in parts[:-1]] + [parts[-1]]
+
+
+def _split_words(text: str) -> list[str]:
+    """compromise's ``splitWords``: words between spaces, hyphenated words split, punctuation
+    alone ('.', '``', '--'...) carried onto the word before (or the next, first), 'he / she'
+    and '2 - 5' joined."""
+    pieces: list[str] = []
+    for piece in re.split(f"([^{re.escape(JS_WHITESPACE)}]+)", text):
+        pieces.extend(_split_hyphens(piece) if _has_hyphen(piece) else [piece])
+    result: list[str | None] = []
+    carry = ""
+    for piece in pieces:
+        word_like = piece.strip(JS_WHITESPACE) != ""
+        if word_like and piece not in _NOT_WORD and not _BOUNDARY.match(piece):
+            if result:
+                result[-1] = f"{result[-1]}{carry}"
+                result.append(piece)
+            else:
+                result.append(carry + piece)
+            carry = ""
+        else:
+            carry += piece
+    if carry:
+        if not result:
+            result.append("")
+        result[-1] = f"{result[-1]}{carry}"
+    for i in range(1, len(result) - 1):
+        here = result[i]
+        if here is not None and _SLASH.search(here):
+            result[i - 1] = f"{result[i - 1]}{here}{result[i + 1]}"
+            result[i] = result[i + 1] = None
+    for i in range(len(result) - 1):
+        here, after = result[i], result[i + 1]
+        if here and after and _RANGE_START.match(here) and _RANGE_END.match(after):
+            result[i] = here + after
+            result[i + 1] = None
+    return [js_trim(piece) for piece in result if piece]
+
+
 def _words(text: str) -> list[_Word]:
     out: list[_Word] = []
     index = 0
-    for written in _SPACE.split(js_trim(text)):
+    for written in _split_words(text):
         token = _token(written)
         if token is None:
             continue
@@ -342,6 +426,11 @@ def _lexical(core: str, title_inside: bool) -> tuple[frozenset[str], str | None]
     first in its sentence)."""
     data = _data()
     found = data.lexicon.get(core)
+    if found is None and _LEXICON_PREFIX.match(core):
+        # compromise's checkLexicon: a prefixed verb or adjective takes its stem's tag
+        stem = _LEXICON_PREFIX.sub("", core)
+        if len(stem) > 3 and data.lexicon.get(stem) in _PREFIX_TAGS:
+            found = data.lexicon[stem]
     tags = _with_parents(found) if found else frozenset()
     switch = data.switches.get(core)
     if switch is None and _PREFIX.match(core):
@@ -580,10 +669,27 @@ def _tag(words: list[_Word]) -> None:
         _switch(words, i)
         _verb_type(words[i])
     for i in range(len(words)):
+        _hyphenated(words, i)
+    for i in range(len(words)):
         _post(words, i)
 
 
+def _hyphenated(words: list[_Word], i: int) -> None:
+    """compromise's post-tagger patterns faith-based and self-driving: a hyphenated pair whose
+    second word is a past tense or a gerund, before a noun or a conjunction, is an adjective
+    ('[#Hyphenated (#Hyphenated && #PastTense)] (#Noun|#Conjunction)', not if an adverb)."""
+    word = words[i]
+    if word.post != "-" or i + 2 >= len(words) or not words[i + 1].index:
+        return
+    second, third = words[i + 1], words[i + 2]
+    if not third.index or not second.tags & {"PastTense", "Gerund"}:
+        return
+    if third.tags & {"Noun", "Conjunction"} and "Adverb" not in word.tags | second.tags:
+        word.tags = second.tags = _with_parents("Adjective")
+
+
 _ONE = frozenset({"one", "1", "a", "an"})
+_UNITED = frozenset({"dc", "atlanta", "minnesota", "manchester", "newcastle", "sheffield"})
 
 
 def _post(words: list[_Word], i: int) -> None:
@@ -596,6 +702,9 @@ def _post(words: list[_Word], i: int) -> None:
         word.tags = _with_parents("Activity" if before is None else "Noun")
         return
     if before is None:
+        return
+    if word.core == "united" and before.core in _UNITED:
+        word.tags = _with_parents("SportsTeam")  # united-sportsteam: 'manchester united'
         return
     # 35-signs: '#Value [%Plural|Verb%]'; asking-questions: '#Gerund [%Plural|Verb%]'
     counted = "Value" in before.tags and before.core not in _ONE
@@ -704,16 +813,36 @@ def _verb_tense(word: _Word) -> str | None:
     return word.tense()
 
 
-def _subject_plural(previous: list[str]) -> bool:
-    """Whether compromise's ``doDoes`` says *do* (its subject is I, we, they or a plural)."""
-    for word in reversed(previous):
-        if word in _PLURAL_SUBJECT:
-            return True
-        if word in _SINGULAR_SUBJECT:
-            return False
-        if word.isalpha() and not (word in _FUNCTION_WORDS or _auxiliary(word)):
-            return word.endswith("s") and not word.endswith(("ss", "us", "is"))
-    return False
+_NOT_PLURAL_ROOT = frozenset(
+    {"Pronoun", "Place", "Value", "Person", "Uncountable", "Month", "WeekDay", "Holiday"}
+    | {"Possessive"}
+)
+
+
+def _subject_plural(words: list[_Word], start: int) -> bool:
+    """compromise's ``doDoes``: *do* when the verb's subject (the last noun phrase before it in
+    its sentence, ``getSubject``) has *i* or *we*, or is plural as ``isPlural`` of a noun phrase
+    says (a ``#Plural`` word, *we*/*they*/*those*, else no pronoun, place, number, person...
+    at its root and no ``#Singular``, and a root of more than 3 letters ending in *s*)."""
+    first = start - words[start].index if start < len(words) else start
+    end = start
+    while end > first and "Noun" not in words[end - 1].tags:
+        end -= 1
+    if end == first:
+        return False
+    begin = end
+    while begin > first and "Noun" in words[begin - 1].tags:
+        begin -= 1
+    phrase = words[begin:end]
+    cores = {w.core for w in phrase}
+    if cores & {"i", "we", "they", "those"}:
+        return True
+    if any("Plural" in w.tags for w in phrase):
+        return True
+    root = phrase[-1]
+    if root.tags & _NOT_PLURAL_ROOT or any("Singular" in w.tags for w in phrase):
+        return False
+    return len(root.core) > 3 and root.core.endswith("s") and not root.core.endswith("ss")
 
 
 def _auxiliary(core: str) -> bool:
@@ -893,8 +1022,7 @@ def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
             main = nxt.core if tense == "In" else infinitive(nxt.core, tense)
             i += 1
     if negative:
-        before = [w.core for w in words[:start]]
-        out.append("do" if _subject_plural(before) else "does")
+        out.append("do" if _subject_plural(words, start) else "does")
         out.append("not")
     out.extend(adverbs)
     out.extend(kept)
