@@ -7,8 +7,9 @@
 //   clues:    per kind of switch, the neighbouring words and tags that decide it
 //   parents:  each tag -> its ancestors in compromise's tag set
 //   suffixes: the word endings that tag an unknown word (by ending length)
-//   regexes:  the regular expressions that tag an unknown word (regexNormal, then endsWith by
-//             last letter: [source, tag]; those needing Unicode property classes are left out)
+//   regexes:  the regular expressions that tag a word (regexText, regexNormal, regexNumbers, then
+//             endsWith by last letter: [source, tag(s), flags]; \p{Currency_Symbol} written out,
+//             other Unicode property classes left out)
 //   neighbours: the words and tags beside an untagged word that tag it
 //   abbreviations: the words whose period does not end a sentence
 //   hyphenPrefixes, hyphenSuffixes: the first and last parts that keep a hyphenated word whole
@@ -36,8 +37,23 @@ for (const name of ['fromPast', 'fromPresent', 'fromGerund', 'fromParticiple']) 
   models[name] = { fwd, both, ex, same };
 }
 const unicode = (r) => r.flags.includes('u') || /\\p\{/.test(r.source);
+// \p{Currency_Symbol} written out as the class of its characters (Python's re has no \p{})
+let currency = '';
+for (let c = 0; c < 0x10000; c += 1) {
+  const ch = String.fromCharCode(c);
+  if (/\p{Sc}/u.test(ch)) currency += '\\u' + c.toString(16).padStart(4, '0');
+}
+const tagOf = (tag) => (Array.isArray(tag) ? tag.join(',') : tag);
 const regexes = {
   normal: model.two.regexNormal.filter((r) => !unicode(r[0])).map((r) => [r[0].source, r[1]]),
+  text: model.two.regexText
+    .filter((r) => !unicode(r[0]))
+    .map((r) => [r[0].source, tagOf(r[1]), r[0].flags]),
+  numbers: model.two.regexNumbers.map((r) => [
+    r[0].source.replaceAll('\\p{Currency_Symbol}', `[${currency}]`),
+    tagOf(r[1]),
+    r[0].flags.replace('u', ''),
+  ]),
   endsWith: Object.fromEntries(
     Object.entries(model.two.endsWith).map(([c, rs]) => [
       c,

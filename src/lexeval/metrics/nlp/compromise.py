@@ -142,6 +142,16 @@ class _Data:
     models: dict[str, dict[str, dict[str, str]]]
     hyphen_prefixes: frozenset[str]
     hyphen_suffixes: frozenset[str]
+    text_regexes: list[tuple[re.Pattern[str], str]]
+    number_regexes: list[tuple[re.Pattern[str], str]]
+
+
+def _js_regexes(rules: list[list[str]]) -> list[tuple[re.Pattern[str], str]]:
+    """``[source, tags, flags]`` rules as Python patterns (ASCII classes, as JavaScript's)."""
+    return [
+        (re.compile(source, re.ASCII | (re.I if "i" in flags else 0)), tag)
+        for source, tag, flags in rules
+    ]
 
 
 @cache
@@ -167,6 +177,8 @@ def _data() -> _Data:
         d["models"],
         frozenset(d["hyphenPrefixes"]),
         frozenset(d["hyphenSuffixes"]),
+        _js_regexes(d["regexes"]["text"]),
+        _js_regexes(d["regexes"]["numbers"]),
     )
 
 
@@ -420,15 +432,30 @@ def _first_tags(word: _Word) -> None:
     word.tags, word.switch = _lexical(word.core, bool(word.index and word.capital))
 
 
+_MACHINE_DASH = re.compile(r"^[^\W\d_]+-[^\W\d_]+$")
+
+
+def _machine(core: str) -> str:
+    """compromise's ``machine`` form, the one its lexicon and rules look up: no *'s*, *s'*
+    as *s*, *lookin'* as *looking*, *re-enact* as *reenact*, no leading ``#`` or ``@``."""
+    word = re.sub("['\u2019]s$", "", core)
+    word = re.sub("s['\u2019]$", "s", word)
+    word = re.sub("([aeiou][ktrp])in'$", r"\1ing", word)
+    if _MACHINE_DASH.match(word):
+        word = word.replace("-", "")
+    return re.sub("^[#@]", "", word)
+
+
 @lru_cache(maxsize=1 << 16)
 def _lexical(core: str, title_inside: bool) -> tuple[frozenset[str], str | None]:
     """The tags and the switch of a word on its own (``title_inside``: in title case, not
     first in its sentence)."""
     data = _data()
-    found = data.lexicon.get(core)
-    if found is None and _LEXICON_PREFIX.match(core):
+    machine = _machine(core)  # the lexicon and the regular expressions look this up
+    found = data.lexicon.get(machine)
+    if found is None and _LEXICON_PREFIX.match(machine):
         # compromise's checkLexicon: a prefixed verb or adjective takes its stem's tag
-        stem = _LEXICON_PREFIX.sub("", core)
+        stem = _LEXICON_PREFIX.sub("", machine)
         if len(stem) > 3 and data.lexicon.get(stem) in _PREFIX_TAGS:
             found = data.lexicon[stem]
     tags = _with_parents(found) if found else frozenset()
@@ -448,10 +475,15 @@ def _lexical(core: str, title_inside: bool) -> tuple[frozenset[str], str | None]
         tag = _suffix_tag(core)
         if tag is not None:
             tags = _with_parents(tag)
-    tag = next((t for regex, t in data.regexes if regex.search(core)), None)
-    if tag is None and not tags and core:
-        rules = data.ends_with.get(core[-1], ())
-        tag = next((t for regex, t in rules if regex.search(core)), None)
+    # compromise's checkRegex: regexText, regexNormal, then (with a digit) regexNumbers
+    tag = next((t for regex, t in data.text_regexes if regex.search(core)), None)
+    if tag is None:
+        tag = next((t for regex, t in data.regexes if regex.search(machine)), None)
+    if tag is None and any(c in "0123456789" for c in machine):
+        tag = next((t for regex, t in data.number_regexes if regex.search(machine)), None)
+    if tag is None and not tags and machine:
+        rules = data.ends_with.get(machine[-1], ())
+        tag = next((t for regex, t in rules if regex.search(machine)), None)
     if tag is not None:
         tags = _with_parents(tag)
     return tags, switch
@@ -656,6 +688,127 @@ def _verb_type(word: _Word) -> None:
 
 
 def _tag(words: list[_Word]) -> None:
+    _pre_tag(words)
+    if _contraction_two(words):
+        _pre_tag(words)
+    for i in range(len(words)):
+        _hyphenated(words, i)
+    for i in range(len(words)):
+        _post(words, i)
+
+
+_NEVER_POSSESSIVE = frozenset({"that", "there", "let", "here", "everywhere"})
+_BEFORE_POSSESSIVE = frozenset({"in", "by", "for"})
+_NOUN_LIKE = frozenset({"is", "are", "did", "were", "could", "should", "must", "had", "have"})
+_HERE = frozenset({"here", "there", "everywhere"})
+
+
+def _is_possessive(words: list[_Word], i: int) -> bool:
+    """compromise's ``isPossessive``: whether *X's* is a possessive (else *X is* or *X has*)."""
+    word = words[i]
+    base = word.core[:-2]
+    if base in _NEVER_POSSESSIVE:
+        return False
+    if "Possessive" in word.tags:
+        return True
+    if "QuestionWord" in word.tags or word.core in ("he's", "she's"):
+        return False
+    near = [w for w in words[i + 1 : i + 3] if w.index]
+    if not near or near[0].index != word.index + 1:
+        return True  # at the end of its sentence: 'was spencer's'
+    after = near[0]
+    two = near[1] if len(near) > 1 and near[1].index == after.index + 1 else None
+    if after.switch == "Noun|Gerund":
+        if two is None:
+            return bool(word.tags & {"Actor", "ProperNoun"})
+        return "Copula" in two.tags
+    if "Verb" in after.tags:
+        if "Infinitive" in after.tags:
+            return True
+        if "Gerund" in after.tags:
+            return False
+        return "PresentTense" in after.tags
+    if after.switch == "Adj|Noun":
+        if two is None:
+            return False
+        if two.core in _NOUN_LIKE:
+            return True
+        if two.core in ("too", "also", "enough", "about"):
+            return False
+    if "Noun" in after.tags:
+        if after.core in _HERE or "Possessive" in after.tags:
+            return False
+        return not ("ProperNoun" in after.tags and "ProperNoun" not in word.tags)
+    if i and word.index and words[i - 1].core in _BEFORE_POSSESSIVE:
+        return True
+    if "Adjective" in after.tags:
+        if two is None:
+            return False
+        if "Noun" in two.tags and "Pronoun" not in two.tags:
+            return after.core not in ("above", "below", "behind")
+        return two.switch == "Noun|Verb"
+    return "Value" in after.tags
+
+
+_HAS_WORDS = frozenset({"been", "become"})
+_IS_WORDS = frozenset({"what", "how", "when", "if", "too"})
+
+
+def _is_or_has(words: list[_Word], i: int) -> str:
+    """compromise's ``isOrHas``: what the *'s* of a word that is no possessive stands for."""
+    o = i + 1
+    while o < len(words) and words[o].index:
+        t = words[o]
+        nxt = words[o + 1] if o + 1 < len(words) and words[o + 1].index else None
+        if t.core in _HAS_WORDS:
+            return "has"
+        if t.core in _IS_WORDS or t.tags & {"Gerund", "Determiner", "Adjective"}:
+            return "is"
+        if (
+            t.switch == "Adj|Past"
+            and nxt is not None
+            and (nxt.core in ("too", "also", "enough") or "Preposition" in nxt.tags)
+        ):
+            return "is"
+        if "PastTense" in t.tags:
+            return "is" if nxt is not None and nxt.core == "for" else "has"
+        o += 1
+    return "is"
+
+
+def _contraction_two(words: list[_Word]) -> bool:
+    """compromise's ``contractionTwo`` for *'s*: a possessive is tagged so, any other *X's*
+    becomes the two words *X* and *is* (or *has*; *there's* before a plural: *are*).
+    Returns whether words were split (the tagger then runs again)."""
+    split = False
+    for i in range(len(words) - 1, -1, -1):
+        word = words[i]
+        if not word.core.endswith("'s") or word.raw == "" or len(word.core) < 3:
+            continue
+        if word.core == "let's":
+            continue
+        if _is_possessive(words, i):
+            word.tags = word.tags | _with_parents("Possessive")
+            continue
+        base = word.core[:-2]
+        nxt = words[i + 1] if i + 1 < len(words) and words[i + 1].index else None
+        if base == "there" and nxt is not None and "Plural" in nxt.tags:
+            verb = "are"
+        else:
+            verb = _is_or_has(words, i)
+        first = _Word(base, base, False, word.capital, word.index)
+        second = _Word(verb, verb, word.ends_clause, False, word.index + 1, post=word.post)
+        words[i : i + 1] = [first, second]
+        k = i + 2
+        while k < len(words) and words[k].index:
+            words[k].index += 1
+            k += 1
+        split = True
+    return split
+
+
+def _pre_tag(words: list[_Word]) -> None:
+    """compromise's preTagger (the parts ported)."""
     for word in words:
         _first_tags(word)
     for i, word in enumerate(words):
@@ -668,10 +821,6 @@ def _tag(words: list[_Word]) -> None:
     for i in range(len(words)):
         _switch(words, i)
         _verb_type(words[i])
-    for i in range(len(words)):
-        _hyphenated(words, i)
-    for i in range(len(words)):
-        _post(words, i)
 
 
 def _hyphenated(words: list[_Word], i: int) -> None:
