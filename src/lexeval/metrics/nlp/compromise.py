@@ -369,6 +369,8 @@ def _token(
     if not raw:
         return None
     core = _EDGES.sub("", raw)
+    if raw[0] in "#@" and core:
+        core = raw[0] + core  # compromise keeps a leading # or @ in the word (its text)
     bare = written.lstrip("\"'([{“‘`")
     title = len(bare) > 1 and bare[0].isupper() and (bare[1].islower() or bare[1] in "'’")
     post = _TRAILING.search(raw)
@@ -432,6 +434,7 @@ def _first_tags(word: _Word) -> None:
     word.tags, word.switch = _lexical(word.core, bool(word.index and word.capital))
 
 
+_HASHTAG = re.compile(r"^#[\d_]*[^\W\d_]")  # regexText's '^#[\p{Number}_]*\p{Letter}'
 _MACHINE_DASH = re.compile(r"^[^\W\d_]+-[^\W\d_]+$")
 
 
@@ -476,7 +479,9 @@ def _lexical(core: str, title_inside: bool) -> tuple[frozenset[str], str | None]
         if tag is not None:
             tags = _with_parents(tag)
     # compromise's checkRegex: regexText, regexNormal, then (with a digit) regexNumbers
-    tag = next((t for regex, t in data.text_regexes if regex.search(core)), None)
+    tag = "HashTag" if _HASHTAG.match(core) else None
+    if tag is None:
+        tag = next((t for regex, t in data.text_regexes if regex.search(core)), None)
     if tag is None:
         tag = next((t for regex, t in data.regexes if regex.search(machine)), None)
     if tag is None and any(c in "0123456789" for c in machine):
@@ -850,6 +855,9 @@ def _post(words: list[_Word], i: int) -> None:
     if "Gerund" in word.tags and _gerund_noun(words, i):
         word.tags = _with_parents("Activity" if before is None else "Noun")
         return
+    if word.core in ("had", "were") and _condition(words, i):
+        word.tags = _with_parents("Condition")
+        return
     if before is None:
         return
     if word.core == "united" and before.core in _UNITED:
@@ -886,6 +894,25 @@ def _post(words: list[_Word], i: int) -> None:
         return
     if "PresentTense" in word.tags and "Copula" not in word.tags and _noun_here(words, i):
         word.tags = _with_parents("Plural" if word.core.endswith("s") else "Noun")
+
+
+def _condition(words: list[_Word], i: int) -> bool:
+    """compromise's had-he ('[had] #Noun+ #PastTense') and were-he ('[were] #Noun+ to
+    #Infinitive'), within a clause: the word is a condition, no verb."""
+    k = i + 1
+    while k < len(words) and words[k].at and "Noun" in words[k].tags:
+        k += 1
+    if k == i + 1 or k >= len(words) or not words[k].at:
+        return False
+    if words[i].core == "had":
+        return "PastTense" in words[k].tags
+    nxt = k + 1
+    return (
+        words[k].core == "to"
+        and nxt < len(words)
+        and bool(words[nxt].at)
+        and "Infinitive" in words[nxt].tags
+    )
 
 
 def _gerund_noun(words: list[_Word], i: int) -> bool:
@@ -1131,7 +1158,7 @@ def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
             negative = True
             if core == "never":
                 adverbs.append(core)
-        elif core.endswith("ly") and auxiliaries and core.isalpha():
+        elif auxiliaries and core.isalpha() and "Adverb" in words[i].tags:
             adverbs.append(core)
         else:
             break
