@@ -47,6 +47,7 @@ __all__ = ["elements", "infinitive"]
 _MARKS = re.compile("[\u0300-\u036f]")
 _NON_ALNUM = re.compile("[^a-z0-9]+")
 _EDGES = re.compile(r"^[^a-z0-9']+|[^a-z0-9']+$")
+_CHILLIN = re.compile("[sn]'$")
 _SPACE = re.compile("[" + re.escape(JS_WHITESPACE) + "]+")
 _CLAUSE_END = re.compile(r"[.!?;:,)\]\"]$")
 
@@ -368,17 +369,23 @@ def _token(
     raw = _fold(written).replace("\u2019", "'")
     if not raw:
         return None
-    core = _EDGES.sub("", raw)
+    core = _EDGES.sub("", raw).lstrip("'")  # a leading apostrophe is punctuation
+    while core.endswith("'") and not _CHILLIN.search(core):
+        core = _EDGES.sub("", core[:-1])  # so is a trailing one, but in "flanders'"
     if raw[0] in "#@" and core:
         core = raw[0] + core  # compromise keeps a leading # or @ in the word (its text)
     bare = written.lstrip("\"'([{“‘`")
     title = len(bare) > 1 and bare[0].isupper() and (bare[1].islower() or bare[1] in "'’")
     post = _TRAILING.search(raw)
+    after = post.group() if post else ""
+    quoted = raw.rstrip("'")  # law,' ends a clause
+    if quoted != raw and core and not raw.endswith(core):
+        after = raw[raw.rfind(core) + len(core) :]
     return (
         _expand(raw, core),
         title,
-        post.group() if post else "",
-        bool(_CLAUSE_END.search(raw)),
+        after,
+        bool(_CLAUSE_END.search(quoted if after else raw)),
         _ends_sentence(raw, core),
     )
 
@@ -855,6 +862,10 @@ def _post(words: list[_Word], i: int) -> None:
     if "Gerund" in word.tags and _gerund_noun(words, i):
         word.tags = _with_parents("Activity" if before is None else "Noun")
         return
+    nxt = words[i + 1] if i + 1 < len(words) and words[i + 1].at else None
+    if word.core == "still" and nxt is not None and nxt.tags & {"Adjective", "Verb"}:
+        word.tags = _with_parents("Adverb")  # still-advb, still-verb: '[still] #Adjective'
+        return
     if word.core in ("had", "were") and _condition(words, i):
         word.tags = _with_parents("Condition")
         return
@@ -984,7 +995,7 @@ def _noun_here(words: list[_Word], i: int) -> bool:
 
 def _verb_tense(word: _Word) -> str | None:
     """The tense of ``word`` as a verb (a word of letters, three or more), or None."""
-    if not word.core.isalpha() or len(word.core) < 3:
+    if not word.core.replace("-", "").isalpha() or len(word.core) < 3:
         return None
     return word.tense()
 
@@ -1166,7 +1177,8 @@ def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
         if words[i - 1].ends_clause:
             break
     main: str | None = None
-    if auxiliaries == ["be"] and not negative:
+    gerund = i < len(words) and not words[i - 1].ends_clause and words[i].tense() == "Ge"
+    if auxiliaries == ["be"] and not negative and not gerund:
         # a phrase of a bare *be* and a participle (*to be held*) keeps its words
         out.append("be")
         if i < len(words) and not words[i - 1].ends_clause and words[i].tense() in ("Pa", "Pt"):
