@@ -664,6 +664,116 @@ def _looks_plural(word: str) -> bool:
     return word[-1] == "s" and not word.endswith(_NOT_PLURAL)
 
 
+_GUESS_TENSE = {
+    **dict.fromkeys(["ing"], "Gerund"),
+    **dict.fromkeys(["erer"], "Actor"),
+    **dict.fromkeys(
+        [
+            "ate",
+            "ize",
+            "tion",
+            "rify",
+            "then",
+            "ress",
+            "ify",
+            "age",
+            "nce",
+            "ect",
+            "ise",
+            "ine",
+            "ish",
+            "ace",
+            "ash",
+            "ure",
+            "tch",
+            "end",
+            "ack",
+            "and",
+            "ute",
+            "ade",
+            "ock",
+            "ite",
+            "ase",
+            "ose",
+            "use",
+            "ive",
+            "int",
+            "nge",
+            "lay",
+            "est",
+            "ain",
+            "ant",
+            "ent",
+            "eed",
+            "er",
+            "le",
+            "unk",
+            "ung",
+            "upt",
+            "en",
+        ],
+        "Infinitive",
+    ),
+    **dict.fromkeys(["ept", "ed", "lt", "nt", "ew", "ld"], "PastTense"),
+    **dict.fromkeys(
+        [
+            "rks",
+            "cks",
+            "nks",
+            "ngs",
+            "mps",
+            "tes",
+            "zes",
+            "ers",
+            "les",
+            "acks",
+            "ends",
+            "ands",
+            "ocks",
+            "lays",
+            "eads",
+            "lls",
+            "els",
+            "ils",
+            "ows",
+            "nds",
+            "ays",
+            "ams",
+            "ars",
+            "ops",
+            "ffs",
+            "als",
+            "urs",
+            "lds",
+            "ews",
+            "ips",
+            "es",
+            "ts",
+            "ns",
+        ],
+        "PresentTense",
+    ),
+    **dict.fromkeys(["ken", "wn"], "Participle"),
+}
+
+
+def _guess_tense(word: str) -> str | None:
+    """compromise's ``getTense``: a bare verb's form guessed from its last three, two letters."""
+    for size in (3, 2):
+        if word[-size:] in _GUESS_TENSE:
+            return _GUESS_TENSE[word[-size:]]
+    return "PresentTense" if word.endswith("s") else None
+
+
+def _fill(word: _Word) -> None:
+    """compromise's ``fillTags``: a noun's number, a bare verb's tense."""
+    _number(word)
+    if word.tags == {"Verb"}:
+        guess = _guess_tense(word.core)
+        if guess is not None:
+            word.tags = word.tags | _with_parents(guess)
+
+
 def _number(word: _Word) -> None:
     """compromise's ``fillTags``: a noun of no number is plural or singular by its ending."""
     if "Noun" in word.tags and not word.tags & _NO_NUMBER:
@@ -826,10 +936,10 @@ def _pre_tag(words: list[_Word]) -> None:
     for i, word in enumerate(words):
         word.at = 0 if word.index == 0 or _splits_before(words, i) else words[i - 1].at + 1
     for i, word in enumerate(words):
-        _number(word)
+        _fill(word)
         if not word.tags:
             word.tags = _with_parents(_neighbour_tag(words, i) or "Noun")
-            _number(word)
+            _fill(word)
     for i in range(len(words)):
         _switch(words, i)
         _verb_type(words[i])
@@ -870,6 +980,15 @@ def _post(words: list[_Word], i: int) -> None:
         word.tags = _with_parents("Condition")
         return
     if before is None:
+        return
+    if (
+        "PresentTense" in word.tags
+        and "Possessive" in before.tags
+        and "Gerund" not in word.tags
+        and "her" not in (word.core, before.core)
+    ):
+        # possessive-verb: '#Possessive #PresentTense #Particle?' is a noun (quick-plural)
+        word.tags = _with_parents("Plural" if _looks_plural(word.core) else "Singular")
         return
     if word.core == "united" and before.core in _UNITED:
         word.tags = _with_parents("SportsTeam")  # united-sportsteam: 'manchester united'
