@@ -48,6 +48,7 @@ _MARKS = re.compile("[\u0300-\u036f]")
 _NON_ALNUM = re.compile("[^a-z0-9]+")
 _EDGES = re.compile(r"^[^a-z0-9']+|[^a-z0-9']+$")
 _CHILLIN = re.compile("[sn]'$")
+_TEXT_EDGES = re.compile(r"^[^\w#@]+|[^\w']+$")
 _SPACE = re.compile("[" + re.escape(JS_WHITESPACE) + "]+")
 _CLAUSE_END = re.compile(r"[.!?;:,)\]\"]$")
 
@@ -256,6 +257,13 @@ class _Word:
     post: str = ""  # the punctuation after the word
     tags: frozenset[str] = frozenset()
     switch: str | None = None
+    written: str | None = None  # compromise's normal, where not the core: a contraction's
+    text: str = ""  # as written, without the punctuation around it (one-part words only)
+
+    @property
+    def normal(self) -> str:
+        """compromise's ``normal``: *won't* for the *will* of *won't*, '' for its *not*."""
+        return self.core if self.written is None else self.written
 
     def parts(self) -> list[str]:
         return _NON_ALNUM.sub(" ", self.raw).split()
@@ -350,10 +358,15 @@ def _words(text: str) -> list[_Word]:
         token = _token(written)
         if token is None:
             continue
-        parts, title, post, ends_clause, ends_sentence = token
+        parts, title, post, ends_clause, ends_sentence, whole = token
         for n, (part, core) in enumerate(parts):
             last = n == len(parts) - 1
-            out.append(_Word(part, core, last and ends_clause, title and not n, index, post=post))
+            word = _Word(part, core, last and ends_clause, title and not n, index, post=post)
+            if len(parts) > 1:
+                word.written = "" if n else whole
+            else:
+                word.text = _TEXT_EDGES.sub("", written)
+            out.append(word)
             index += 1
         if ends_sentence:
             index = 0
@@ -363,9 +376,9 @@ def _words(text: str) -> list[_Word]:
 @lru_cache(maxsize=1 << 16)
 def _token(
     written: str,
-) -> tuple[tuple[tuple[str, str], ...], bool, str, bool, bool] | None:
+) -> tuple[tuple[tuple[str, str], ...], bool, str, bool, bool, str] | None:
     """What a word between spaces is to compromise: its parts (``(text, word)`` pairs), title
-    case, the punctuation after it, and whether it ends a clause or a sentence."""
+    case, the punctuation after it, whether it ends a clause or a sentence, and the word."""
     raw = _fold(written).replace("\u2019", "'")
     if not raw:
         return None
@@ -387,6 +400,7 @@ def _token(
         after,
         bool(_CLAUSE_END.search(quoted if after else raw)),
         _ends_sentence(raw, core),
+        core,
     )
 
 
@@ -509,7 +523,7 @@ def _neighbour_tag(words: list[_Word], i: int) -> str | None:
     after = words[i + 1] if i + 1 < len(words) and words[i + 1].at else None
     for near, key in ((before, "leftWords"), (after, "rightWords")):
         if near is not None:
-            tag = next((t for w, t in model[key] if w == near.core), None)
+            tag = next((t for w, t in model[key] if w == near.normal), None)
             if tag:
                 return tag
     for near, key in ((before, "leftTags"), (after, "rightTags")):
@@ -581,8 +595,8 @@ def _switch(words: list[_Word], i: int) -> None:
         before = words[before_at] if before_at >= 0 else None
         after = words[i + 1] if i + 1 < len(words) and words[i + 1].at else None
         tag = (
-            (clues.get("afterWords", {}).get(after.core) if after else None)
-            or (clues.get("beforeWords", {}).get(before.core) if before else None)
+            (clues.get("afterWords", {}).get(after.normal or after.core) if after else None)
+            or (clues.get("beforeWords", {}).get(before.normal or before.core) if before else None)
             or _clue_tag(before, clues.get("beforeTags", {}))
             or _clue_tag(after, clues.get("afterTags", {}))
         )
@@ -662,6 +676,52 @@ def _looks_plural(word: str) -> bool:
     if word[-1] in _PLURAL_ENDINGS:
         return word.endswith(_PLURAL_ENDINGS[word[-1]])
     return word[-1] == "s" and not word.endswith(_NOT_PLURAL)
+
+
+_ONE_LETTER_ACRONYM = re.compile(r"^[A-Z]('s|,)?$")
+_UPPER = re.compile(r"^[A-Z-]+$")
+_UPPER_THEN_S = re.compile(r"^[A-Z]+s$")
+_PERIOD_ACRONYM = re.compile(r"([A-Z]\.)+[A-Z]?,?$")
+_NO_PERIOD_ACRONYM = re.compile(r"[A-Z]{2,}('s|,)?$")
+_LOWER_ACRONYM = re.compile(r"([a-z]\.)+[a-z]\.?$")
+_ACRONYM_PLACES = frozenset({"la", "ny", "us", "dc", "gb", "uk"})
+
+
+def _no_period_acronym(word: _Word) -> bool:
+    """compromise's ``isNoPeriodAcronym``: NDA, UNOCHA, MMVAs, N.D.A, NY (not PIZZA, I)."""
+    text = word.text
+    if not _UPPER.match(text):
+        if len(text) > 3 and _UPPER_THEN_S.match(text):
+            text = text[:-1]
+        else:
+            return False
+    elif word.core in _ACRONYM_PLACES:
+        return True
+    if len(text) > 5 or text in ("I", "A") or word.core in _data().lexicon:
+        return False
+    return any(
+        r.search(text)
+        for r in (_PERIOD_ACRONYM, _LOWER_ACRONYM, _ONE_LETTER_ACRONYM, _NO_PERIOD_ACRONYM)
+    )
+
+
+def _acronym(word: _Word) -> None:
+    """compromise's ``checkAcronym``: an upper-case word is an acronym (a noun)."""
+    if not word.text:
+        return
+    if _no_period_acronym(word):
+        tags = _with_parents("Acronym,Noun")
+        if word.core in _ACRONYM_PLACES:
+            tags |= _with_parents("Place")
+        if _UPPER_THEN_S.match(word.text):
+            tags |= _with_parents("Plural")
+        word.tags = tags
+    elif word.text not in ("I", "A") and _ONE_LETTER_ACRONYM.match(word.text):
+        word.tags = _with_parents("Acronym,Noun")
+    elif "Organization" in word.tags and (
+        len(word.text) <= 3 or (_UPPER.match(word.text) and len(word.text) <= 6)
+    ):
+        word.tags |= _with_parents("Acronym")
 
 
 _GUESS_TENSE = {
@@ -936,6 +996,8 @@ def _pre_tag(words: list[_Word]) -> None:
     for i, word in enumerate(words):
         word.at = 0 if word.index == 0 or _splits_before(words, i) else words[i - 1].at + 1
     for i, word in enumerate(words):
+        if "Acronym" not in word.tags and "RomanNumeral" not in word.tags:
+            _acronym(word)
         _fill(word)
         if not word.tags:
             word.tags = _with_parents(_neighbour_tag(words, i) or "Noun")
@@ -1288,7 +1350,7 @@ def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
             negative = True
             if core == "never":
                 adverbs.append(core)
-        elif auxiliaries and core.isalpha() and "Adverb" in words[i].tags:
+        elif auxiliaries and core.isalpha() and "Adverb" in words[i].tags and core != "then":
             adverbs.append(core)
         else:
             break
