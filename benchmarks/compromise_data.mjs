@@ -6,6 +6,7 @@
 //   switches: words that can take two parts of speech -> the kind of switch ('Plural|Verb'...)
 //   clues:    per kind of switch, the neighbouring words and tags that decide it
 //   parents:  each tag -> its ancestors in compromise's tag set
+//   nots:     each tag -> the tags it removes when set (setTag's conflicts)
 //   suffixes: the word endings that tag an unknown word (by ending length)
 //   regexes:  the regular expressions that tag a word (regexText, regexNormal, regexNumbers, then
 //             endsWith by last letter: [source, tag(s), flags]; \p{Currency_Symbol} written out,
@@ -30,7 +31,11 @@ for (const word of Object.keys(model.one.lexicon).sort()) {
   lexicon[word] = Array.isArray(tag) ? tag.join(',') : String(tag);
 }
 const parents = {};
-for (const [tag, info] of Object.entries(model.one.tagSet)) parents[tag] = info.parents || [];
+const nots = {};
+for (const [tag, info] of Object.entries(model.one.tagSet)) {
+  parents[tag] = info.parents || [];
+  nots[tag] = info.not || [];
+}
 const models = {};
 for (const name of ['fromPast', 'fromPresent', 'fromGerund', 'fromParticiple']) {
   const { fwd = {}, both = {}, ex = {}, same = [] } = model.two.models[name];
@@ -68,6 +73,7 @@ const data = {
   switches: model.two.switches,
   clues: model.two.clues,
   parents,
+  nots,
   suffixes: model.two.suffixPatterns.map((s) => s || {}),
   regexes,
   neighbours: model.two.neighbours,

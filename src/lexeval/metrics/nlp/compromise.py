@@ -59,74 +59,6 @@ _MODAL = frozenset(
     {"can", "could", "will", "would", "shall", "should", "may", "might", "must", "ought"}
 )
 _NEGATIVE = frozenset({"not", "never", "n't"})
-#: Determiners, possessives, quantifiers, prepositions and conjunctions: no subject (looking
-#: back for one) and no verb (after a modal).
-_FUNCTION_WORDS = frozenset(
-    {
-        "the",
-        "a",
-        "an",
-        "this",
-        "that",
-        "these",
-        "those",
-        "every",
-        "each",
-        "no",
-        "any",
-        "some",
-        "his",
-        "her",
-        "its",
-        "their",
-        "our",
-        "my",
-        "your",
-        "many",
-        "several",
-        "few",
-        "all",
-        "most",
-        "both",
-        "other",
-        "such",
-        "of",
-        "in",
-        "on",
-        "for",
-        "to",
-        "with",
-        "by",
-        "at",
-        "from",
-        "and",
-        "or",
-        "as",
-        "into",
-        "about",
-    }
-)
-_PLURAL_SUBJECT = frozenset({"i", "we", "they"})
-_SINGULAR_SUBJECT = frozenset({"he", "she", "it", "you", "that", "this", "which", "who"})
-#: Words compromise does not take for the main verb after a modal or *do*.
-_NOT_AFTER_MODAL = (
-    _FUNCTION_WORDS
-    | _PLURAL_SUBJECT
-    | _SINGULAR_SUBJECT
-    | {
-        "there",
-        "also",
-        "then",
-        "so",
-        "only",
-        "still",
-        "just",
-        "even",
-        "too",
-        "very",
-        "be",
-    }
-)
 _TENSE_MODEL = {"Pa": "fromPast", "Pt": "fromParticiple", "Pr": "fromPresent", "Ge": "fromGerund"}
 
 
@@ -136,6 +68,7 @@ class _Data:
     switches: dict[str, str]  # word -> kind of switch ("Plural|Verb"...)
     clues: dict[str, dict[str, dict[str, str]]]  # kind -> beforeWords... -> word or tag -> tag
     parents: dict[str, list[str]]
+    nots: dict[str, list[str]]
     suffixes: list[dict[str, str]]  # by length of the ending
     regexes: list[tuple[re.Pattern[str], str]]
     ends_with: dict[str, list[tuple[re.Pattern[str], str]]]  # by last letter
@@ -171,6 +104,7 @@ def _data() -> _Data:
         d["switches"],
         d["clues"],
         d["parents"],
+        d["nots"],
         d["suffixes"],
         regexes,
         ends_with,
@@ -192,6 +126,19 @@ def _with_parents(tags: str) -> frozenset[str]:
         out.add(tag)
         out.update(parents.get(tag, ()))
     return frozenset(out)
+
+
+@cache
+def _setting(tag: str) -> tuple[frozenset[str], frozenset[str]]:
+    return frozenset(_data().nots.get(tag, ())), _with_parents(tag)
+
+
+def _set_tag(tags: frozenset[str], tag: str) -> frozenset[str]:
+    """compromise's ``setTag``: the tag and its parents added, the tags it rules out removed."""
+    if tag in tags:
+        return tags
+    nots, added = _setting(tag)
+    return (tags - nots) | added
 
 
 def _convert(word: str, model: dict[str, dict[str, str]]) -> str:
@@ -510,8 +457,8 @@ def _lexical(core: str, title_inside: bool) -> tuple[frozenset[str], str | None]
     if tag is None and not tags and machine:
         rules = data.ends_with.get(machine[-1], ())
         tag = next((t for regex, t in rules if regex.search(machine)), None)
-    if tag is not None:
-        tags = _with_parents(tag)
+    for one in tag.split(",") if tag is not None else ():
+        tags = _set_tag(tags, one)
     return tags, switch
 
 
@@ -602,7 +549,7 @@ def _switch(words: list[_Word], i: int) -> None:
         )
     tag = _adhoc(form, words, i) or tag
     if tag is not None:
-        word.tags = _with_parents(tag)
+        word.tags = _set_tag(word.tags, tag)
 
 
 _NO_NUMBER = frozenset(
@@ -960,7 +907,8 @@ def _is_or_has(words: list[_Word], i: int) -> str:
 
 def _contraction_two(words: list[_Word]) -> bool:
     """compromise's ``contractionTwo`` for *'s*: a possessive is tagged so, any other *X's*
-    becomes the two words *X* and *is* (or *has*; *there's* before a plural: *are*).
+    becomes the two words *X* (written *X's*) and *is* (or *has*; *there's* before a plural:
+    *are*), the second written as nothing.
     Returns whether words were split (the tagger then runs again)."""
     split = False
     for i in range(len(words) - 1, -1, -1):
@@ -970,7 +918,7 @@ def _contraction_two(words: list[_Word]) -> bool:
         if word.core == "let's":
             continue
         if _is_possessive(words, i):
-            word.tags = word.tags | _with_parents("Possessive")
+            word.tags = _set_tag(word.tags, "Possessive")
             continue
         base = word.core[:-2]
         nxt = words[i + 1] if i + 1 < len(words) and words[i + 1].index else None
@@ -978,8 +926,11 @@ def _contraction_two(words: list[_Word]) -> bool:
             verb = "are"
         else:
             verb = _is_or_has(words, i)
-        first = _Word(base, base, False, word.capital, word.index)
-        second = _Word(verb, verb, word.ends_clause, False, word.index + 1, post=word.post)
+        # the word keeps its text (its elements: *europe*, *s*), the verb has none
+        first = _Word(word.raw, base, False, word.capital, word.index, written=word.core)
+        first.text = word.text
+        second = _Word("", verb, word.ends_clause, False, word.index + 1, post=word.post)
+        second.written = ""
         words[i : i + 1] = [first, second]
         k = i + 2
         while k < len(words) and words[k].index:
@@ -1018,7 +969,8 @@ def _hyphenated(words: list[_Word], i: int) -> None:
     if not third.index or not second.tags & {"PastTense", "Gerund"}:
         return
     if third.tags & {"Noun", "Conjunction"} and "Adverb" not in word.tags | second.tags:
-        word.tags = second.tags = _with_parents("Adjective")
+        word.tags = _set_tag(word.tags, "Adjective")
+        second.tags = _set_tag(second.tags, "Adjective")
 
 
 _ONE = frozenset({"one", "1", "a", "an"})
@@ -1032,14 +984,14 @@ def _post(words: list[_Word], i: int) -> None:
     before = words[i - 1] if word.index else None
     after = words[i + 1] if i + 1 < len(words) and words[i + 1].index else None
     if "Gerund" in word.tags and _gerund_noun(words, i):
-        word.tags = _with_parents("Activity" if before is None else "Noun")
+        word.tags = _set_tag(word.tags, "Activity" if before is None else "Noun")
         return
     nxt = words[i + 1] if i + 1 < len(words) and words[i + 1].at else None
     if word.core == "still" and nxt is not None and nxt.tags & {"Adjective", "Verb"}:
-        word.tags = _with_parents("Adverb")  # still-advb, still-verb: '[still] #Adjective'
+        word.tags = _set_tag(word.tags, "Adverb")  # still-advb, still-verb: '[still] #Adjective'
         return
     if word.core in ("had", "were") and _condition(words, i):
-        word.tags = _with_parents("Condition")
+        word.tags = _set_tag(word.tags, "Condition")
         return
     if before is None:
         return
@@ -1050,28 +1002,32 @@ def _post(words: list[_Word], i: int) -> None:
         and "her" not in (word.core, before.core)
     ):
         # possessive-verb: '#Possessive #PresentTense #Particle?' is a noun (quick-plural)
-        word.tags = _with_parents("Plural" if _looks_plural(word.core) else "Singular")
+        word.tags = _set_tag(
+            _set_tag(word.tags, "Noun"), "Plural" if _looks_plural(word.core) else "Singular"
+        )
         return
     if word.core == "united" and before.core in _UNITED:
-        word.tags = _with_parents("SportsTeam")  # united-sportsteam: 'manchester united'
+        word.tags = _set_tag(word.tags, "SportsTeam")  # united-sportsteam: 'manchester united'
         return
     # 35-signs: '#Value [%Plural|Verb%]'; asking-questions: '#Gerund [%Plural|Verb%]'
     counted = "Value" in before.tags and before.core not in _ONE
     if word.switch == "Plural|Verb" and (counted or "Gerund" in before.tags):
-        word.tags = _with_parents("Plural")
+        word.tags = _set_tag(word.tags, "Plural")
         return
     if "Gerund" in word.tags and "Determiner" in before.tags and after and "Noun" in after.tags:
-        word.tags = _with_parents("Adjective")  # the-gerund-noun: '#Determiner [#Gerund] #Noun'
+        word.tags = _set_tag(
+            word.tags, "Adjective"
+        )  # the-gerund-noun: '#Determiner [#Gerund] #Noun'
         return
     # the-verb-of: '(a|an|the) [#Verb] of'; determiner1: 'the [#Verb] #Preposition .'
     of = after is not None and (
         after.core == "of" or (before.core == "the" and "Preposition" in after.tags)
     )
     if "Verb" in word.tags and before.core in ("a", "an", "the") and of:
-        word.tags = _with_parents("Noun")
+        word.tags = _set_tag(word.tags, "Noun")
         return
     if word.core == "left" and ("Noun" in before.tags or "Adverb" in before.tags):
-        word.tags = _with_parents("PastTense")  # left-verb: '#Noun #Adverb? [left]'
+        word.tags = _set_tag(word.tags, "PastTense")  # left-verb: '#Noun #Adverb? [left]'
         return
     two_back = words[i - 2] if i >= 2 and before.index else None
     if (
@@ -1082,10 +1038,10 @@ def _post(words: list[_Word], i: int) -> None:
         and not word.tags & {"Preposition", "Pronoun"}
         and word.core != "way"
     ):
-        word.tags = _with_parents("PresentTense")  # voice-that-rocks: '#Noun that [#Plural]'
+        word.tags = _set_tag(word.tags, "PresentTense")  # voice-that-rocks: '#Noun that [#Plural]'
         return
     if "PresentTense" in word.tags and "Copula" not in word.tags and _noun_here(words, i):
-        word.tags = _with_parents("Plural" if word.core.endswith("s") else "Noun")
+        word.tags = _set_tag(word.tags, "Plural" if word.core.endswith("s") else "Noun")
 
 
 def _condition(words: list[_Word], i: int) -> bool:
@@ -1369,15 +1325,6 @@ def _phrase(words: list[_Word], start: int, out: list[str]) -> int:
     if i < len(words) and not words[i - 1].ends_clause:
         nxt = words[i]
         tense = _verb_tense(nxt)
-        after_modal = bool(auxiliaries) and auxiliaries[-1] in _MODAL
-        if (
-            tense is None
-            and after_modal
-            and nxt.core.isalpha()
-            and not nxt.capital
-            and nxt.core not in _NOT_AFTER_MODAL
-        ):
-            tense = "In"
         copula = auxiliaries in ([c] for c in _COPULA - {"be", "been", "being"})
         if tense is not None and _two_verbs(words, i):
             end = _run_end(words, i)
