@@ -1143,6 +1143,10 @@ _NOT_PLURAL_ROOT = frozenset(
 )
 
 
+_PRONOUNS = frozenset({"he", "she", "we", "you", "they", "i", "it", "him"})
+_PHRASE_END = re.compile("[,;:.!?]")
+
+
 def _subject_plural(words: list[_Word], start: int) -> bool:
     """compromise's ``doDoes``: *do* when the verb's subject (the last noun phrase before it in
     its sentence, ``getSubject``) has *i* or *we*, or is plural as ``isPlural`` of a noun phrase
@@ -1154,16 +1158,38 @@ def _subject_plural(words: list[_Word], start: int) -> bool:
         end -= 1
     if end == first:
         return False
-    begin = end
-    while begin > first and "Noun" in words[begin - 1].tags:
-        begin -= 1
+    begin = end - 1
+    if words[begin].core not in _PRONOUNS:  # findNouns: a pronoun is a noun phrase alone
+        while (
+            begin > first
+            and "Noun" in words[begin - 1].tags
+            and words[begin - 1].core not in _PRONOUNS
+            and not _PHRASE_END.search(words[begin - 1].post)
+        ):
+            begin -= 1
+    root = words[end - 1]
+    if (
+        begin - 2 >= first
+        and words[begin - 1].core == "of"
+        and "Noun" in words[begin - 2].tags
+        and words[begin - 2].core not in _PRONOUNS
+    ):
+        # the chunker's '#Noun of #Determiner? #Noun' is one phrase, its root before 'of'
+        root = words[begin - 2]
+        begin -= 2
+        while (
+            begin > first
+            and "Noun" in words[begin - 1].tags
+            and words[begin - 1].core not in _PRONOUNS
+            and not _PHRASE_END.search(words[begin - 1].post)
+        ):
+            begin -= 1
     phrase = words[begin:end]
     cores = {w.core for w in phrase}
     if cores & {"i", "we", "they", "those"}:
         return True
     if any("Plural" in w.tags for w in phrase):
         return True
-    root = phrase[-1]
     if root.tags & _NOT_PLURAL_ROOT or any("Singular" in w.tags for w in phrase):
         return False
     return len(root.core) > 3 and root.core.endswith("s") and not root.core.endswith("ss")
