@@ -360,6 +360,60 @@ def halves(data: Data) -> None:
         print(f"{options!s:60s}" + " ".join(cells), flush=True)
 
 
+def _rule_before(reference_keywords: int, output_keywords: int) -> str:
+    """The auto rule before issue 42 (short answers first, then a source at 4x)."""
+    if reference_keywords <= 8:
+        return "short_answer"
+    return "source_support" if output_keywords >= 4 * reference_keywords else "summary"
+
+
+def before_after(data: Data) -> None:
+    """The default (auto rule) against the rule before, on each source-support corpus: the
+    same scores as the profile each rule picks (paired difference, interval)."""
+    assert data.frank is not None
+    default = KeywordCoverageMetric()
+    profiles = {t: KeywordCoverageMetric(task=t) for t in TASKS}  # type: ignore[arg-type]
+
+    def both(ref: str, out: str) -> tuple[float, float]:
+        r = default.measure(ref, out)
+        task = _rule_before(len(r.info["input_keywords"]), len(r.info["output_keywords"]))
+        return r.score, profiles[task].measure(ref, out).score
+
+    for name, label in FRANK_SETS.items():
+        items = [i for i in data.frank if i.dataset == name]
+        pairs = [both(i.summary, i.article) for i in items]
+        human = [i.factuality for i in items]
+        now = correlation([p[0] for p in pairs], human, method="spearman", n_resamples=1)
+        d = compare(
+            [p[0] for p in pairs],
+            [p[1] for p in pairs],
+            human,
+            statistic="correlation",
+            method="spearman",
+            n_resamples=RESAMPLES,
+            seed=SEED,
+        )
+        print(
+            f"default on FRANK {label}: {now.value:.3f}, minus the rule before "
+            f"{d.difference:+.3f} [{d.interval[0]:+.3f},{d.interval[1]:+.3f}]"
+        )
+    pairs = [both(r["decoded"], r["source"]) for r in data.summaries]
+    d = compare(
+        [p[0] for p in pairs],
+        [p[1] for p in pairs],
+        data.consistency,
+        statistic="correlation",
+        groups=data.docs,
+        level="summary",
+        n_resamples=RESAMPLES,
+        seed=SEED,
+    )
+    print(
+        f"default on SummEval consistency: minus the rule before "
+        f"{d.difference:+.3f} [{d.interval[0]:+.3f},{d.interval[1]:+.3f}]"
+    )
+
+
 def source_grid(data: Data) -> None:
     """Source support: the keyword grid on FRANK (choose) and SummEval consistency (confirm),
     with intervals, and where the auto rule sends each corpus's pairs."""
@@ -397,6 +451,7 @@ def source_grid(data: Data) -> None:
             f" {cell(f[1].value, f[1].interval):>22s} {cell(c.value, c.interval):>28s}",
             flush=True,
         )
+    before_after(data)
     auto = KeywordCoverageMetric()
     shares = {
         "FRANK (summary, article)": [
