@@ -239,8 +239,11 @@ _RANGE_START = re.compile("^[0-9]{1,4}(:[0-9][0-9])?([a-z]{1,2})? ?[-\u2013\u201
 _RANGE_END = re.compile("^[0-9]{1,4}([a-z]{1,2})? ?$")
 
 
+@lru_cache(maxsize=1 << 14)
 def _has_hyphen(piece: str) -> bool:
     """compromise's ``hasHyphen``: whether its tokenizer splits a word at its hyphens."""
+    if "-" not in piece and "\u2013" not in piece and "\u2014" not in piece:
+        return False
     parts = _DASHES.split(piece)
     if len(parts) <= 1:
         return False
@@ -305,14 +308,14 @@ def _words(text: str) -> list[_Word]:
         token = _token(written)
         if token is None:
             continue
-        parts, title, post, ends_clause, ends_sentence, whole = token
+        parts, title, post, ends_clause, ends_sentence, whole, text_ = token
         for n, (part, core) in enumerate(parts):
             last = n == len(parts) - 1
             word = _Word(part, core, last and ends_clause, title and not n, index, post=post)
             if len(parts) > 1:
                 word.written = "" if n else whole
             else:
-                word.text = _TEXT_EDGES.sub("", written)
+                word.text = text_
             out.append(word)
             index += 1
         if ends_sentence:
@@ -323,9 +326,10 @@ def _words(text: str) -> list[_Word]:
 @lru_cache(maxsize=1 << 16)
 def _token(
     written: str,
-) -> tuple[tuple[tuple[str, str], ...], bool, str, bool, bool, str] | None:
+) -> tuple[tuple[tuple[str, str], ...], bool, str, bool, bool, str, str] | None:
     """What a word between spaces is to compromise: its parts (``(text, word)`` pairs), title
-    case, the punctuation after it, whether it ends a clause or a sentence, and the word."""
+    case, the punctuation after it, whether it ends a clause or a sentence, the word, and the
+    word as written without the punctuation around it."""
     raw = _fold(written).replace("\u2019", "'")
     if not raw:
         return None
@@ -348,6 +352,7 @@ def _token(
         bool(_CLAUSE_END.search(quoted if after else raw)),
         _ends_sentence(raw, core),
         core,
+        _TEXT_EDGES.sub("", written),
     )
 
 
@@ -655,6 +660,11 @@ def _no_period_acronym(word: _Word) -> bool:
 def _acronym(word: _Word) -> None:
     """compromise's ``checkAcronym``: an upper-case word is an acronym (a noun)."""
     if not word.text:
+        return
+    if word.text.islower() or not any("A" <= c <= "Z" for c in word.text):
+        # no capital letter: only the short-organization rule can apply
+        if "Organization" in word.tags and len(word.text) <= 3:
+            word.tags |= _with_parents("Acronym")
         return
     if _no_period_acronym(word):
         tags = _with_parents("Acronym,Noun")
