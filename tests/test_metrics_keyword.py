@@ -496,7 +496,7 @@ def test_explicit_knobs_override_the_task_profile() -> None:
 
 
 def test_without_a_task_the_family_is_chosen_by_the_documented_rule() -> None:
-    from lexeval.metrics.keyword_tasks import SOURCE_RATIO
+    from lexeval.metrics.keyword_tasks import SOURCE_MIN_OUTPUT, SOURCE_RATIO
 
     m = KeywordCoverageMetric()
     assert m.measure("Paris", "It is Paris, the capital.").info["task"] == "short_answer"
@@ -511,6 +511,17 @@ def test_without_a_task_the_family_is_chosen_by_the_documented_rule() -> None:
     r = m.measure(SUMMARY_OUT, source)
     assert r.info["task"] == "source_support"
     assert len(r.info["output_keywords"]) >= SOURCE_RATIO * r.info["total_keywords"]
+    # a one-sentence summary (at most 8 keywords) against its article is source support too
+    article = " ".join(
+        [SUMMARY_REF] + [f"Paragraph {i} about other city matters." for i in range(80)]
+    )
+    short_summary = "The council approved a new bus lane."
+    r = m.measure(short_summary, article)
+    assert r.info["task"] == "source_support"
+    assert len(r.info["output_keywords"]) >= SOURCE_MIN_OUTPUT
+    assert m.measure(short_summary, source).info["task"] == "short_answer"  # under 60 keywords
+    # ... but a gold answer of one or two keywords against a long answer stays a short answer
+    assert m.measure("Paris", article).info["task"] == "short_answer"
     # the same scores as the chosen profile, whichever way it is reached
     for task, (ref, out) in {
         "summary": (SUMMARY_REF, SUMMARY_OUT),

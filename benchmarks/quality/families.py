@@ -11,7 +11,11 @@ Columns, by family:
 - summaries: SummEval relevance, per-document Kendall tau-b (16 systems per article, averaged
   over the 100 articles), each summary's score the mean over its 11 references;
 - source support: SummEval consistency, the same statistic, with ``input=summary`` and
-  ``output=source article`` (the summary's keywords found in its source).
+  ``output=source article`` (the summary's keywords found in its source); and FRANK (2,246
+  CNN/DM and XSum summaries, people's ``Factuality``; MIT; not in ../shared: see
+  ``benchmarks/_frank.py`` and ``LEXEVAL_FRANK_DIR``), Spearman over the summaries of each
+  of its two corpora (its paper's statistic; pooled, the gap between CNN/DM's mostly faithful
+  and XSum's mostly unfaithful summaries would inflate it), skipped when absent.
 
 Each figure has a 95% bootstrap interval (rows; articles for SummEval) and, below the table,
 each row's paired difference against Mastra's mode with its interval. A cell is ``n/a`` when
@@ -21,6 +25,10 @@ references longer than its limit) or the row does not exist in the tree measured
 ``--halves`` prints, for the summary and source-support families, a grid of keyword settings
 on a develop half of the articles and on the other half (how the profiles were chosen).
 ``--quick`` scores a seeded sample (1,000 answers per QA set, 30 articles) for development.
+``--source`` prints, for source support, a grid of keyword settings on FRANK (where the
+``source_support`` profile is chosen) beside SummEval consistency (where it is confirmed), with
+intervals, and the share of each corpus's pairs the auto rule sends to ``source_support``
+(and of SummEval's reference-summary pairs, which it should not).
 
 Run: ``PYTHONPATH=src .venv/bin/python benchmarks/quality/families.py [--quick] [--halves]``.
 """
@@ -38,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the helpers
+from _frank import FrankItem, load_frank
 from _qa import QAItem, load_evouna, load_nq301
 from _summeval import load
 
@@ -129,6 +138,10 @@ class Data:
         self.docs = [summeval.docs[i] for i in rows]
         self.relevance = [summeval.human["relevance"][i] for i in rows]
         self.consistency = [summeval.human["consistency"][i] for i in rows]
+        frank = load_frank()
+        if frank is not None and quick:
+            frank = rng.sample(frank, min(QUICK_QA, len(frank)))
+        self.frank: list[FrankItem] | None = frank
 
 
 def score_all(build: Callable[[], Scorer], data: Data) -> dict[str, list[float] | None]:
@@ -155,6 +168,13 @@ def score_all(build: Callable[[], Scorer], data: Data) -> dict[str, list[float] 
     except ValueError as error:
         print(f"  consistency refused: {error}", file=sys.stderr)
         out["consistency"] = None
+    if data.frank is not None:
+        scorer = build()
+        try:
+            out["FRANK"] = [scorer([item.summary], item.article, None) for item in data.frank]
+        except ValueError as error:
+            print(f"  FRANK refused: {error}", file=sys.stderr)
+            out["FRANK"] = None
     return out
 
 
@@ -184,7 +204,29 @@ def figures(scores: dict[str, list[float] | None], data: Data) -> dict[str, tupl
             values, human, groups=data.docs, level="summary", n_resamples=RESAMPLES, seed=SEED
         )
         out[column] = (c.value, c.interval)
+    frank = scores.get("FRANK")
+    if data.frank is not None and frank is not None:
+        for name in FRANK_SETS:
+            f = frank_correlation(frank, data.frank, name)
+            out[f"FRANK {name}"] = (f.value, f.interval)
     return out
+
+
+#: FRANK's two corpora (its ``dataset`` field) and their names in the tables.
+FRANK_SETS = {"cnndm": "CNN/DM", "bbc": "XSum"}
+
+
+def frank_correlation(values: list[float], items: list[FrankItem], dataset: str) -> Any:
+    """Spearman of ``values`` with FRANK's factuality over the summaries of one of its corpora
+    (bootstrap: rows)."""
+    rows = [k for k, item in enumerate(items) if item.dataset == dataset]
+    return correlation(
+        [values[k] for k in rows],
+        [items[k].factuality for k in rows],
+        method="spearman",
+        n_resamples=RESAMPLES,
+        seed=SEED,
+    )
 
 
 COLUMNS = (
@@ -194,6 +236,8 @@ COLUMNS = (
     ("NQ301 kappa", "NQ301 kappa"),
     ("relevance", "SummEval rel tau"),
     ("consistency", "SummEval con tau"),
+    ("FRANK cnndm", "FRANK CNN/DM rho"),
+    ("FRANK bbc", "FRANK XSum rho"),
 )
 
 
@@ -225,6 +269,20 @@ def differences(
             seed=SEED,
         )
         out.append(f"{c.difference:+.3f} [{c.interval[0]:+.3f},{c.interval[1]:+.3f}]")
+    x, z = a.get("FRANK"), b.get("FRANK")
+    if data.frank is not None and x is not None and z is not None:
+        for name in FRANK_SETS:
+            rows = [k for k, item in enumerate(data.frank) if item.dataset == name]
+            c = compare(
+                [x[k] for k in rows],
+                [z[k] for k in rows],
+                [data.frank[k].factuality for k in rows],
+                statistic="correlation",
+                method="spearman",
+                n_resamples=RESAMPLES,
+                seed=SEED,
+            )
+            out.append(f"{c.difference:+.3f} [{c.interval[0]:+.3f},{c.interval[1]:+.3f}]")
     return out
 
 
@@ -261,7 +319,13 @@ def table(data: Data, rows: dict[str, Callable[[], Scorer]], cache: Path | None 
             cells = differences(scores, scored[MASTRA], data)
             print(f"{label:{width}s}" + "".join(f"{c:>24s}" for c in cells))
     n_qa = ", ".join(f"{k} {len(v)}" for k, v in data.qa.items())
-    print(f"\nn: {n_qa}; SummEval {len(set(data.docs))} articles, {len(data.docs)} summaries")
+    n_frank = "absent" if data.frank is None else f"{len(data.frank)} summaries"
+    print(
+        f"\nn: {n_qa}; SummEval {len(set(data.docs))} articles, {len(data.docs)} summaries; "
+        f"FRANK {n_frank}"
+    )
+    print("families: short answers (EVOUNA NQ tune, TQ, NQ301), summaries (SummEval relevance),")
+    print("source support (SummEval consistency, FRANK), prompts (no public set here)")
 
 
 #: The grid of ``--halves`` (every combination).
@@ -283,6 +347,7 @@ def halves(data: Data) -> None:
         "confirm": [i for i, d in enumerate(data.docs) if d not in develop],
     }
     data.qa = {}
+    data.frank = None
     keys = list(GRID)
     print(f"{'setting':60s} rel dev  rel conf  con dev  con conf")
     for combo in itertools.product(*GRID.values()):
@@ -304,11 +369,123 @@ def halves(data: Data) -> None:
         print(f"{options!s:60s}" + " ".join(cells), flush=True)
 
 
+def _rule_before(reference_keywords: int, output_keywords: int) -> str:
+    """The auto rule before issue 42 (short answers first, then a source at 4x)."""
+    if reference_keywords <= 8:
+        return "short_answer"
+    return "source_support" if output_keywords >= 4 * reference_keywords else "summary"
+
+
+def before_after(data: Data) -> None:
+    """The default (auto rule) against the rule before, on each source-support corpus: the
+    same scores as the profile each rule picks (paired difference, interval)."""
+    assert data.frank is not None
+    default = KeywordCoverageMetric()
+    profiles = {t: KeywordCoverageMetric(task=t) for t in TASKS}  # type: ignore[arg-type]
+
+    def both(ref: str, out: str) -> tuple[float, float]:
+        r = default.measure(ref, out)
+        task = _rule_before(len(r.info["input_keywords"]), len(r.info["output_keywords"]))
+        return r.score, profiles[task].measure(ref, out).score
+
+    for name, label in FRANK_SETS.items():
+        items = [i for i in data.frank if i.dataset == name]
+        pairs = [both(i.summary, i.article) for i in items]
+        human = [i.factuality for i in items]
+        now = correlation([p[0] for p in pairs], human, method="spearman", n_resamples=1)
+        d = compare(
+            [p[0] for p in pairs],
+            [p[1] for p in pairs],
+            human,
+            statistic="correlation",
+            method="spearman",
+            n_resamples=RESAMPLES,
+            seed=SEED,
+        )
+        print(
+            f"default on FRANK {label}: {now.value:.3f}, minus the rule before "
+            f"{d.difference:+.3f} [{d.interval[0]:+.3f},{d.interval[1]:+.3f}]"
+        )
+    pairs = [both(r["decoded"], r["source"]) for r in data.summaries]
+    d = compare(
+        [p[0] for p in pairs],
+        [p[1] for p in pairs],
+        data.consistency,
+        statistic="correlation",
+        groups=data.docs,
+        level="summary",
+        n_resamples=RESAMPLES,
+        seed=SEED,
+    )
+    print(
+        f"default on SummEval consistency: minus the rule before "
+        f"{d.difference:+.3f} [{d.interval[0]:+.3f},{d.interval[1]:+.3f}]"
+    )
+
+
+def source_grid(data: Data) -> None:
+    """Source support: the keyword grid on FRANK (choose) and SummEval consistency (confirm),
+    with intervals, and where the auto rule sends each corpus's pairs."""
+    if data.frank is None:
+        return
+    data.qa = {}
+    print(
+        f"{'setting':60s} {'FRANK CNN/DM rho (choose)':>26s} {'FRANK XSum rho':>22s}"
+        f" {'SummEval con tau (confirm)':>28s}"
+    )
+    rows: list[tuple[str, dict[str, Any]]] = [
+        (f"task={t}", {"task": t}) for t in ("source_support", "short_answer", "long_answer")
+    ]
+    rows.append(("compat=mastra", {"compat": "mastra"}))
+    keys = list(GRID)
+    rows += [
+        (str(dict(zip(keys, combo, strict=True))), dict(zip(keys, combo, strict=True)))
+        for combo in itertools.product(*GRID.values())
+    ]
+    for label, options in rows:
+        metric = KeywordCoverageMetric(**options)
+        frank = [metric.measure(i.summary, i.article).score for i in data.frank]
+        con = [metric.measure(r["decoded"], r["source"]).score for r in data.summaries]
+        f = [frank_correlation(frank, data.frank, name) for name in FRANK_SETS]
+        c = correlation(
+            con,
+            data.consistency,
+            groups=data.docs,
+            level="summary",
+            n_resamples=RESAMPLES,
+            seed=SEED,
+        )
+        print(
+            f"{label:60s} {cell(f[0].value, f[0].interval):>26s}"
+            f" {cell(f[1].value, f[1].interval):>22s} {cell(c.value, c.interval):>28s}",
+            flush=True,
+        )
+    before_after(data)
+    auto = KeywordCoverageMetric()
+    shares = {
+        "FRANK (summary, article)": [
+            auto.measure(i.summary, i.article).info["task"] for i in data.frank
+        ],
+        "SummEval (summary, article)": [
+            auto.measure(r["decoded"], r["source"]).info["task"] for r in data.summaries
+        ],
+        "SummEval (reference, summary)": [
+            auto.measure(ref, r["decoded"]).info["task"]
+            for r in data.summaries
+            for ref in r["references"]
+        ],
+    }
+    for name, tasks in shares.items():
+        share = sum(t == "source_support" for t in tasks) / len(tasks)
+        print(f"auto rule: {name}: {share:.1%} of {len(tasks)} pairs to source_support")
+
+
 def main() -> None:
     global RESAMPLES
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a seeded sample, for development")
     parser.add_argument("--halves", action="store_true", help="the keyword grid on SummEval")
+    parser.add_argument("--source", action="store_true", help="source support: FRANK, SummEval")
     parser.add_argument("--rows", help="comma-separated row labels to score (default: all)")
     parser.add_argument("--resamples", type=int, default=RESAMPLES, help="bootstrap resamples")
     parser.add_argument("--cache", type=Path, help="a directory keeping each row's scores")
@@ -317,6 +494,9 @@ def main() -> None:
     data = Data(args.quick)
     if args.halves:
         halves(data)
+        return
+    if args.source:
+        source_grid(data)
         return
     rows = ROWS
     if args.rows:
