@@ -142,8 +142,8 @@ def test_fixture_completeness_agreement() -> None:
 def test_fresh_generated_completeness_agreement() -> None:
     """80 generated technical pairs (URLs, versions, code identifiers, numbers, money, dates,
     non-English words, contractions, every verb form) recorded fresh on the real package by
-    benchmarks/diagnostics/completeness_parity.py (seed 13, never used while porting): 72 exact (90.0%),
-    mean |diff| .0043 when recorded; 78 (97.5%), .0019 after the port of compromise's
+    benchmarks/diagnostics/completeness_parity.py (seed 13, never used while porting): 72 exact
+    (90.0%), mean |diff| .0043 when recorded; 78 (97.5%), .0019 after the port of compromise's
     tokenizer, acronyms, regexNumbers and more."""
     rows = _jsonl(FIXTURE.with_name("mastra_completeness_fresh.jsonl"))
     assert len(rows) == 80
