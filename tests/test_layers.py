@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, ...]] = [
         "lexeval.io",
         "lexeval.checks",
         "lexeval.porter",
-        "lexeval.native",  # the compiled fast paths: import nothing of lexeval
+        "lexeval._build",  # which build runs (compiled or pure Python): stdlib only
     ),
     ("lexeval.text",),
     ("lexeval.normalize", "lexeval.meta"),

@@ -20,6 +20,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from lexeval._build import build
 from lexeval._version import __version__
 from lexeval.cli.common import Parser, UsageError, print_error
 
@@ -45,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
         "token-F1 and ROUGE on one normalization layer.",
         epilog="Exit codes: 0 gates passed, 1 a gate failed, 2 usage or data error.",
     )
-    parser.add_argument("--version", action="version", version=f"lexeval {__version__}")
+    parser.add_argument("--version", action="version", version=f"lexeval {__version__} ({build()})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name in COMMANDS:
         importlib.import_module(f"lexeval.cli.{name}").register(sub)
