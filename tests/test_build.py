@@ -1,11 +1,9 @@
-"""The two builds of the same sources: the compiled build (mypyc, setup.py) is what runs after
-``make native`` (no silent fall-back to pure Python), ``LEXEVAL_PURE_PYTHON=1`` runs every
-compiled module from its Python source, both give the same results bit for bit, and a missing
-compiled build is said once."""
+"""The two builds: the compiled build (the C kernels, setup.py) is what runs after ``make native``
+(no silent fall-back to pure Python), ``LEXEVAL_PURE_PYTHON=1`` runs no compiled code, both give
+the same results bit for bit, and a missing compiled build is said once."""
 
 from __future__ import annotations
 
-import ast
 import json
 import logging
 import os
@@ -23,36 +21,33 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
 
 
-def test_compiled_modules_are_those_setup_py_compiles() -> None:
-    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
-    listed: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "COMPILED":
-            listed = ast.literal_eval(node.value)
-    names = {"lexeval." + path.removesuffix(".py").replace("/", ".") for path in listed}
-    assert names == _build.COMPILED_MODULES
+def test_the_kernels_are_the_c_sources() -> None:
+    kernels = {p.stem for p in (ROOT / "src" / "lexeval" / "native").glob("*.c")}
+    assert kernels == _build.NATIVE_MODULES
 
 
 def test_the_compiled_build_runs_unless_pure_python_is_asked_for() -> None:
-    """After ``make native`` every compiled module is an extension (CI fails rather than
-    falling back to pure Python silently)."""
+    """After ``make native`` every C kernel loads (CI fails rather than falling back to pure
+    Python silently)."""
+    from lexeval.native import load
+
     if _build.PURE_PYTHON:
         assert _build.build() == "pure Python"
-        pytest.skip("LEXEVAL_PURE_PYTHON is set: the sources run")
+        assert {load(kernel) for kernel in _build.NATIVE_MODULES} == {None}
+        pytest.skip("LEXEVAL_PURE_PYTHON is set: the Python code runs")
     assert _build.build() == "compiled", "the compiled build is missing: run `make native`"
-    for name in sorted(_build.COMPILED_MODULES):
-        module = __import__(name, fromlist=["_"])
-        assert not str(module.__file__).endswith(".py"), name
+    for kernel in sorted(_build.NATIVE_MODULES):
+        assert load(kernel) is not None, kernel
 
 
-def test_pure_python_runs_every_compiled_module_from_its_source() -> None:
+def test_pure_python_loads_no_compiled_code() -> None:
     code = (
-        "import importlib, lexeval._build as b\n"
-        "files = [importlib.import_module(n).__file__ for n in sorted(b.COMPILED_MODULES)]\n"
-        "print(b.build(), all(f.endswith('.py') for f in files))"
+        "import lexeval._build as b\n"
+        "from lexeval.native import load\n"
+        "print(b.build(), {load(n) for n in sorted(b.NATIVE_MODULES)})"
     )
     out = run_python(code, env={"LEXEVAL_PURE_PYTHON": "1"}).stdout
-    assert out.strip() == "pure Python True"
+    assert out.strip() == "pure Python {None}"
 
 
 def test_version_names_the_build() -> None:

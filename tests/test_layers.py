@@ -23,6 +23,7 @@ LAYERS: list[tuple[str, ...]] = [
         "lexeval.checks",
         "lexeval.porter",
         "lexeval._build",  # which build runs (compiled or pure Python): stdlib only
+        "lexeval.native",  # the compiled fast paths: import nothing of lexeval but _build
     ),
     ("lexeval.text",),
     ("lexeval.normalize", "lexeval.meta"),

@@ -50,13 +50,23 @@ def test_new_result_is_the_same_frozen_result() -> None:
         made.passed = False  # type: ignore[misc]
 
 
-def test_new_result_makes_frozen_results_of_the_very_objects_given() -> None:
-    """new_result makes the same results as the class: every field the very object given,
-    tracked by the collector, frozen."""
+@pytest.mark.parametrize("compiled", [True, False])
+def test_new_result_compiled_equals_its_reference(
+    compiled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """lexeval.native.results.new (when built) and the Python code make the same results:
+    every field the very object given, tracked by the collector alike, frozen."""
     import gc
 
     import lexeval.metrics.base as base
+    from lexeval.native import PURE_PYTHON
 
+    if compiled and PURE_PYTHON:
+        pytest.skip("LEXEVAL_PURE_PYTHON is set: the reference path was asked for")
+    if compiled:  # make test builds it (setup.py): no silent fall-back to Python
+        assert base._NATIVE is not None, "lexeval.native.results is not built: run `make native`"
+    if not compiled:
+        monkeypatch.setattr(base, "_NATIVE", None)
     for score, info, passed, signature in [
         (0.25, {"recall": 1.0, "matched": ["a"]}, True, "sig"),
         (float("nan"), {}, None, None),
@@ -70,6 +80,37 @@ def test_new_result_makes_frozen_results_of_the_very_objects_given() -> None:
         assert gc.is_tracked(made)
         with pytest.raises(dataclasses.FrozenInstanceError):
             made.score = 0.5  # type: ignore[misc]
+
+
+def test_compiled_new_checks_its_arguments() -> None:
+    """Members that are not the class's slots are refused before anything is written."""
+    from lexeval.native import load
+
+    native = load("results")
+    if native is None:
+        pytest.skip("lexeval.native.results not built, or LEXEVAL_PURE_PYTHON set")
+    members = tuple(vars(MetricResult)[n] for n in ("score", "info", "passed", "signature"))
+    made = native.new(MetricResult, members[:2], 0.5, {})
+    assert made.score == 0.5 and made.info == {}
+    with pytest.raises(AttributeError):  # an unset slot, as object.__new__ leaves it
+        _ = made.passed
+
+    class Other:
+        __slots__ = ("a",)
+
+    with pytest.raises(TypeError, match="one per value"):
+        native.new(MetricResult, members, 0.5)
+    with pytest.raises(TypeError, match="one per value"):
+        native.new(MetricResult, list(members), 0.5, {}, None, None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="member descriptor"):
+        native.new(MetricResult, (vars(Other)["a"],), 0.5)
+    with pytest.raises(TypeError, match="member descriptor"):
+        native.new(Other, (members[0],), 0.5)
+    with pytest.raises(TypeError, match="member descriptor"):
+        native.new(MetricResult, (MetricResult.to_dict,), 0.5)
+    with pytest.raises(TypeError):
+        native.new(MetricResult)  # type: ignore[call-arg]
+    assert type(native.new(Other, (vars(Other)["a"],), 1)) is Other
 
 
 ALL_METRICS = [

@@ -12,11 +12,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from lexeval._build import PURE_PYTHON, use_sources
 from lexeval._version import __version__
-
-if PURE_PYTHON:  # LEXEVAL_PURE_PYTHON=1: the compiled modules' Python sources, not their build
-    use_sources()
 
 if TYPE_CHECKING:
     from lexeval.frame import score_frame

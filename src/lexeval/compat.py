@@ -12,6 +12,10 @@ Three peers are reproduced, each written from its documented or observed behavio
 All functions are pure and cheap to import (the Porter stemmer loads only when stemming is
 asked for: :mod:`lexeval.porter`, nltk's algorithm without importing nltk).
 
+rouge-score's tokens come from the compiled module ``lexeval.native.rouge`` when it is built
+(:data:`NATIVE_ROUGE`); the Python code here is the reference it equals (see
+:mod:`lexeval.native`).
+
 >>> mastra_keywords("The quick brown fox jumps over the lazy dog")
 ['quick', 'brown', 'fox', 'jumps', 'lazy', 'dog']
 >>> squad_normalize_answer("The Eiffel Tower!")
@@ -31,9 +35,20 @@ from importlib import resources
 from typing import Literal, cast
 
 from lexeval.checks import check_references, check_text
+from lexeval.native import PURE_PYTHON
+
+try:  # the compiled fast path (lexeval.native), unless LEXEVAL_PURE_PYTHON asks for Python
+    if PURE_PYTHON:
+        raise ImportError("LEXEVAL_PURE_PYTHON is set")
+    from lexeval.native import rouge as native_rouge
+
+    NATIVE_ROUGE = True
+except ImportError:
+    NATIVE_ROUGE = False
 
 __all__ = [
     "MASTRA_WHITESPACE",
+    "NATIVE_ROUGE",
     "clear_stem_cache",
     "mastra_keyword_coverage",
     "mastra_keywords",
@@ -339,7 +354,8 @@ def _stem_token(token: str) -> str:
 
 
 def clear_stem_cache() -> None:
-    """Forget the Porter stems this process has computed (benchmarks time cold runs).
+    """Forget the Porter stems this process has computed, the compiled path's too (benchmarks
+    time cold runs).
 
     >>> rouge_score_tokens("running", stemmer=True)
     ['run']
@@ -348,6 +364,8 @@ def clear_stem_cache() -> None:
     ['run']
     """
     _STEMS.clear()
+    if NATIVE_ROUGE:
+        native_rouge.clear()
 
 
 def rouge_score_tokens(text: str, *, stemmer: bool) -> list[str]:
@@ -355,7 +373,8 @@ def rouge_score_tokens(text: str, *, stemmer: bool) -> list[str]:
 
     Lower case, every run of characters outside ``[a-z0-9]`` is a separator, and with
     ``stemmer=True`` nltk's Porter stemmer (its default mode, :mod:`lexeval.porter`) is
-    applied to tokens longer than three characters. Stems are cached per process.
+    applied to tokens longer than three characters. Stems are cached per process. With
+    :data:`NATIVE_ROUGE` the compiled module does it all (the same tokens).
 
     >>> rouge_score_tokens("The QUICK brown-fox, jumping!", stemmer=False)
     ['the', 'quick', 'brown', 'fox', 'jumping']
@@ -365,6 +384,8 @@ def rouge_score_tokens(text: str, *, stemmer: bool) -> list[str]:
     []
     """
     check_text(text, "text")
+    if NATIVE_ROUGE:
+        return native_rouge.tokens(text, stemmer)
     low = text.lower()
     if low.isascii():
         tokens = low.encode("ascii").translate(_ROUGE_ASCII).decode("ascii").split()

@@ -9,6 +9,10 @@ nltk 3.10.4's ``nltk/stem/porter.py`` (Copyright (C) 2001-2025 NLTK Project, Apa
 left out. ``tests/test_porter.py`` checks it equals nltk's stemmer on every distinct
 word of the shared corpora it finds and on random strings.
 
+ASCII words go to the compiled stemmer of ``lexeval.native.rouge`` when it is built (the same
+algorithm in C, checked against this code and nltk by the same tests); this module stays the
+reference (``LEXEVAL_PURE_PYTHON=1`` runs it alone, see :mod:`lexeval.native`).
+
 >>> stem = PorterStemmer().stem
 >>> [stem(w) for w in ["running", "skies", "generalizations", "dying", "caresses", "a"]]
 ['run', 'sky', 'gener', 'die', 'caress', 'a']
@@ -19,7 +23,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-__all__ = ["NLTK_VERSION", "PorterStemmer"]
+from lexeval.native import PURE_PYTHON
+
+try:  # the compiled stemmer (lexeval.native), unless LEXEVAL_PURE_PYTHON asks for Python
+    if PURE_PYTHON:
+        raise ImportError("LEXEVAL_PURE_PYTHON is set")
+    from lexeval.native.rouge import stem as native_stem
+
+    NATIVE_STEM = True
+except ImportError:
+    NATIVE_STEM = False
+
+__all__ = ["NATIVE_STEM", "NLTK_VERSION", "PorterStemmer"]
 
 #: The nltk release whose Porter stemmer this module follows (text signatures name it).
 NLTK_VERSION = "3.10.4"
@@ -293,6 +308,12 @@ class PorterStemmer:
 
     def stem(self, word: str, to_lowercase: bool = True) -> str:
         """The stem of ``word`` (lower-cased first unless ``to_lowercase=False``)."""
+        if NATIVE_STEM and to_lowercase and word.isascii():
+            return native_stem(word)
+        return self.stem_python(word, to_lowercase)
+
+    def stem_python(self, word: str, to_lowercase: bool = True) -> str:
+        """:meth:`stem` by the Python code alone (the reference of the compiled stemmer)."""
         stem = word.lower() if to_lowercase else word
         found = _POOL.get(stem)
         if found is not None:

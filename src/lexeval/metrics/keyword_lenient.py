@@ -49,6 +49,7 @@ from rapidfuzz.process import extractOne
 
 from lexeval.metrics.keyword_info import coverage_info
 from lexeval.metrics.substring import LONG_TEXT, SubstringIndex, find_all
+from lexeval.native import load
 from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, processor_language
 from lexeval.text.lenient import (
     NUMBER_WORDS_EN,
@@ -56,6 +57,7 @@ from lexeval.text.lenient import (
     canonical_index_parts,
     canonical_key_set,
     canonical_keys,
+    canonical_tables,
     fold_accents,
     hyphenate_dashes,
     merge_number_words,
@@ -68,6 +70,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MONTHS_EN",
+    "NATIVE_SCORE",
     "NEAR_MAX_OUTPUT_KEYWORDS",
     "NEAR_MIN",
     "LenientMatcher",
@@ -77,6 +80,14 @@ __all__ = [
     "conflict_kind",
     "lenient_score",
 ]
+
+_NATIVE = load("lenient")
+#: Whether :func:`lenient_score`'s loop and evidence are compiled (``lexeval.native.lenient``).
+NATIVE_SCORE = _NATIVE is not None
+#: ``LenientMatcher.weighted``'s compiled look-up (used where ``KeywordWeights.native_state``).
+_NATIVE_WEIGHTS = load("weights")
+#: ``lexeval.native.lenient.reference``: LenientMatcher.reference's compiled path, or None.
+_NATIVE_REFERENCE: Callable[..., Any] | None = None if _NATIVE is None else _NATIVE.reference
 
 _PARTS = re.compile(r"[-‐-―/ ]+")
 _THOUSANDS_IN_TEXT = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?!\d)")
@@ -210,7 +221,9 @@ class OutputKeys:
     """An output text prepared for lenient matching (from one analysis: its keywords and every
     key); the stopword-keeping keys and the prefix index are added only when a reference key is
     not found directly. On a long output substring queries go through :class:`SubstringIndex`,
-    so their cost does not grow with it."""
+    so their cost does not grow with it. (The matcher keeps an output as the plain tuple of
+    its text, keywords and keys, which the garbage collector stops tracking, and makes it an
+    :class:`OutputKeys` again with :func:`_thaw`.)"""
 
     __slots__ = (
         "_all_keys",
@@ -252,12 +265,14 @@ class OutputKeys:
     _sorted: tuple[str, ...] | None
     _kinds: dict[str, tuple[str, ...]] | None
 
-    def __init__(
+    def __init__(self, output: str, analysis: KeywordAnalysis, english: bool) -> None:
+        self._fill(output, tuple(analysis.keywords), tuple(analysis.keys), english)
+
+    def _fill(
         self, output: str, keywords: tuple[str, ...], keys: tuple[str, ...], english: bool
     ) -> None:
-        """An output from its analysis' keywords and keys: the canonical index in one call of
-        the text layer (:func:`canonical_index_parts`), the other parts left to their first
-        use."""
+        """Sets every field: the canonical index in one call of the text layer
+        (:func:`canonical_index_parts`), the other parts left to their first use."""
         self.output = output
         self.keywords = keywords
         self._all_keys = keys
@@ -271,8 +286,15 @@ class OutputKeys:
         """The folded text (accents off, dashes as hyphens, numbers without thousands
         separators) and its letters and digits alone (built once, for the substring rule)."""
         texts = self._text
-        if texts is not None:
-            return texts
+        if texts is None and NATIVE_SCORE and _NATIVE is not None:
+            texts = self._text = _NATIVE.texts(self.output)  # ASCII, no thousands: in C
+        if texts is None:
+            texts = self._fold_texts()
+        return texts
+
+    def _fold_texts(self) -> tuple[str, str]:
+        """:meth:`_texts` built in Python (stored): for an output that the compiled texts()
+        leaves to it (not ASCII, or with thousands separators)."""
         folded = hyphenate_dashes(fold_accents(self.output))
         numbers = folded
         if "," in folded and _COMMA_THOUSAND(folded):  # the pattern may match
@@ -300,11 +322,15 @@ class OutputKeys:
             found: dict[str, list[str]] = {}
             english = self._english
             # conflict_kind is None but for keys with a digit and (English) month names
-            candidates = [
-                key
-                for key in dict.fromkeys(self.canonical)
-                if (english and key in MONTHS_EN) or (not key.isalpha() and _has_digit(key))
-            ]
+            candidates = None
+            if NATIVE_SCORE and _NATIVE is not None:
+                candidates = _NATIVE.kind_candidates(self.canonical, MONTHS_EN if english else None)
+            if candidates is None:
+                candidates = [
+                    key
+                    for key in dict.fromkeys(self.canonical)
+                    if (english and key in MONTHS_EN) or (not key.isalpha() and _has_digit(key))
+                ]
             for key in candidates:
                 k = conflict_kind(key, english)
                 if k is not None:
@@ -325,10 +351,10 @@ class OutputKeys:
     def _every_forms(self) -> tuple[str, ...]:
         """The canonical forms of every key, stopwords kept and number words merged, in order
         (built once): the keys of :meth:`_extend`'s dict before their hyphen-less forms, which
-        the rules scan instead of building that dict."""
+        the compiled rules scan instead of building that dict."""
         forms = self._forms
         if forms is None:  # (the keywords' canonical forms known: not looked up again)
-            forms = canonical_forms(self._all_keys, self._english)
+            forms = canonical_forms(self._all_keys, self._english, (self.keywords, self.canonical))
             self._forms = forms
         return forms
 
@@ -336,6 +362,15 @@ class OutputKeys:
         """Rule 3: an output key without digits shares with ``key`` a prefix of at least
         ``_PREFIX_MIN`` characters and ``_PREFIX_SHARE`` of the longer word (all keys sorted
         once for these queries)."""
+        every = self._extend()
+        # a scan in C for a short output; a long one's keys sorted once (a scan per missing
+        # key would be quadratic)
+        if NATIVE_SCORE and _NATIVE is not None and len(self._keys) + len(every) <= 64:
+            found = _NATIVE.prefix_match(
+                key, self._keys, self._extend(), _PREFIX_MIN, _PREFIX_SHARE
+            )
+            if found is not None:
+                return bool(found)
         ordered = self._sorted
         if ordered is None:
             ordered = self._sorted = tuple(sorted([*self._keys, *self._extend()]))
@@ -397,11 +432,17 @@ class OutputKeys:
             if len(canonical) > NEAR_MAX_OUTPUT_KEYWORDS:
                 plain = self._plain_keys = ()
             else:
-                plain = tuple([k for k in canonical if k.isalpha() or not _has_digit(k)])
-                self._plain_keys = plain
-        best: tuple[str, float, int] | None = extractOne(
-            key, plain, scorer=Indel.normalized_similarity, score_cutoff=NEAR_MIN
-        )
+                found = None
+                if NATIVE_SCORE and _NATIVE is not None:
+                    found = _NATIVE.without_digits(canonical)
+                if found is None:
+                    found = tuple([k for k in canonical if k.isalpha() or not _has_digit(k)])
+                plain = self._plain_keys = found
+        best: tuple[str, float] | tuple[str, float, int] | tuple[()] | None = None
+        if NATIVE_SCORE and _NATIVE is not None:  # the same search in C: (), or a similarity
+            best = _NATIVE.near(key, plain, NEAR_MIN)  # at the cutoff's edge: None
+        if best is None:
+            best = extractOne(key, plain, scorer=Indel.normalized_similarity, score_cutoff=NEAR_MIN)
         found = None if not best else (self.keywords[self.canonical.index(best[0])], best[1])
         answers[key] = found
         return found
@@ -424,6 +465,41 @@ class OutputKeys:
         return self._prefix_match(key)
 
 
+def _thaw(state: tuple[str, tuple[str, ...], tuple[str, ...], bool]) -> OutputKeys:
+    """The output that ``(output, keywords, keys, english)`` of an :class:`OutputKeys`
+    prepared (its canonical keys and parts made again; the other parts when used), without a
+    call of the class (its ``__init__``): in one compiled call (``lexeval.native.lenient``'s
+    ``output_keys``) when :data:`NATIVE_SCORE`, the code below being its reference. (A
+    function, not a classmethod: a call of a plain function with plain arguments runs in the
+    caller's loop of the interpreter.)"""
+    if NATIVE_SCORE and _NATIVE is not None:
+        made: OutputKeys | None = _NATIVE.output_keys(
+            OutputKeys, _OUTPUT_MEMBERS, state, _CANONICAL_TABLES[state[3]], _NO_PARTS
+        )
+        if made is not None:
+            return made
+    out: OutputKeys = _new_object(OutputKeys)
+    output, keywords, keys, english = state
+    out._fill(output, keywords, keys, english)
+    return out
+
+
+#: The slots of an :class:`OutputKeys` in the order the compiled ``_thaw`` sets them: the kept
+#: fields, the canonical index, then the parts built on first use (None).
+_OUTPUT_FIELDS = ("output", "keywords", "_all_keys", "_english", "canonical", "_keys", "_parts")
+_OUTPUT_MEMBERS = tuple(
+    [
+        vars(OutputKeys)[name]
+        for name in (
+            *_OUTPUT_FIELDS,
+            *[name for name in OutputKeys.__slots__ if name not in _OUTPUT_FIELDS],
+        )
+    ]
+)
+#: The memo of canonical keys and its tables, by ``english``.
+_CANONICAL_TABLES = (canonical_tables(False), canonical_tables(True))
+
+
 class ReferenceKeys(NamedTuple):
     """A reference prepared for lenient matching (the same for every profile)."""
 
@@ -442,6 +518,9 @@ class Weighted(NamedTuple):
     part_weights: tuple[tuple[float, ...], ...]  # of each key's pieces
 
 
+#: What a named tuple's ``__new__`` calls: ``_new_tuple(cls, fields)`` is ``cls(*fields)``.
+_new_tuple = tuple.__new__
+_new_object = object.__new__
 #: ``(x,) * n`` for the n of short references, made once: fewer tuples for the collector.
 _MADE = 17
 _NO_PIECES: tuple[tuple[tuple[()], ...], ...] = tuple([((),) * n for n in range(_MADE)])
@@ -463,6 +542,20 @@ class LenientMatcher:
         # the caches hold the fields as plain tuples: the garbage collector stops tracking a
         # tuple of strings, numbers and such tuples (never a named tuple: a subclass instance)
         self._references: dict[str, tuple[Any, ...]] = {}
+        # what the compiled reference() reads (None: the Python code, the reference; also for
+        # a subclass, whose methods the compiled path would not call)
+        self._native: tuple[Any, ...] | None = None
+        if NATIVE_SCORE and _NATIVE_REFERENCE is not None and type(self) is LenientMatcher:
+            memo, tables = canonical_tables(self.english)
+            self._native = (
+                *_REFERENCE_CONSTANTS,
+                self._references,
+                _REFERENCE_CACHE_SIZE,
+                self._analyze,
+                self.english,
+                memo,
+                tables,
+            )
         # the weighing function of each weights object, with its cache (a metric has one or
         # two weights objects; a few kept)
         self._weighted: dict[KeywordWeights, Callable[[ReferenceKeys], Weighted]] = {}
@@ -512,14 +605,21 @@ class LenientMatcher:
 
     def reference(self, reference: str) -> ReferenceKeys:
         """The reference's keywords prepared for matching (cached per reference)."""
+        native = self._native
+        if native is not None and _NATIVE_REFERENCE is not None:  # compiled: known or common
+            found: ReferenceKeys | None = _NATIVE_REFERENCE(native, self, reference)
+            if found is not None:
+                return found
         cached = self._references.get(reference)
         if cached is not None:
-            return ReferenceKeys(*cached)
+            return _new_tuple(ReferenceKeys, cached)  # ReferenceKeys(*cached), without its frame
         text = repair_mojibake(reference)
         return self._prepare(reference, text, self._analyze(text))
 
     def _prepare(self, reference: str, text: str, analysis: KeywordAnalysis) -> ReferenceKeys:
-        """The reference prepared from its (repaired) text's analysis, and cached."""
+        """The reference prepared from its (repaired) text's analysis, and cached (the
+        reference of the compiled path, ``lexeval.native.lenient.reference``, which calls it
+        for the texts it leaves: number words, no keyword, types it does not know)."""
         english = self.english
         keys = tuple(self._keywords_of(text, analysis))
         canonical = canonical_keys(keys, english)
@@ -546,7 +646,7 @@ class LenientMatcher:
         if len(self._references) >= _REFERENCE_CACHE_SIZE:
             self._references.clear()
         self._references[reference] = fields
-        return ReferenceKeys(*fields)
+        return _new_tuple(ReferenceKeys, fields)
 
     def weighted(self, reference: ReferenceKeys, weights: KeywordWeights) -> Weighted:
         """The weights of a prepared reference's keywords and of their parts (cached)."""
@@ -556,9 +656,22 @@ class LenientMatcher:
         return weigh(reference)
 
     def _weigher(self, weights: KeywordWeights) -> Callable[[ReferenceKeys], Weighted]:
-        """:func:`_weighted` with a new cache for ``weights``, kept."""
+        """:func:`_weighted` with a new cache for ``weights`` (compiled where
+        ``weights.native_state``: ``lexeval.native.weights.weighted``), kept."""
         cache: dict[tuple[str, ...], tuple[Any, ...]] = {}
-        weigh: Callable[[ReferenceKeys], Weighted] = partial(_weighted, cache, weights)
+        state = weights.native_state
+        weigh: Callable[[ReferenceKeys], Weighted]
+        if state and _NATIVE_WEIGHTS is not None:
+            weigh = partial(
+                _NATIVE_WEIGHTS.weighted,
+                cache,
+                _REFERENCE_CACHE_SIZE,
+                Weighted,
+                state,
+                weights.of_reference,
+            )
+        else:
+            weigh = partial(_weighted, cache, weights)
         if len(self._weighted) >= _WEIGHTS_KEPT:
             self._weighted.clear()
         return self._weighted.setdefault(weights, weigh)
@@ -579,7 +692,15 @@ class LenientMatcher:
                 self._out_chars = 0
             cache[output] = state
             self._out_chars += len(output)  # approximate under threads: only bounds the cache
-        prepared = OutputKeys(*state)
+        # the same fields as OutputKeys(text, analysis, ...): _thaw's compiled call inline (no
+        # frame of its own), else _thaw
+        prepared: OutputKeys | None = None
+        if NATIVE_SCORE and _NATIVE is not None:
+            prepared = _NATIVE.output_keys(
+                OutputKeys, _OUTPUT_MEMBERS, state, _CANONICAL_TABLES[state[3]], _NO_PARTS
+            )
+        if prepared is None:
+            prepared = _thaw(state)
         self._last = (output, prepared)  # published whole: threads see a key and its output
         return prepared
 
@@ -598,7 +719,7 @@ def _weighted(
     cache: dict[tuple[str, ...], tuple[Any, ...]], weights: KeywordWeights, reference: ReferenceKeys
 ) -> Weighted:
     """The weights of ``reference`` (:meth:`KeywordWeights.of_reference`) through ``cache``, by
-    its keys."""
+    its keys (the reference of the compiled ``lexeval.native.weights.weighted``)."""
     keys = reference.keys
     cached = cache.get(keys)
     if cached is None:
@@ -606,7 +727,7 @@ def _weighted(
         if len(cache) >= _REFERENCE_CACHE_SIZE:
             cache.clear()
         cache[keys] = cached
-    return Weighted(*cached)
+    return _new_tuple(Weighted, cached)  # Weighted(*cached)
 
 
 def lenient_score(
@@ -618,8 +739,9 @@ def lenient_score(
 ) -> tuple[float, dict[str, Any]]:
     """The score of one output against one reference with ``profile``'s knobs (reference
     keys in ``echoed``, a question's keys, weigh ``profile.question_weight`` of their weight),
-    and its evidence. Rules 1 to 3 are :meth:`OutputKeys.has`; parts, conflicts and near
-    matches are in :class:`_Missed`."""
+    and its evidence. The loop over the reference keys and rules 1 to 3 are compiled when
+    :data:`NATIVE_SCORE`; parts, conflicts and near matches stay in :class:`_Missed`, which
+    both loops call."""
     keys, canonical = ref.keys, ref.canonical
     if not keys:
         return _empty_reference(out)
@@ -632,7 +754,27 @@ def lenient_score(
         total = sum(weights)
     else:
         echoed = _NOTHING_ECHOED
-    part_weights = weighted.part_weights
+    if NATIVE_SCORE and _NATIVE is not None:
+        found: tuple[float, dict[str, Any]] | None = _NATIVE.score(
+            _SCORE_TYPES, ref, weighted, weights, total, out, profile, echoed
+        )
+        if found is not None:
+            return found
+    return _score(ref, weighted.part_weights, weights, total, out, profile, echoed)
+
+
+def _score(
+    ref: ReferenceKeys,
+    part_weights: tuple[tuple[float, ...], ...],
+    weights: tuple[float, ...],
+    total: float,
+    out: OutputKeys,
+    profile: TaskProfile,
+    echoed: frozenset[str],
+) -> tuple[float, dict[str, Any]]:
+    """:func:`lenient_score`'s loop and evidence in Python (the reference of the compiled
+    one, ``lexeval.native.lenient.score``)."""
+    keys, canonical = ref.keys, ref.canonical
     hit: list[str] = []
     hit_keys: list[str] = []
     credit = 0.0
@@ -773,6 +915,11 @@ class _Missed:
         return None
 
 
+#: What the compiled loop checks and makes: the exact types of a prepared reference and its
+#: weights, the rules of missed keys, and the length of texts searched through an index.
+_SCORE_TYPES = (ReferenceKeys, Weighted, _Missed, LONG_TEXT)
+
+
 def _empty_reference(out: OutputKeys) -> tuple[float, dict[str, Any]]:
     """A reference without keywords: 1.0 when the output has none either, else 0.0."""
     info = coverage_info([], out.keywords, [], output_hits=0)
@@ -797,3 +944,22 @@ def _pieces(canonical: str, english: bool) -> tuple[str, ...]:
 
 def _drop_commas(match: re.Match[str]) -> str:
     return match.group().replace(",", "")
+
+
+#: What the compiled ``reference`` reads, before each matcher's own (``LenientMatcher._native``;
+#: the order of lenient.c's ``R_`` names).
+_REFERENCE_CONSTANTS = (
+    ReferenceKeys,
+    KeywordAnalysis,
+    LenientMatcher._prepare,
+    repair_mojibake,
+    _names_number,
+    _NUMBER_WORD_SET,
+    _NOT_NUMERIC,
+    _NO_PIECES,
+    _NO_KINDS,
+    _MONTH_KINDS,
+    _pieces,
+    conflict_kind,
+    fold_accents,
+)

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack, cast
 
 from lexeval.checks import check_references, check_text
 from lexeval.compat import (
+    NATIVE_ROUGE,
     rouge_score_sentences,
     rouge_score_stem_each,
     rouge_score_tokens,
@@ -59,6 +60,9 @@ from lexeval.metrics.overlap import (
 from lexeval.text.base import TextProcessor
 from lexeval.text.peers import RougeScoreProcessor
 from lexeval.text.signature import Signature
+
+if NATIVE_ROUGE:
+    from lexeval.native.rouge import BIGRAMS, LCS, SUMMARY, UNIGRAMS, counts
 
 if TYPE_CHECKING:
     from lexeval.normalize import Normalizer
@@ -192,6 +196,8 @@ class RougeMetric(BaseMetric):
         else:
             self._counter, self._evidence = RougeMetric._count_ngrams, RougeMetric._ngram_evidence
         self._fmeasure = score == "fmeasure"
+        #: what the compiled path counts for this type (compat mode; 0: the Python code)
+        self._native = _native_want([self]) if compat is not None else 0
 
     @property
     def variant(self) -> str:
@@ -362,10 +368,11 @@ class RougeMetric(BaseMetric):
     def _measure_one(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
         prepare = self._texts.get
         ref, out = prepare(reference), prepare(output)
+        if self._native and NATIVE_ROUGE:  # (pickled where built, unpickled where not)
+            return self._score(ref, out, False, _native_shared(self._native, ref, out))
         return self._score(ref, out, count_output=False)
 
-    def _measure_pair(self, reference: str, output: str) -> tuple[float, dict[str, Any]]:
-        return self._measure_one(reference, output)
+    _measure_pair = _measure_one
 
     def _measure_refs(self, references: list[str], output: str) -> tuple[float, dict[str, Any]]:
         if len(references) == 1:  # one reference: the output's n-grams need not be counted
@@ -379,6 +386,10 @@ class RougeMetric(BaseMetric):
         self, reference: str, prepared_output: _Analysis
     ) -> tuple[float, dict[str, Any]]:
         ref = self._texts.get(reference)
+        if self._native and NATIVE_ROUGE:
+            return self._score(
+                ref, prepared_output, True, _native_shared(self._native, ref, prepared_output)
+            )
         return self._score(ref, prepared_output)
 
     def _reference_key(self, score: float, info: dict[str, Any]) -> float:
@@ -402,6 +413,54 @@ def _counting_of_variant(variant: str, counting: str) -> Counting:
     if counting != "occurrences" and counting != given:
         raise ValueError(f"variant={variant!r} contradicts counting={counting!r}; use counting")
     return given
+
+
+def _native_want(metrics: Sequence[RougeMetric]) -> int:
+    """What the compiled path counts for these compat-mode types (bits of
+    ``lexeval.native.rouge``: the rouge1 and rouge2 overlaps, the LCS, rougeLsum's hits); 0
+    when it is not built. Other types (``rouge<n>`` for n > 2, distinct counting) count in
+    Python."""
+    if not NATIVE_ROUGE:
+        return 0
+    want = 0
+    for m in metrics:
+        if m.n == 1 and not m._set:
+            want |= UNIGRAMS
+        elif m.n == 2 and not m._set:
+            want |= BIGRAMS
+        elif m.rouge_type == "rougeL":
+            want |= LCS
+        elif m.rouge_type == "rougeLsum":
+            want |= SUMMARY
+    return want
+
+
+def _native_shared(want: int, ref: _Analysis, out: _Analysis) -> dict[int | str, int]:
+    """``shared`` counts of a pair (see ``RougeMetric._score``) from the compiled path, for the
+    ``want`` bits of :func:`_native_want`. rougeLsum of one sentence each is the LCS of the
+    tokens; of more, rouge-score's union-LCS hits (left to the Python code past the compiled
+    path's table size: -1)."""
+    ref_sents, out_sents = ref.sentences, out.sentences
+    ref_lengths: Sequence[int] = ()
+    out_lengths: Sequence[int] = ()
+    if want & SUMMARY:
+        want &= ~SUMMARY
+        if len(ref_sents) == 1 and len(out_sents) == 1:
+            want |= LCS
+        elif ref_sents and out_sents:
+            want |= SUMMARY
+            ref_lengths, out_lengths = list(map(len, ref_sents)), list(map(len, out_sents))
+    o1, o2, lcs, hits = counts(ref.tokens, out.tokens, ref_lengths, out_lengths, want)
+    shared: dict[int | str, int] = {}
+    if o1 >= 0:
+        shared[1] = o1
+    if o2 >= 0:
+        shared[2] = o2
+    if lcs >= 0:
+        shared["lcs"] = lcs
+    if hits >= 0:
+        shared["lsum"] = hits
+    return shared
 
 
 def _shared_lcs(ref_tokens: Sequence[str], out_tokens: Sequence[str], shared: _Shared) -> int:
@@ -474,8 +533,8 @@ class _RougeScoreAnalyzer:
 
     def many(self, texts: list[str]) -> list[_Analysis]:
         """Each text's analysis, as :meth:`__call__` gives it: the tokens of every one-line
-        text stemmed in one pass (each new word once)."""
-        if not self.stemmer:
+        text stemmed in one pass (each new word once; the compiled path has each text's own)."""
+        if not self.stemmer or NATIVE_ROUGE:
             return [self(text) for text in texts]
         lines = [t for t in texts if "\n" not in t] if self.sentences else texts
         raw = [rouge_score_tokens(t, stemmer=False) for t in lines]
@@ -664,6 +723,8 @@ class RougeScorer:
         # rouge1 and rouge2 counted (not as sets) in one pass over the output's tokens
         counted = {m.n for m in self.metrics.values() if m.n and not m._set}
         self._fuse_unigrams_bigrams = {1, 2} <= counted
+        #: what the compiled path counts for every type at once (compat mode; 0: Python)
+        self._native = _native_want(list(self.metrics.values())) if compat is not None else 0
 
     def __repr__(self) -> str:
         return f"RougeScorer({list(self.rouge_types)!r}, compat={self.compat!r})"
@@ -674,7 +735,11 @@ class RougeScorer:
         if len(references) == 1:
             return self._score_one(references[0], output)
         results: dict[str, MetricResult] = {}
-        shared_per_ref: list[dict[int | str, int]] = [{} for _ in references]
+        shared_per_ref: list[dict[int | str, int]]
+        if self._native and NATIVE_ROUGE:  # (pickled where built, unpickled where not)
+            shared_per_ref = [_native_shared(self._native, ref, output) for ref in references]
+        else:
+            shared_per_ref = [{} for _ in references]
         for rouge_type, metric in self.metrics.items():
             best: tuple[float, dict[str, Any]] | None = None
             best_index = 0
@@ -691,7 +756,8 @@ class RougeScorer:
     def _score_one(self, ref: _Analysis, output: _Analysis) -> dict[str, MetricResult]:
         """Every type's result for one reference (the common case): each type's own
         :meth:`RougeMetric._score`, with the LCS and the rouge1/rouge2 overlap counted once."""
-        shared: dict[int | str, int] = {}
+        native = self._native and NATIVE_ROUGE  # (pickled where built, unpickled where not)
+        shared = _native_shared(self._native, ref, output) if native else {}
         if self._fuse_unigrams_bigrams and 1 not in shared:
             shared[1], shared[2] = unigram_bigram_overlap(ref.grams(1), ref.grams(2), output.tokens)
         results: dict[str, MetricResult] = {}

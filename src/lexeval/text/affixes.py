@@ -16,8 +16,9 @@ alternatives that can begin or end with the string's first or last character
 
 The commonest chunks, a word with plain punctuation at its edges and maybe a clitic ("Paris,",
 "(1990).", "Peter's."), skip the rules' loop (:meth:`AffixRules.split_edges`, :class:`EdgeSplit`:
-what each edge character does is read from the patterns' structure). :meth:`AffixRules.split_rules`
-stays the reference: property tests compare the two.
+what each edge character does is read from the patterns' structure); the compiled module
+``lexeval.native.affixes`` decides most of them when it is built. :meth:`AffixRules.split_rules`
+stays the reference: property tests compare the three.
 
 >>> from lexeval.text.resources import load_language
 >>> rules = load_language("en").affixes
@@ -29,13 +30,20 @@ stays the reference: property tests compare the two.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-__all__ = ["AffixRules", "EdgeSplit", "head_search", "tail_search"]
+from lexeval.native import load
+
+__all__ = ["NATIVE_AFFIXES", "AffixRules", "EdgeSplit", "head_search", "tail_search"]
+
+_NATIVE = load("affixes")
+#: Whether the compiled fast path (``lexeval.native.affixes``) is in use.
+NATIVE_AFFIXES = _NATIVE is not None
 
 _Search = Callable[[str], Any]  # a compiled pattern's search/match/fullmatch: Match or None
 #: A pattern wider than this counts as unbounded ("\.\.+").
@@ -348,14 +356,46 @@ def _edge_kind(profile: list[tuple[Any, Any, Any]], char: str) -> str:
     return kind if alone else "other"
 
 
+def _word_guard(profile: list[tuple[Any, Any, Any]], lookbehind: bool) -> tuple[int, bool]:
+    """What the alternatives that can begin (end) with an ASCII letter or digit need, to match
+    at the start (end) of a string that begins (ends) with a word (:class:`EdgeSplit`):
+    ``(n, digit)``: each is either a literal with a character no word holds ("US$", "'s": it
+    cannot match when the word is at least ``n`` long) or, when ``digit``, a match after an
+    ASCII digit (``(?<=[0-9])km``: it cannot match when the word holds none); ``(-1, ...)``
+    when some alternative is neither."""
+    alnum = [c for c in map(chr, range(128)) if c.isalnum()]
+    longest, digit = 0, False
+    for test, items, _ in profile:
+        if test is not None and not any(test(c) for c in alnum):
+            continue
+        names = [str(op) for op, _ in items]
+        if test is not None and set(names) == {"LITERAL"}:
+            chars = [chr(arg) for _, arg in items]
+            if _unjoined("".join(chars)):
+                longest = max(longest, len(chars))
+                continue
+        if (
+            lookbehind
+            and test is not None
+            and names[0] == "ASSERT"
+            and items[0][1][0] == -1
+            and [(str(op), arg) for op, arg in items[0][1][1]] == [("IN", [_DIGIT_RANGE])]
+        ):
+            digit = True
+            continue
+        return -1, False
+    return longest, digit
+
+
 def _unjoined(text: str) -> bool:
     """Whether ``text`` holds a character that is no word character and joins no words
     (``_SEPARATORS``): no technical term and no word holds it."""
     return any(not (c == "_" or c.isalnum() or c in _SEPARATORS) for c in text)
 
 
-#: What joins the words of a technical term (``TECH_TOKEN_RE``).
+#: What joins the words of a technical term (``TECH_TOKEN_RE``), and ``[0-9]`` as parsed.
 _SEPARATORS = "-./@"
+_DIGIT_RANGE = (_regex_parser().RANGE, (48, 57))
 
 
 @dataclass(frozen=True)
@@ -383,6 +423,10 @@ class EdgeSplit:
     no_suffix: frozenset[str]
     #: every special case without its leading heads and trailing tails
     cores: frozenset[str]
+    #: the compiled fast path (``lexeval.native.affixes``) with its tables, when built: the
+    #: tokens, None where it does not decide, False where :meth:`AffixRules.split_edges`
+    #: does not either (the chunk is no word with edges)
+    compiled: Callable[[str], list[str] | Literal[False] | None] | None = None
 
     @classmethod
     def of(
@@ -414,7 +458,33 @@ class EdgeSplit:
             for c in _CLITICS
             if f"{re.escape(c)}$" in branches and c not in other and _unjoined(c)
         )
-        return cls(heads, tails, clitics, runs, no_prefix, no_suffix, cores)
+        compiled = None
+        if _NATIVE is not None and all(run.isascii() for run in runs):
+            flags = bytearray(128)
+            for i, char in enumerate(ascii_chars):
+                flags[i] = (
+                    (char in heads) * _HEAD
+                    | (char in tails) * _TAIL
+                    | (char * 2 in runs) * _RUN
+                    | (char in no_prefix) * _NO_PREFIX
+                    | (char in no_suffix) * _NO_SUFFIX
+                )
+            tables = (
+                bytes(flags),
+                "".join(c for c in heads if not c.isascii()),
+                "".join(c for c in tails if not c.isascii()),
+                cores,
+                specials,
+                _word_guard(prefixes, lookbehind=False)[0],
+                *_word_guard(suffixes, lookbehind=True),
+                "".join(sorted(clitics)),
+            )
+            compiled = functools.partial(_NATIVE.split, tables)
+        return cls(heads, tails, clitics, runs, no_prefix, no_suffix, cores, compiled)
+
+
+#: The bits of the compiled fast path's table of ASCII characters (``native/affixes.c``).
+_HEAD, _TAIL, _RUN, _NO_PREFIX, _NO_SUFFIX = 1, 2, 4, 8, 16
 
 
 def _branches(search: _Search | None) -> list[str]:
@@ -482,8 +552,14 @@ class AffixRules:
     def split(self, chunk: str) -> list[str] | None:
         """The tokens of ``chunk`` (no white space in it) as spaCy's tokenizer gives them, or
         None where a special case could take part: :meth:`split_edges` where it decides,
-        else :meth:`split_rules`."""
+        else :meth:`split_rules` (the compiled :class:`EdgeSplit` first, when built)."""
         edges = self.edges
+        if edges is not None and edges.compiled is not None:
+            found = edges.compiled(chunk)
+            if found is False:
+                return self.split_rules(chunk)
+            if found is not None:
+                return found
         if edges is not None:
             found = self.split_edges(chunk)
             if found is not None:

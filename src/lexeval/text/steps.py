@@ -130,14 +130,12 @@ SNOWBALL_LANGUAGES: dict[str, str] = {
 # Characters removed before tokenization: C0/C1 controls (but tab, LF, CR) and lone surrogates
 # become a space; soft hyphens and zero-width characters vanish. Both are single character
 # classes, so they run in linear time.
-# (lone surrogates as chr(): mypyc compiles no surrogate in a string literal)
-_SURROGATES = f"{chr(0xD800)}-{chr(0xDFFF)}"
-_CONTROL_RE = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_SURROGATES}]")
+_CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _INVISIBLE_RE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
-_SURROGATE_RE = re.compile(f"[{_SURROGATES}]")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 # what either of the two above finds (every such character is one str.isprintable refuses)
 _CONTROL_OR_INVISIBLE_RE = re.compile(
-    f"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f{_SURROGATES}\u00ad\u200b-\u200d\u2060\ufeff]"
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\u00ad\u200b-\u200d\u2060\ufeff]"
 )
 _ACRONYM_PLURAL_RE = re.compile(r"[A-Z]{2,}s")
 _HYPHENATED_WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")  # letters only, single hyphens
