@@ -366,14 +366,12 @@ class OutputKeys:
         # a scan in C for a short output; a long one's keys sorted once (a scan per missing
         # key would be quadratic)
         if NATIVE_SCORE and _NATIVE is not None and len(self._keys) + len(every) <= 64:
-            found = _NATIVE.prefix_match(
-                key, self._keys, self._extend(), _PREFIX_MIN, _PREFIX_SHARE
-            )
+            found = _NATIVE.prefix_match(key, self._keys, every, _PREFIX_MIN, _PREFIX_SHARE)
             if found is not None:
                 return bool(found)
         ordered = self._sorted
         if ordered is None:
-            ordered = self._sorted = tuple(sorted([*self._keys, *self._extend()]))
+            ordered = self._sorted = tuple(sorted([*self._keys, *every]))
         head = key[:_PREFIX_MIN]
         for i in range(bisect_left(ordered, head), len(ordered)):
             other = ordered[i]
