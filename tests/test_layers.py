@@ -22,7 +22,8 @@ LAYERS: list[tuple[str, ...]] = [
         "lexeval.io",
         "lexeval.checks",
         "lexeval.porter",
-        "lexeval.native",  # the compiled fast paths: import nothing of lexeval
+        "lexeval._build",  # which build runs (compiled or pure Python): stdlib only
+        "lexeval.native",  # the compiled fast paths: import nothing of lexeval but _build
     ),
     ("lexeval.text",),
     ("lexeval.normalize", "lexeval.meta"),

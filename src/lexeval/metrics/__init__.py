@@ -14,10 +14,14 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from lexeval._build import note_build
+
 # aggregate is imported here, not lazily: importing the submodule lexeval.metrics.aggregate
 # would otherwise bind the name ``aggregate`` of this package to the module
 from lexeval.metrics.aggregate import AggregateResult, aggregate
 from lexeval.metrics.base import BaseMetric, Metric, MetricResult
+
+note_build()  # the first use of a metric says when the compiled build is missing
 
 if TYPE_CHECKING:
     from lexeval.metrics.correctness import LexicalCorrectnessMetric

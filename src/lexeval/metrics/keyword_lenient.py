@@ -362,15 +362,16 @@ class OutputKeys:
         """Rule 3: an output key without digits shares with ``key`` a prefix of at least
         ``_PREFIX_MIN`` characters and ``_PREFIX_SHARE`` of the longer word (all keys sorted
         once for these queries)."""
-        if NATIVE_SCORE and _NATIVE is not None:  # a scan in C, no sorted keys
-            found = _NATIVE.prefix_match(
-                key, self._keys, self._extend(), _PREFIX_MIN, _PREFIX_SHARE
-            )
+        every = self._extend()
+        # a scan in C for a short output; a long one's keys sorted once (a scan per missing
+        # key would be quadratic)
+        if NATIVE_SCORE and _NATIVE is not None and len(self._keys) + len(every) <= 64:
+            found = _NATIVE.prefix_match(key, self._keys, every, _PREFIX_MIN, _PREFIX_SHARE)
             if found is not None:
                 return bool(found)
         ordered = self._sorted
         if ordered is None:
-            ordered = self._sorted = tuple(sorted([*self._keys, *self._extend()]))
+            ordered = self._sorted = tuple(sorted([*self._keys, *every]))
         head = key[:_PREFIX_MIN]
         for i in range(bisect_left(ordered, head), len(ordered)):
             other = ordered[i]
@@ -832,6 +833,7 @@ class _Missed:
         "canonical",
         "conflict_penalty",
         "conflicts",
+        "known",
         "near",
         "near_credit",
         "out",
@@ -842,6 +844,7 @@ class _Missed:
     def __init__(self, out: OutputKeys, canonical: tuple[str, ...], profile: TaskProfile) -> None:
         self.out = out
         self.canonical = canonical  # the reference's canonical keys
+        self.known: frozenset[str] | tuple[str, ...] | None = None  # reference_keys()
         self.near_credit = profile.near_credit
         self.conflict_penalty = profile.conflict_penalty
         self.partial: dict[str, float] = {}
@@ -850,6 +853,14 @@ class _Missed:
         self.against = 0.0
         # per kind, the output's keys that are not in the reference
         self.rivals: dict[str, list[str]] | None = None
+
+    def reference_keys(self) -> frozenset[str] | tuple[str, ...]:
+        """The reference's canonical keys for membership tests (a set past a few keys)."""
+        known = self.known
+        if known is None:
+            canonical = self.canonical
+            known = self.known = frozenset(canonical) if len(canonical) > 8 else canonical
+        return known
 
     def __call__(
         self,
@@ -880,10 +891,12 @@ class _Missed:
                 rivals = self.rivals = {}
             others = rivals.get(kind)
             if others is None:  # once per kind: linear in the output's numbers
-                canonical = self.canonical
+                canonical = self.reference_keys()
                 others = rivals[kind] = [o for o in out.of_kind(kind) if o not in canonical]
             if others:  # "September 14, 2004" for "September 12, 2004"
-                self.conflicts[k] = list(others)
+                # one list per kind, shared by the keys it contradicts: a copy per key would
+                # make the evidence (reference numbers x output numbers) long
+                self.conflicts[k] = others
                 self.against += weight
                 return None
         near_credit = self.near_credit

@@ -17,17 +17,15 @@ True
 from __future__ import annotations
 
 import importlib
-import os
 from types import ModuleType
 
-__all__ = ["MODULES", "PURE_PYTHON", "build_kind", "load"]
+from lexeval._build import PURE_PYTHON
 
 #: The compiled modules a full build has (``lexeval.native.<name>``; a test checks them
 #: against the sources).
 MODULES: tuple[str, ...] = ("affixes", "keywords", "lenient", "results", "rouge", "weights")
 
-#: True when ``LEXEVAL_PURE_PYTHON`` (read once, at import) asks for the reference code only.
-PURE_PYTHON: bool = os.environ.get("LEXEVAL_PURE_PYTHON", "").strip() not in ("", "0")
+__all__ = ["MODULES", "PURE_PYTHON", "build_kind", "load"]
 
 
 def load(name: str) -> ModuleType | None:

@@ -1298,7 +1298,7 @@ enum {
     K_CONFLICTS, K_MATCHED_WEIGHT, K_TOTAL_WEIGHT, K_WEIGHTS, K_ECHOED, K_COVERAGE, K_EXTRA,
     K_OVERLAP, K_REFERENCE, K_OUTPUT, A_KEYS, A_CANONICAL, A_KEYWORDS, A_CONFLICT_PENALTY,
     A_EXTRA_PENALTY, A_AGAINST, A_PARTS, A_EVERY, M_FOLD_TEXTS, M_EXTEND, M_INSIDE, M_FORMS,
-    N_NAMES
+    M_PREFIX_MATCH, N_NAMES
 };
 static const char *const NAME_TEXT[N_NAMES] = {
     "matched_keywords", "total_keywords", "matched", "missing", "input_keywords",
@@ -1306,7 +1306,7 @@ static const char *const NAME_TEXT[N_NAMES] = {
     "conflicts", "matched_weight", "total_weight", "weights", "echoed", "coverage", "extra",
     "overlap", "reference", "output", "_keys", "canonical", "keywords", "conflict_penalty",
     "extra_penalty", "against", "_parts", "_every", "_fold_texts", "_extend", "_inside",
-    "_every_forms",
+    "_every_forms", "_prefix_match",
 };
 static PyObject *NAME[N_NAMES];
 
@@ -1593,6 +1593,10 @@ static int joined_equal(PyObject *form, PyObject *s)
     return i == n;
 }
 
+/* Outputs of at most this many stopword-keeping keys are scanned (no dict built for them);
+ * longer ones build the dict once. */
+#define FORMS_SCANNED 64
+
 /* The stopword-keeping keys as out._every_forms() gives them (an exact tuple of exact, ready
  * str: the canonical forms in order, before their hyphen-less forms), unless out._extend()
  * has built their dict: 0 (o->forms or o->every set) or -1. */
@@ -1611,6 +1615,12 @@ static int output_forms(Output *o)
         Py_DECREF(forms);
         PyErr_SetString(PyExc_TypeError, "OutputKeys._every_forms() must be a tuple of str");
         return -1;
+    }
+    if (PyTuple_GET_SIZE(forms) > FORMS_SCANNED) {
+        /* a long output: its dict (out._extend(), built once) answers each missing key in
+         * constant time, where a scan of the forms per key would be quadratic */
+        Py_DECREF(forms);
+        return output_every(o, 1);
     }
     o->forms = forms;
     return 0;
@@ -1632,9 +1642,20 @@ static int forms_contain(Output *o, PyObject *key, PyObject *plain)
     return 0;
 }
 
-/* Rule 3 over the output's keys and its stopword-keeping keys: 1, 0 or -1. */
+/* Rule 3 over the output's keys and its stopword-keeping keys: 1, 0 or -1. A long output's
+ * keys go to the Python code (out._prefix_match: its keys sorted once, a bisection per key),
+ * where a scan per missing key would be quadratic. */
 static int output_prefix(Output *o, PyObject *key)
 {
+    if (PyDict_GET_SIZE(o->keys) + (o->every != NULL ? PyDict_GET_SIZE(o->every) : 0) >
+        FORMS_SCANNED) {
+        PyObject *found = PyObject_CallMethodOneArg(o->out, NAME[M_PREFIX_MATCH], key);
+        if (found == NULL)
+            return -1;
+        int in = PyObject_IsTrue(found);
+        Py_DECREF(found);
+        return in;
+    }
     if (o->every == NULL) { /* the forms, and those with a hyphen without them */
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o->forms); i++) {
             PyObject *form = PyTuple_GET_ITEM(o->forms, i);

@@ -35,7 +35,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any
 
@@ -371,7 +371,7 @@ class RunStore:
         means = document_means(kind, data)
         if git_commit is None and detect_git:
             git_commit = current_git_commit()
-        created = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+        created = datetime.now(UTC).isoformat(timespec="milliseconds")
         with self._write() as connection:
             cursor = connection.execute(
                 "INSERT INTO runs (kind, label, created, command, lexeval_version, git_commit, "
@@ -485,7 +485,7 @@ class RunStore:
                 "INSERT INTO baselines (name, run_id, blessed) VALUES (?, ?, ?) "
                 "ON CONFLICT (name) DO UPDATE SET run_id = excluded.run_id, "
                 "blessed = excluded.blessed",
-                (name, run_id, datetime.now(timezone.utc).isoformat(timespec="milliseconds")),
+                (name, run_id, datetime.now(UTC).isoformat(timespec="milliseconds")),
             )
         return None if before is None else int(before[0])
 
