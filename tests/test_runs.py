@@ -116,7 +116,9 @@ def test_save_list_load_bless_delete_prune(tmp_path: Path) -> None:
     assert pragmas == [APPLICATION_ID, SCHEMA_VERSION, "wal"]
 
 
-def test_a_run_records_command_version_time_and_commit(tmp_path: Path) -> None:
+def test_a_run_records_command_version_time_and_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if shutil.which("git") is None:
         pytest.skip("no git on PATH")
     repo = tmp_path / "repo"
@@ -134,24 +136,18 @@ def test_a_run_records_command_version_time_and_commit(tmp_path: Path) -> None:
         ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
     ).stdout.strip()
     store_file = tmp_path / "runs.sqlite"
-    os.chdir(repo)
-    try:
-        with RunStore.open(store_file, create=True) as store:
-            store.save("score", _document(), command=["lexeval", "score", "x"])
-            run = store.load(1)
-    finally:
-        os.chdir(tmp_path)
+    monkeypatch.chdir(repo)  # restored after the test: the process's directory is shared
+    with RunStore.open(store_file, create=True) as store:
+        store.save("score", _document(), command=["lexeval", "score", "x"])
+        run = store.load(1)
     assert run.git_commit == head and len(head) == 40
     assert run.command == ("lexeval", "score", "x") and run.lexeval_version
     assert run.created.endswith("+00:00") and run.created[:2] == "20"
     outside = tmp_path / "outside"
     outside.mkdir()
-    os.chdir(outside)
-    try:
-        with RunStore.open(store_file) as store:
-            assert store.load(store.save("score", _document())).git_commit is None
-    finally:
-        os.chdir(tmp_path)
+    monkeypatch.chdir(outside)
+    with RunStore.open(store_file) as store:
+        assert store.load(store.save("score", _document())).git_commit is None
 
 
 # ---------------------------------------------------------------- --save

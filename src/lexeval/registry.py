@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 import typing
+from functools import partial
 from typing import Any
 
 import lexeval.judge.registry  # noqa: F401  (registers the LLM judges)
@@ -137,7 +138,12 @@ def metric_options(name: str) -> dict[str, tuple[str, ...]]:
         found: dict[str, tuple[str, ...]] = dict.fromkeys(BACKEND_OPTIONS, ())
         found.update(_init_options(judge))
         return found
-    cls = _annotation(factory, inspect.signature(factory).return_annotation)
+    target = factory.func if isinstance(factory, partial) else factory  # rouge<n>: rougeN's
+    cls = (
+        target
+        if isinstance(target, type)
+        else _annotation(target, inspect.signature(target).return_annotation)
+    )
     if not isinstance(cls, type):
         return {}
     options = _init_options(cls)

@@ -1834,12 +1834,16 @@ static PyObject *py_analysis(PyObject *module, PyObject *const *args, Py_ssize_t
         return NULL;
     }
     /* Python code runs during the call (prepare, analyze_missing): the arguments are held,
-     * as a caller may only lend them (functools.partial) */
+     * as a caller may only lend them (functools.partial), and read from a copy of the
+     * argument vector: the lender's own array may be freed during the call too */
+    PyObject *held[4];
+    for (int i = 0; i < 4; i++) {
+        held[i] = args[i];
+        Py_INCREF(held[i]);
+    }
+    PyObject *result = analysis_of(held[0], held[1], held[2], held[3]);
     for (int i = 0; i < 4; i++)
-        Py_INCREF(args[i]);
-    PyObject *result = analysis_of(args[0], args[1], args[2], args[3]);
-    for (int i = 0; i < 4; i++)
-        Py_DECREF(args[i]);
+        Py_DECREF(held[i]);
     return result;
 }
 
@@ -2018,11 +2022,16 @@ static PyObject *py_entries(PyObject *module, PyObject *const *args, Py_ssize_t 
                         "entries(chunks, cache, analyze_missing, config) takes 4 arguments");
         return NULL;
     }
-    for (int i = 0; i < 4; i++) /* held: Python code runs during the call */
-        Py_INCREF(args[i]);
-    PyObject *result = entries_of(args[0], args[1], args[2], args[3]);
+    /* the arguments are read from a copy of the vector: a lender's array (functools.partial)
+     * may be freed while Python code runs */
+    PyObject *held[4];
+    for (int i = 0; i < 4; i++) { /* held: Python code runs during the call */
+        held[i] = args[i];
+        Py_INCREF(held[i]);
+    }
+    PyObject *result = entries_of(held[0], held[1], held[2], held[3]);
     for (int i = 0; i < 4; i++)
-        Py_DECREF(args[i]);
+        Py_DECREF(held[i]);
     return result;
 }
 

@@ -311,11 +311,16 @@ static PyObject *py_canonical_keys(PyObject *module, PyObject *const *args, Py_s
             PyErr_SetString(PyExc_ValueError, "canonical_keys: as_dict must be 0 to 4");
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < nargs; i++) /* Python code may run: the arguments are held */
-        Py_INCREF(args[i]);
-    PyObject *result = canonical_keys_of(args[0], args[1], args[2], mode, known, known_canonical);
+    /* the arguments are read from a copy of the vector: a lender's array (functools.partial)
+     * may be freed while Python code runs */
+    PyObject *held[9];
+    for (Py_ssize_t i = 0; i < nargs; i++) { /* Python code may run: the arguments are held */
+        held[i] = args[i];
+        Py_INCREF(held[i]);
+    }
+    PyObject *result = canonical_keys_of(held[0], held[1], held[2], mode, known, known_canonical);
     for (Py_ssize_t i = 0; i < nargs; i++)
-        Py_DECREF(args[i]);
+        Py_DECREF(held[i]);
     return result;
 }
 
@@ -2250,11 +2255,16 @@ static PyObject *py_score(PyObject *module, PyObject *const *args, Py_ssize_t na
                                          "profile, echoed) takes 8 arguments");
         return NULL;
     }
-    for (int i = 0; i < 8; i++) /* Python code runs (_Missed): the arguments are held */
-        Py_INCREF(args[i]);
-    PyObject *result = score_of(args);
+    /* the arguments are read from a copy of the vector: a lender's array (functools.partial)
+     * may be freed while Python code runs */
+    PyObject *held[8];
+    for (int i = 0; i < 8; i++) { /* Python code runs (_Missed): the arguments are held */
+        held[i] = args[i];
+        Py_INCREF(held[i]);
+    }
+    PyObject *result = score_of(held);
     for (int i = 0; i < 8; i++)
-        Py_DECREF(args[i]);
+        Py_DECREF(held[i]);
     return result;
 }
 
@@ -2501,11 +2511,16 @@ static PyObject *py_index_parts(PyObject *module, PyObject *const *args, Py_ssiz
         PyErr_SetString(PyExc_TypeError, "index_parts(keys, memo, tables) takes 3 arguments");
         return NULL;
     }
-    for (int i = 0; i < 3; i++) /* Python code may run (__missing__): the arguments are held */
-        Py_INCREF(args[i]);
-    PyObject *result = index_parts_of(args[0], args[1], args[2]);
+    /* the arguments are read from a copy of the vector: a lender's array (functools.partial)
+     * may be freed while Python code runs */
+    PyObject *held[3];
+    for (int i = 0; i < 3; i++) { /* Python code may run (__missing__): the arguments are held */
+        held[i] = args[i];
+        Py_INCREF(held[i]);
+    }
+    PyObject *result = index_parts_of(held[0], held[1], held[2]);
     for (int i = 0; i < 3; i++)
-        Py_DECREF(args[i]);
+        Py_DECREF(held[i]);
     return result;
 }
 
@@ -2602,11 +2617,16 @@ static PyObject *py_output_keys(PyObject *module, PyObject *const *args, Py_ssiz
                         "output_keys(cls, members, state, canonical, no_parts) takes 5 arguments");
         return NULL;
     }
-    for (int i = 0; i < 5; i++) /* Python code may run (__missing__): the arguments are held */
-        Py_INCREF(args[i]);
-    PyObject *result = output_keys_of(args);
+    /* the arguments are read from a copy of the vector: a lender's array (functools.partial)
+     * may be freed while Python code runs */
+    PyObject *held[5];
+    for (int i = 0; i < 5; i++) { /* Python code may run (__missing__): the arguments are held */
+        held[i] = args[i];
+        Py_INCREF(held[i]);
+    }
+    PyObject *result = output_keys_of(held);
     for (int i = 0; i < 5; i++)
-        Py_DECREF(args[i]);
+        Py_DECREF(held[i]);
     return result;
 }
 

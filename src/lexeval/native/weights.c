@@ -623,12 +623,17 @@ static PyObject *py_weigh(PyObject *module, PyObject *const *args, Py_ssize_t na
     }
     /* Python code may run (round, __missing__...): the arguments are held, as a caller may
      * only lend them (functools.partial) */
-    for (int i = 0; i < 4; i++)
-        Py_INCREF(args[i]);
+    /* the arguments are read from a copy of the vector: a lender's array (functools.partial)
+     * may be freed while Python code runs */
+    PyObject *held[4];
+    for (int i = 0; i < 4; i++) {
+        held[i] = args[i];
+        Py_INCREF(held[i]);
+    }
     State s;
-    PyObject *result = state_read(args[3], &s) < 0 ? NULL : weigh_of(args[0], args[1], args[2], &s);
+    PyObject *result = state_read(held[3], &s) < 0 ? NULL : weigh_of(held[0], held[1], held[2], &s);
     for (int i = 0; i < 4; i++)
-        Py_DECREF(args[i]);
+        Py_DECREF(held[i]);
     return result;
 }
 
@@ -711,11 +716,16 @@ static PyObject *py_weighted(PyObject *module, PyObject *const *args, Py_ssize_t
                         "arguments");
         return NULL;
     }
-    for (int i = 0; i < 6; i++) /* held: see py_weigh */
-        Py_INCREF(args[i]);
-    PyObject *result = weighted_of(args);
+    /* the arguments are read from a copy of the vector: a lender's array (functools.partial)
+     * may be freed while Python code runs */
+    PyObject *held[6];
+    for (int i = 0; i < 6; i++) { /* held: see py_weigh */
+        held[i] = args[i];
+        Py_INCREF(held[i]);
+    }
+    PyObject *result = weighted_of(held);
     for (int i = 0; i < 6; i++)
-        Py_DECREF(args[i]);
+        Py_DECREF(held[i]);
     return result;
 }
 
