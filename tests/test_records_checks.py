@@ -59,6 +59,9 @@ def test_the_checks_the_issue_names_are_registered() -> None:
         (7, 7.0),
         (2.5, 2.5),
         (float("nan"), None),
+        pytest.param(10**400, None, id="int-beyond-float"),  # not comparable, not a crash
+        pytest.param(-(10**400), None, id="negative-int-beyond-float"),
+        ("1e400", None),
         ([1], None),
     ],
 )

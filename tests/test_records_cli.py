@@ -109,8 +109,33 @@ def test_usage_and_data_errors_exit_2_with_one_line(
     assert f"{junk}:1: records[0]" in usage_error(capsys, "match", dataset, str(junk))
     junk.write_text('{"case_id": "inv-999", "records": []}\n', encoding="utf-8")
     assert "inv-999" in usage_error(capsys, "match", dataset, str(junk))
+    bad.write_text(text.replace("quantity: 3,", "quantity: 1" + "0" * 400 + ","), encoding="utf-8")
+    line = usage_error(capsys, "match", str(bad), outputs)
+    assert f"{bad}:24: cases[0].expected[0].quantity: expected a number" in line
+    huge_weight = text.replace("description: 2", "description: 1" + "0" * 400)
+    for weights in (
+        huge_weight,
+        text.replace("currency: exact", "currency: {check: exact, weight: 1%s}" % ("0" * 400)),
+    ):
+        bad.write_text(weights, encoding="utf-8")
+        assert "weight" in usage_error(capsys, "match", str(bad), outputs)
     assert "not in [0, 1]" in usage_error(capsys, "match", dataset, outputs, "--threshold", "2")
     assert "--html" in usage_error(capsys, "match", dataset, outputs, "--html", dataset)
+
+
+def test_a_number_too_large_for_a_float_fails_its_field_not_the_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    huge = tmp_path / "huge.jsonl"
+    record = (
+        '{"description": "Blue widget", "quantity": 1%s, "unit_price": 4.25, "currency": "USD"}'
+    )
+    huge.write_text(
+        '{"case_id": "inv-001", "records": [%s]}\n' % (record % ("0" * 400)), encoding="utf-8"
+    )
+    code, out, _ = run(capsys, "match", str(INVOICES / "dataset.yaml"), str(huge), "--json", "-")
+    case = next(c for c in json.loads(out)["cases"] if c["id"] == "inv-001")
+    assert code == 0 and case["status"] == "ok" and case["n_generated"] == 1
 
 
 def test_json_to_stdout_keeps_the_table_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
