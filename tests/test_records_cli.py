@@ -138,6 +138,19 @@ def test_a_number_too_large_for_a_float_fails_its_field_not_the_run(
     assert code == 0 and case["status"] == "ok" and case["n_generated"] == 1
 
 
+def test_an_integer_python_will_not_read_is_an_error_naming_its_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    outputs = tmp_path / "out.jsonl"
+    lines = [
+        '{"case_id": "inv-001", "records": []}',
+        '{"case_id": "inv-002", "records": [{"quantity": %s}]}' % ("9" * 5000),
+    ]
+    outputs.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    line = usage_error(capsys, "match", str(INVOICES / "dataset.yaml"), str(outputs))
+    assert f"{outputs}:2: invalid JSON: an integer of 5000 digits" in line
+
+
 def test_json_to_stdout_keeps_the_table_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(
         capsys, "match", str(INVOICES / "dataset.yaml"), str(INVOICES / "outputs.jsonl"),
