@@ -337,6 +337,22 @@ def test_delete_and_prune_commands(here: Path, capsys: pytest.CaptureFixture[str
     assert _cli(capsys, "score", "good.jsonl", *METRIC, "--save")[2].count("saved run 5") == 1
 
 
+def test_a_run_id_beyond_sqlite_integers_is_no_run(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _cli(capsys, "score", "good.jsonl", *METRIC, "--save")[0] == 0
+    huge = "9" * 30
+    for args in (("show", huge), ("bless", huge, "main"), ("delete", huge), ("diff", "1", huge)):
+        code, out, err = _cli(capsys, "runs", *args)
+        assert code == 2 and out == "" and "Traceback" not in err, err
+        assert err.startswith("lexeval: error: ") and err.count("\n") == 1, err
+        assert f"no run {huge}" in err
+    with RunStore.open() as store:
+        for ref in (2**63, "9" * 5000, "\u0661"):  # beyond SQLite, beyond int(), not ASCII
+            with pytest.raises(StoreError, match="no run"):
+                store.load(ref)
+
+
 # ---------------------------------------------------------------- files that are not a store
 
 
