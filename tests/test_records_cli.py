@@ -151,6 +151,18 @@ def test_an_integer_python_will_not_read_is_an_error_naming_its_line(
     assert f"{outputs}:2: invalid JSON: an integer of 5000 digits" in line
 
 
+def test_an_error_in_a_json_outputs_file_names_its_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    outputs = tmp_path / "out.json"
+    outputs.write_text('{\n  "inv-001": [],\n  "inv-002": 5\n}\n', encoding="utf-8")
+    line = usage_error(capsys, "match", str(INVOICES / "dataset.yaml"), str(outputs))
+    assert f"{outputs}:3: inv-002: expected a list" in line
+    outputs.write_text('{"inv-001": [\n  {"sku": 1},\n  7\n]}\n', encoding="utf-8")
+    line = usage_error(capsys, "match", str(INVOICES / "dataset.yaml"), str(outputs))
+    assert f"{outputs}:3: inv-001[1]: expected an object" in line
+
+
 def test_json_to_stdout_keeps_the_table_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(
         capsys, "match", str(INVOICES / "dataset.yaml"), str(INVOICES / "outputs.jsonl"),

@@ -37,6 +37,7 @@ from lexeval.io import (
     compose_yaml,
     iter_jsonl,
     json_node,
+    locate_json,
     node_kind,
     parse_json,
     read_text,
@@ -158,7 +159,13 @@ def load_outputs(
         pairs: list[tuple[Node, Node]] = [
             (ScalarNode("str", k), json_node(v)) for k, v in data.items()
         ]
-        return _mapping(NodeReader(name), MapNode(pairs), schema)
+        try:
+            return _mapping(NodeReader(name), MapNode(pairs), schema)
+        except InputError as exc:
+            if exc.line is not None:  # pragma: no cover - JSON nodes carry no line
+                raise
+        # Parse again, slower, keeping each value's line, for an error that names it.
+        return _mapping(NodeReader(name), locate_json(name, text), schema)
     if suffix in (".yaml", ".yml"):
         root = compose_yaml(name, text)
         if root is None:
