@@ -353,6 +353,42 @@ def test_a_run_id_beyond_sqlite_integers_is_no_run(
                 store.load(ref)
 
 
+def test_a_report_is_never_written_over_the_run_store(
+    here: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    invoices, cards = examples / "invoices", examples / "flashcards"
+    assert _cli(capsys, "score", "good.jsonl", *METRIC, "--save", "--store", "s.db")[0] == 0
+    assert _cli(capsys, "runs", "bless", "1", "main", "--store", "s.db")[0] == 0
+    before = (here / "s.db").read_bytes()
+    commands = [
+        ["score", "good.jsonl", *METRIC, "--html"],
+        [
+            "cards",
+            str(cards / "dataset.yaml"),
+            str(cards / "outputs" / "prompt_v2.jsonl"),
+            "--json",
+        ],
+        [
+            "cards",
+            str(cards / "dataset.yaml"),
+            str(cards / "outputs" / "prompt_v2.jsonl"),
+            "--html",
+        ],
+        ["match", str(invoices / "dataset.yaml"), str(invoices / "outputs.jsonl"), "--json"],
+        ["match", str(invoices / "dataset.yaml"), str(invoices / "outputs.jsonl"), "--html"],
+    ]
+    for command in commands:
+        for store in (["--save", "--store", "s.db"], ["--baseline", "main", "--store", "s.db"]):
+            code, out, err = _cli(capsys, *command, "s.db", *store)
+            assert code == 2 and out == "", (command, err)
+            assert "STORE" in err and err.count("\n") == 1, (command, err)
+            assert (here / "s.db").read_bytes() == before, command
+    monkeypatch.setenv("LEXEVAL_STORE", "s.db")
+    code, _, err = _cli(capsys, *commands[-1], "s.db", "--save")
+    assert code == 2 and "STORE" in err and (here / "s.db").read_bytes() == before
+
+
 # ---------------------------------------------------------------- files that are not a store
 
 

@@ -14,7 +14,7 @@ from lexeval.cli.common import (
     unit_float,
     workers_count,
 )
-from lexeval.cli.saving import add_run_arguments, prepare_runs
+from lexeval.cli.saving import add_run_arguments, prepare_runs, store_input
 
 __all__ = ["register", "run"]
 
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     gates = [Gate.parse(spec) for spec in args.fail_under]  # usage errors before any work
     if args.dataset == "-" and args.outputs == "-":
         raise UsageError("DATASET and OUTPUTS cannot both be '-' (standard input)")
-    inputs = {"DATASET": args.dataset, "OUTPUTS": args.outputs}
+    inputs = {"DATASET": args.dataset, "OUTPUTS": args.outputs, **store_input(args)}
     report = output_target("--json", args.json, inputs)
     html = output_target("--html", args.html, inputs)
     if html == "-":
