@@ -389,6 +389,20 @@ def test_a_report_is_never_written_over_the_run_store(
     assert code == 2 and "STORE" in err and (here / "s.db").read_bytes() == before
 
 
+def test_stored_text_cannot_drive_the_terminal(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    label = "v2\x1b]0;pwned\x07\x1b[2J"
+    assert _cli(capsys, "score", "good.jsonl", *METRIC, "--save", "--label", label)[0] == 0
+    assert _cli(capsys, "runs", "bless", "1", "main\x1b[31m")[0] == 0
+    for args in (("list",), ("show", "1")):
+        code, out, _ = _cli(capsys, "runs", *args)
+        assert code == 0 and "\x1b" not in out and "\x07" not in out, out
+        assert "\\x1b" in out  # shown, escaped
+    listed = json.loads(_cli(capsys, "runs", "list", "--format", "json")[1])
+    assert listed[0]["label"] == label  # the data itself is kept as given
+
+
 # ---------------------------------------------------------------- files that are not a store
 
 
