@@ -163,6 +163,19 @@ def test_an_error_in_a_json_outputs_file_names_its_line(
     assert f"{outputs}:3: inv-001[1]: expected an object" in line
 
 
+@pytest.mark.parametrize("command", ["match", "cards"])
+def test_report_written_lines_go_to_stderr(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    dataset, outputs = CARDS / "dataset.yaml", CARDS / "outputs" / "prompt_v2.jsonl"
+    report, page = tmp_path / "r.json", tmp_path / "r.html"
+    argv = [command, str(dataset), str(outputs), "--json", str(report), "--html", str(page)]
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and report.exists() and page.exists()
+    assert "written to" not in out  # stdout: the results only
+    assert f"report written to {report}" in err and f"HTML report written to {page}" in err
+
+
 def test_json_to_stdout_keeps_the_table_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(
         capsys, "match", str(INVOICES / "dataset.yaml"), str(INVOICES / "outputs.jsonl"),

@@ -144,13 +144,13 @@ def run(args: argparse.Namespace) -> int:
     elif report is not None:
         run.write_json(report, results, inputs=inputs)
         if not args.quiet:
-            out.print(f"report written to {report}", markup=False)
+            print(f"report written to {report}", file=sys.stderr)
     if html is not None:
         from lexeval.htmlreport import render_cards, write_html
 
         write_html(html, render_cards(run, results), inputs={"dataset": run.dataset_path, **inputs})
         if not args.quiet:
-            out.print(f"HTML report written to {html}", markup=False)
+            print(f"HTML report written to {html}", file=sys.stderr)
     passed = all(g.passed for g in results)
     if keeping is not None:
         keeping.save(document, quiet=args.quiet)

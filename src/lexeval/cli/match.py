@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     elif report is not None:
         result.write_json(report, results, inputs=inputs)
         if not args.quiet:
-            out.print(f"report written to {report}", markup=False)
+            print(f"report written to {report}", file=sys.stderr)
     if html is not None:
         from lexeval.htmlreport import render_records_page, write_html
 
@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
             inputs={"dataset": result.dataset_path, **inputs},
         )
         if not args.quiet:
-            out.print(f"HTML report written to {html}", markup=False)
+            print(f"HTML report written to {html}", file=sys.stderr)
     passed = all(g.passed for g in results)
     if keeping is not None:
         keeping.save(document, quiet=args.quiet)
