@@ -108,7 +108,8 @@ def test_usage_and_data_errors_exit_2_with_one_line(
     junk.write_text('{"case_id": "inv-001", "records": [1]}\n', encoding="utf-8")
     assert f"{junk}:1: records[0]" in usage_error(capsys, "match", dataset, str(junk))
     junk.write_text('{"case_id": "inv-999", "records": []}\n', encoding="utf-8")
-    assert "inv-999" in usage_error(capsys, "match", dataset, str(junk))
+    line = usage_error(capsys, "match", dataset, str(junk))
+    assert "inv-999" in line and line.startswith(f"lexeval: error: {junk}: ")
     bad.write_text(text.replace("quantity: 3,", "quantity: 1" + "0" * 400 + ","), encoding="utf-8")
     line = usage_error(capsys, "match", str(bad), outputs)
     assert f"{bad}:24: cases[0].expected[0].quantity: expected a number" in line

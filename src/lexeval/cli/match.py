@@ -65,6 +65,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``lexeval match``; returns the exit code."""
+    from lexeval.io import InputError
     from lexeval.records import (
         RecordGate,
         check_gates,
@@ -90,7 +91,14 @@ def run(args: argparse.Namespace) -> int:
             known = ", ".join(dataset.schema.names)
             raise UsageError(f"--fail-under {gate.key}: no field {field!r} (fields: {known})")
     outputs = load_outputs(args.outputs, dataset.schema)
-    result = match_records(dataset, outputs, threshold=args.threshold, strategy=args.strategy)
+    try:
+        result = match_records(dataset, outputs, threshold=args.threshold, strategy=args.strategy)
+    except InputError as exc:
+        if exc.file != "outputs":
+            raise
+        # the library does not know the file: the error names the one given
+        name = "<stdin>" if args.outputs == "-" else args.outputs
+        raise InputError(name, exc.line, exc.field, exc.message) from None
     results = check_gates(result, gates)
     document = result.to_json(results)
     # the baseline's settings are checked before anything is printed
