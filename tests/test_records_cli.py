@@ -177,6 +177,18 @@ def test_report_written_lines_go_to_stderr(
     assert f"report written to {report}" in err and f"HTML report written to {page}" in err
 
 
+@pytest.mark.parametrize("command", ["match", "cards"])
+def test_the_json_and_html_reports_cannot_share_a_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    dataset, outputs = CARDS / "dataset.yaml", CARDS / "outputs" / "prompt_v2.jsonl"
+    target = tmp_path / "report.out"
+    for html in (str(target), str(tmp_path / "." / "report.out")):
+        argv = [command, str(dataset), str(outputs), "--json", str(target), "--html", html]
+        assert "--html" in usage_error(capsys, *argv)
+        assert not target.exists()
+
+
 def test_json_to_stdout_keeps_the_table_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(
         capsys, "match", str(INVOICES / "dataset.yaml"), str(INVOICES / "outputs.jsonl"),

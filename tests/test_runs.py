@@ -403,6 +403,18 @@ def test_stored_text_cannot_drive_the_terminal(
     assert listed[0]["label"] == label  # the data itself is kept as given
 
 
+def test_runs_diff_reports_cannot_share_a_file(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for _ in range(2):
+        assert _cli(capsys, "score", "good.jsonl", *METRIC, "--save")[0] == 0
+    code, out, err = _cli(
+        capsys, "runs", "diff", "1", "2", "--markdown", "d.out", "--html", "d.out"
+    )
+    assert code == 2 and out == "" and "--html" in err and err.count("\n") == 1, err
+    assert not (here / "d.out").exists()
+
+
 # ---------------------------------------------------------------- files that are not a store
 
 

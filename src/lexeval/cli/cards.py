@@ -10,6 +10,7 @@ from lexeval.cli.common import (
     PRESET_NAMES,
     UsageError,
     console,
+    distinct_targets,
     output_target,
     unit_float,
     workers_count,
@@ -112,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
     inputs = {"DATASET": args.dataset, "OUTPUTS": args.outputs, **store_input(args)}
     report = output_target("--json", args.json, inputs)
     html = output_target("--html", args.html, inputs)
+    distinct_targets({"--json": report, "--html": html})
     if html == "-":
         raise UsageError("--html needs a file name ('-' is not accepted)")
     keeping = prepare_runs(args, "cards")

@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import Any
 
-from lexeval.cli.common import UsageError, console, output_target, unit_float
+from lexeval.cli.common import UsageError, console, distinct_targets, output_target, unit_float
 from lexeval.cli.saving import add_run_arguments, prepare_runs, store_input
 
 __all__ = ["register", "run"]
@@ -81,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
     inputs = {"DATASET": args.dataset, "OUTPUTS": args.outputs, **store_input(args)}
     report = output_target("--json", args.json, inputs)
     html = output_target("--html", args.html, inputs)
+    distinct_targets({"--json": report, "--html": html})
     if html == "-":
         raise UsageError("--html needs a file name ('-' is not accepted)")
     keeping = prepare_runs(args, "match")

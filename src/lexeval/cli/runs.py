@@ -9,7 +9,7 @@ import sys
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
-from lexeval.cli.common import Parser, UsageError, console, output_target
+from lexeval.cli.common import Parser, UsageError, console, distinct_targets, output_target
 from lexeval.cli.compare import (
     add_comparison_arguments,
     check_resamples,
@@ -210,6 +210,7 @@ def _diff(args: argparse.Namespace) -> int:
     check_resamples(args)
     markdown = output_target("--markdown", args.markdown, {})
     html = output_target("--html", args.html, {})
+    distinct_targets({"--markdown": markdown, "--html": html})
     if html == "-":
         raise UsageError("--html needs a file name ('-' is not accepted)")
     with _open(args) as store:
