@@ -73,8 +73,9 @@ def _decode(text: str) -> Any:
 
 def extract_json(reply: str) -> tuple[Any, str | None]:
     """The first JSON object or array of a model's reply (the whole reply, else a fenced
-    block, else the first opening brace or bracket in the prose that starts valid JSON), or
-    None and the reason."""
+    block, else the first opening brace or bracket in the prose that starts valid JSON,
+    passing over arrays without an object, such as a citation ``[1]``, unless there is nothing
+    else), or None and the reason."""
     value = _decode(reply.strip())
     if isinstance(value, (dict, list)):
         return value, None
@@ -83,6 +84,7 @@ def extract_json(reply: str) -> tuple[Any, str | None]:
         if isinstance(value, (dict, list)):
             return value, None
     first_error: str | None = None
+    markers: Any = None  # the first array of scalars, such as a citation "[1]": a fallback
     tried = 0
     for match in re.finditer(r"[{\[]", reply):
         tried += 1
@@ -97,8 +99,14 @@ def extract_json(reply: str) -> tuple[Any, str | None]:
         except RecursionError:
             first_error = first_error or "invalid JSON: nested too deeply"
             continue
+        if isinstance(value, list) and value and not any(isinstance(v, dict) for v in value):
+            if markers is None:
+                markers = value
+            continue
         if isinstance(value, (dict, list)):
             return value, None
+    if markers is not None:
+        return markers, None
     return None, first_error or "no JSON object or array in the reply"
 
 
