@@ -415,6 +415,14 @@ def test_runs_diff_reports_cannot_share_a_file(
     assert not (here / "d.out").exists()
 
 
+def test_a_mean_beyond_a_float_is_listed_as_none(tmp_path: Path) -> None:
+    document = _document()
+    document["summary"]["token_f1"]["mean"] = 10**400
+    with RunStore.open(tmp_path / "s.db", create=True) as store:
+        run_id = store.save("score", document, detect_git=False)
+        assert dict(store.load(run_id).means) == {"token_f1": None}
+
+
 # ---------------------------------------------------------------- files that are not a store
 
 
