@@ -59,6 +59,9 @@ def test_the_checks_the_issue_names_are_registered() -> None:
         (7, 7.0),
         (2.5, 2.5),
         (float("nan"), None),
+        pytest.param(10**400, None, id="int-beyond-float"),  # not comparable, not a crash
+        pytest.param(-(10**400), None, id="negative-int-beyond-float"),
+        ("1e400", None),
         ([1], None),
     ],
 )
@@ -187,6 +190,10 @@ def test_pass_threshold_decides_the_verdict() -> None:
         ('```\n[{"a": 2}]\n```', [{"a": 2}]),
         ('The result is {"a": 3} as requested.', {"a": 3}),
         ('Options {like this} aside, the data: [{"a": 4}]', [{"a": 4}]),
+        # citation or count markers in prose are not the records
+        ('According to the invoice [1], the items are: [{"a": 5}]', [{"a": 5}]),
+        ('Found [2] items [3, 4]:\n{"a": 6}', {"a": 6}),
+        ("Only markers [1] and [2] here.", [1]),  # nothing better: the first, as before
     ],
 )
 def test_extract_json_finds_the_json(reply: str, value: Any) -> None:

@@ -108,9 +108,85 @@ def test_usage_and_data_errors_exit_2_with_one_line(
     junk.write_text('{"case_id": "inv-001", "records": [1]}\n', encoding="utf-8")
     assert f"{junk}:1: records[0]" in usage_error(capsys, "match", dataset, str(junk))
     junk.write_text('{"case_id": "inv-999", "records": []}\n', encoding="utf-8")
-    assert "inv-999" in usage_error(capsys, "match", dataset, str(junk))
+    line = usage_error(capsys, "match", dataset, str(junk))
+    assert "inv-999" in line and line.startswith(f"lexeval: error: {junk}: ")
+    bad.write_text(text.replace("quantity: 3,", "quantity: 1" + "0" * 400 + ","), encoding="utf-8")
+    line = usage_error(capsys, "match", str(bad), outputs)
+    assert f"{bad}:24: cases[0].expected[0].quantity: expected a number" in line
+    huge_weight = text.replace("description: 2", "description: 1" + "0" * 400)
+    for weights in (
+        huge_weight,
+        text.replace("currency: exact", "currency: {check: exact, weight: 1%s}" % ("0" * 400)),
+    ):
+        bad.write_text(weights, encoding="utf-8")
+        assert "weight" in usage_error(capsys, "match", str(bad), outputs)
     assert "not in [0, 1]" in usage_error(capsys, "match", dataset, outputs, "--threshold", "2")
     assert "--html" in usage_error(capsys, "match", dataset, outputs, "--html", dataset)
+
+
+def test_a_number_too_large_for_a_float_fails_its_field_not_the_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    huge = tmp_path / "huge.jsonl"
+    record = (
+        '{"description": "Blue widget", "quantity": 1%s, "unit_price": 4.25, "currency": "USD"}'
+    )
+    huge.write_text(
+        '{"case_id": "inv-001", "records": [%s]}\n' % (record % ("0" * 400)), encoding="utf-8"
+    )
+    code, out, _ = run(capsys, "match", str(INVOICES / "dataset.yaml"), str(huge), "--json", "-")
+    case = next(c for c in json.loads(out)["cases"] if c["id"] == "inv-001")
+    assert code == 0 and case["status"] == "ok" and case["n_generated"] == 1
+
+
+def test_an_integer_python_will_not_read_is_an_error_naming_its_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    outputs = tmp_path / "out.jsonl"
+    lines = [
+        '{"case_id": "inv-001", "records": []}',
+        '{"case_id": "inv-002", "records": [{"quantity": %s}]}' % ("9" * 5000),
+    ]
+    outputs.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    line = usage_error(capsys, "match", str(INVOICES / "dataset.yaml"), str(outputs))
+    assert f"{outputs}:2: invalid JSON: an integer of 5000 digits" in line
+
+
+def test_an_error_in_a_json_outputs_file_names_its_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    outputs = tmp_path / "out.json"
+    outputs.write_text('{\n  "inv-001": [],\n  "inv-002": 5\n}\n', encoding="utf-8")
+    line = usage_error(capsys, "match", str(INVOICES / "dataset.yaml"), str(outputs))
+    assert f"{outputs}:3: inv-002: expected a list" in line
+    outputs.write_text('{"inv-001": [\n  {"sku": 1},\n  7\n]}\n', encoding="utf-8")
+    line = usage_error(capsys, "match", str(INVOICES / "dataset.yaml"), str(outputs))
+    assert f"{outputs}:3: inv-001[1]: expected an object" in line
+
+
+@pytest.mark.parametrize("command", ["match", "cards"])
+def test_report_written_lines_go_to_stderr(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    dataset, outputs = CARDS / "dataset.yaml", CARDS / "outputs" / "prompt_v2.jsonl"
+    report, page = tmp_path / "r.json", tmp_path / "r.html"
+    argv = [command, str(dataset), str(outputs), "--json", str(report), "--html", str(page)]
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and report.exists() and page.exists()
+    assert "written to" not in out  # stdout: the results only
+    assert f"report written to {report}" in err and f"HTML report written to {page}" in err
+
+
+@pytest.mark.parametrize("command", ["match", "cards"])
+def test_the_json_and_html_reports_cannot_share_a_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    dataset, outputs = CARDS / "dataset.yaml", CARDS / "outputs" / "prompt_v2.jsonl"
+    target = tmp_path / "report.out"
+    for html in (str(target), str(tmp_path / "." / "report.out")):
+        argv = [command, str(dataset), str(outputs), "--json", str(target), "--html", html]
+        assert "--html" in usage_error(capsys, *argv)
+        assert not target.exists()
 
 
 def test_json_to_stdout_keeps_the_table_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:

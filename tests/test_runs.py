@@ -333,6 +333,92 @@ def test_delete_and_prune_commands(here: Path, capsys: pytest.CaptureFixture[str
     assert _cli(capsys, "score", "good.jsonl", *METRIC, "--save")[2].count("saved run 5") == 1
 
 
+def test_a_run_id_beyond_sqlite_integers_is_no_run(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _cli(capsys, "score", "good.jsonl", *METRIC, "--save")[0] == 0
+    huge = "9" * 30
+    for args in (("show", huge), ("bless", huge, "main"), ("delete", huge), ("diff", "1", huge)):
+        code, out, err = _cli(capsys, "runs", *args)
+        assert code == 2 and out == "" and "Traceback" not in err, err
+        assert err.startswith("lexeval: error: ") and err.count("\n") == 1, err
+        assert f"no run {huge}" in err
+    with RunStore.open() as store:
+        for ref in (2**63, "9" * 5000, "\u0661"):  # beyond SQLite, beyond int(), not ASCII
+            with pytest.raises(StoreError, match="no run"):
+                store.load(ref)
+
+
+def test_a_report_is_never_written_over_the_run_store(
+    here: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    invoices, cards = examples / "invoices", examples / "flashcards"
+    assert _cli(capsys, "score", "good.jsonl", *METRIC, "--save", "--store", "s.db")[0] == 0
+    assert _cli(capsys, "runs", "bless", "1", "main", "--store", "s.db")[0] == 0
+    before = (here / "s.db").read_bytes()
+    commands = [
+        ["score", "good.jsonl", *METRIC, "--html"],
+        [
+            "cards",
+            str(cards / "dataset.yaml"),
+            str(cards / "outputs" / "prompt_v2.jsonl"),
+            "--json",
+        ],
+        [
+            "cards",
+            str(cards / "dataset.yaml"),
+            str(cards / "outputs" / "prompt_v2.jsonl"),
+            "--html",
+        ],
+        ["match", str(invoices / "dataset.yaml"), str(invoices / "outputs.jsonl"), "--json"],
+        ["match", str(invoices / "dataset.yaml"), str(invoices / "outputs.jsonl"), "--html"],
+    ]
+    for command in commands:
+        for store in (["--save", "--store", "s.db"], ["--baseline", "main", "--store", "s.db"]):
+            code, out, err = _cli(capsys, *command, "s.db", *store)
+            assert code == 2 and out == "", (command, err)
+            assert "STORE" in err and err.count("\n") == 1, (command, err)
+            assert (here / "s.db").read_bytes() == before, command
+    monkeypatch.setenv("LEXEVAL_STORE", "s.db")
+    code, _, err = _cli(capsys, *commands[-1], "s.db", "--save")
+    assert code == 2 and "STORE" in err and (here / "s.db").read_bytes() == before
+
+
+def test_stored_text_cannot_drive_the_terminal(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    label = "v2\x1b]0;pwned\x07\x1b[2J"
+    assert _cli(capsys, "score", "good.jsonl", *METRIC, "--save", "--label", label)[0] == 0
+    assert _cli(capsys, "runs", "bless", "1", "main\x1b[31m")[0] == 0
+    for args in (("list",), ("show", "1")):
+        code, out, _ = _cli(capsys, "runs", *args)
+        assert code == 0 and "\x1b" not in out and "\x07" not in out, out
+        assert "\\x1b" in out  # shown, escaped
+    listed = json.loads(_cli(capsys, "runs", "list", "--format", "json")[1])
+    assert listed[0]["label"] == label  # the data itself is kept as given
+
+
+def test_runs_diff_reports_cannot_share_a_file(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for _ in range(2):
+        assert _cli(capsys, "score", "good.jsonl", *METRIC, "--save")[0] == 0
+    code, out, err = _cli(
+        capsys, "runs", "diff", "1", "2", "--markdown", "d.out", "--html", "d.out"
+    )
+    assert code == 2 and out == "" and "--html" in err and err.count("\n") == 1, err
+    assert not (here / "d.out").exists()
+
+
+def test_a_mean_beyond_a_float_is_listed_as_none(tmp_path: Path) -> None:
+    document = _document()
+    document["summary"]["token_f1"]["mean"] = 10**400
+    with RunStore.open(tmp_path / "s.db", create=True) as store:
+        run_id = store.save("score", document, detect_git=False)
+        assert dict(store.load(run_id).means) == {"token_f1": None}
+
+
 # ---------------------------------------------------------------- files that are not a store
 
 

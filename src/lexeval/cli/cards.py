@@ -11,11 +11,12 @@ from lexeval.cli.common import (
     UsageError,
     add_language_arguments,
     console,
+    distinct_targets,
     output_target,
     unit_float,
     workers_count,
 )
-from lexeval.cli.saving import add_run_arguments, prepare_runs
+from lexeval.cli.saving import add_run_arguments, prepare_runs, store_input
 
 __all__ = ["register", "run"]
 
@@ -128,9 +129,10 @@ def run(args: argparse.Namespace) -> int:
     gates = [Gate.parse(spec) for spec in args.fail_under]  # usage errors before any work
     if args.dataset == "-" and args.outputs == "-":
         raise UsageError("DATASET and OUTPUTS cannot both be '-' (standard input)")
-    inputs = {"DATASET": args.dataset, "OUTPUTS": args.outputs}
+    inputs = {"DATASET": args.dataset, "OUTPUTS": args.outputs, **store_input(args)}
     report = output_target("--json", args.json, inputs)
     html = output_target("--html", args.html, inputs)
+    distinct_targets({"--json": report, "--html": html})
     if html == "-":
         raise UsageError("--html needs a file name ('-' is not accepted)")
     keeping = prepare_runs(args, "cards")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -36,6 +37,7 @@ __all__ = [
     "UsageError",
     "add_language_arguments",
     "console",
+    "distinct_targets",
     "language_code",
     "output_target",
     "parse_options",
@@ -203,6 +205,26 @@ def output_target(option: str, path: str | None, inputs: dict[str, str]) -> str 
     except ValueError as exc:
         raise UsageError(f"{option} {exc}") from None
     return path
+
+
+def distinct_targets(targets: dict[str, str | None]) -> None:
+    """Refuse two report options of one run naming the same file (the second would replace
+    the first): a :class:`UsageError` naming both. Stdout (``-``) and unset ones are skipped.
+
+    >>> distinct_targets({"--json": "r.json", "--html": "r.html", "--markdown": "-"})
+    >>> distinct_targets({"--json": "r.out", "--html": "./r.out"})
+    Traceback (most recent call last):
+    ...
+    lexeval.cli.common.UsageError: --html ./r.out: is also the --json target
+    """
+    seen: dict[str, str] = {}
+    for option, target in targets.items():
+        if target is None or target == "-":
+            continue
+        real = os.path.realpath(target)
+        if real in seen:
+            raise UsageError(f"{option} {target}: is also the {seen[real]} target")
+        seen[real] = option
 
 
 def strict_json(value: Any, *, indent: int | None = None) -> str:

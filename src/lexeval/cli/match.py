@@ -7,8 +7,8 @@ import argparse
 import sys
 from typing import Any
 
-from lexeval.cli.common import UsageError, console, output_target, unit_float
-from lexeval.cli.saving import add_run_arguments, prepare_runs
+from lexeval.cli.common import UsageError, console, distinct_targets, output_target, unit_float
+from lexeval.cli.saving import add_run_arguments, prepare_runs, store_input
 
 __all__ = ["register", "run"]
 
@@ -65,6 +65,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``lexeval match``; returns the exit code."""
+    from lexeval.io import InputError
     from lexeval.records import (
         RecordGate,
         check_gates,
@@ -77,9 +78,10 @@ def run(args: argparse.Namespace) -> int:
     gates = [RecordGate.parse(spec) for spec in args.fail_under]  # usage errors before any work
     if args.dataset == "-" and args.outputs == "-":
         raise UsageError("DATASET and OUTPUTS cannot both be '-' (standard input)")
-    inputs = {"DATASET": args.dataset, "OUTPUTS": args.outputs}
+    inputs = {"DATASET": args.dataset, "OUTPUTS": args.outputs, **store_input(args)}
     report = output_target("--json", args.json, inputs)
     html = output_target("--html", args.html, inputs)
+    distinct_targets({"--json": report, "--html": html})
     if html == "-":
         raise UsageError("--html needs a file name ('-' is not accepted)")
     keeping = prepare_runs(args, "match")
@@ -90,7 +92,14 @@ def run(args: argparse.Namespace) -> int:
             known = ", ".join(dataset.schema.names)
             raise UsageError(f"--fail-under {gate.key}: no field {field!r} (fields: {known})")
     outputs = load_outputs(args.outputs, dataset.schema)
-    result = match_records(dataset, outputs, threshold=args.threshold, strategy=args.strategy)
+    try:
+        result = match_records(dataset, outputs, threshold=args.threshold, strategy=args.strategy)
+    except InputError as exc:
+        if exc.file != "outputs":
+            raise
+        # the library does not know the file: the error names the one given
+        name = "<stdin>" if args.outputs == "-" else args.outputs
+        raise InputError(name, exc.line, exc.field, exc.message) from None
     results = check_gates(result, gates)
     document = result.to_json(results)
     # the baseline's settings are checked before anything is printed
@@ -107,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     elif report is not None:
         result.write_json(report, results, inputs=inputs)
         if not args.quiet:
-            out.print(f"report written to {report}", markup=False)
+            print(f"report written to {report}", file=sys.stderr)
     if html is not None:
         from lexeval.htmlreport import render_records_page, write_html
 
@@ -117,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             inputs={"dataset": result.dataset_path, **inputs},
         )
         if not args.quiet:
-            out.print(f"HTML report written to {html}", markup=False)
+            print(f"HTML report written to {html}", file=sys.stderr)
     passed = all(g.passed for g in results)
     if keeping is not None:
         keeping.save(document, quiet=args.quiet)

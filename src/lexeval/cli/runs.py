@@ -6,9 +6,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
-from lexeval.cli.common import Parser, UsageError, console, output_target
+from lexeval.cli.common import Parser, UsageError, console, distinct_targets, output_target
 from lexeval.cli.compare import (
     add_comparison_arguments,
     check_resamples,
@@ -129,6 +130,16 @@ def _open(args: argparse.Namespace) -> RunStore:
     return RunStore.open(args.store)
 
 
+def _shown(text: str) -> str:
+    """A stored label, name or command line for the terminal: control characters (an escape
+    sequence would act on the terminal) written as ``\\xNN``.
+
+    >>> _shown("v2\\x1b]0;title\\x07 ok")
+    'v2\\\\x1b]0;title\\\\x07 ok'
+    """
+    return "".join(f"\\x{ord(c):02x}" if unicodedata.category(c) == "Cc" else c for c in text)
+
+
 def _means_text(run: StoredRun) -> str:
     return ", ".join(
         f"{name} {'-' if value is None else f'{value:.4f}'}" for name, value in run.means.items()
@@ -151,10 +162,10 @@ def _list(args: argparse.Namespace) -> int:
     for r in runs:
         table.add_row(
             str(r.id),
-            Text(r.label or "-"),
+            Text(_shown(r.label or "-")),
             r.kind,
             r.created,
-            Text(", ".join(r.baselines) or "-"),
+            Text(_shown(", ".join(r.baselines) or "-")),
             Text(_means_text(r)),
         )
     console().print(table)
@@ -170,13 +181,13 @@ def _show(args: argparse.Namespace) -> int:
         return 0
     lines = [
         ("run", str(found.id)),
-        ("label", found.label or "-"),
+        ("label", _shown(found.label or "-")),
         ("kind", found.kind),
         ("created", found.created),
-        ("command", " ".join(found.command) or "-"),
+        ("command", _shown(" ".join(found.command)) or "-"),
         ("lexeval", found.lexeval_version),
         ("git commit", found.git_commit or "-"),
-        ("baselines", ", ".join(found.baselines) or "-"),
+        ("baselines", _shown(", ".join(found.baselines)) or "-"),
     ]
     lines += [(f"mean {n}", "-" if v is None else f"{v:.4f}") for n, v in found.means.items()]
     width = max(len(key) for key, _ in lines)
@@ -199,6 +210,7 @@ def _diff(args: argparse.Namespace) -> int:
     check_resamples(args)
     markdown = output_target("--markdown", args.markdown, {})
     html = output_target("--html", args.html, {})
+    distinct_targets({"--markdown": markdown, "--html": html})
     if html == "-":
         raise UsageError("--html needs a file name ('-' is not accepted)")
     with _open(args) as store:

@@ -22,7 +22,7 @@ from lexeval.cli.common import UsageError, unit_float
 if TYPE_CHECKING:
     from lexeval.runs import StoredRun
 
-__all__ = ["RunKeeping", "add_run_arguments", "prepare_runs"]
+__all__ = ["RunKeeping", "add_run_arguments", "prepare_runs", "store_input"]
 
 
 def add_run_arguments(parser: Any) -> None:
@@ -108,6 +108,16 @@ class RunKeeping:
         if not quiet:
             print(f"saved run {run_id} to {self.store}", file=sys.stderr)
         return run_id
+
+
+def store_input(args: argparse.Namespace) -> dict[str, str]:
+    """The run store as one of the command's inputs (``{"STORE": path}``) when an option asks
+    for it, so that no report target (``--json``, ``--html``) is written over it."""
+    if not (getattr(args, "save", False) or getattr(args, "baseline", None)):
+        return {}
+    from lexeval.runs import store_path
+
+    return {"STORE": store_path(args.store)}
 
 
 def _public(args: argparse.Namespace, command: Sequence[str]) -> list[str]:

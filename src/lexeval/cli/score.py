@@ -24,7 +24,7 @@ from lexeval.cli.common import (
     workers_count,
 )
 from lexeval.cli.judge import add_backend_arguments, backend_options
-from lexeval.cli.saving import RunKeeping, add_run_arguments, prepare_runs
+from lexeval.cli.saving import RunKeeping, add_run_arguments, prepare_runs, store_input
 
 if TYPE_CHECKING:
     from lexeval.metrics import AggregateResult, BaseMetric, MetricResult
@@ -397,7 +397,7 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     gates = _gates(args, names, metrics)
-    inputs = {"FILE": args.file}
+    inputs = {"FILE": args.file, **store_input(args)}
     html = output_target("--html", args.html, inputs)
     if html == "-":
         raise UsageError("--html needs a file name ('-' is not accepted)")

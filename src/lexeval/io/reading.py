@@ -170,7 +170,10 @@ _LONE_SURROGATE_ESCAPE = re.compile(
     r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
     r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 )
-_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]|(?<![\w.])(?:NaN|-?Infinity)\b')
+_JSON_TOKEN = re.compile(
+    r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]|(?<![\w.])(?:NaN|-?Infinity)\b'
+    r"|(?<![\w.+-])-?\d+(?![\w.])"  # an integer (Python refuses one of too many digits)
+)
 
 
 def _line_of(text: str, offset: int, first_line: int) -> int:
@@ -192,6 +195,10 @@ def _scan_json(text: str, *, depth_limit: int | None) -> tuple[int, str] | None:
                 return match.start(), f"nested deeper than {depth_limit} levels"
         elif token in "]}":
             depth -= 1
+        elif token[-1].isdigit():
+            digits = len(token.lstrip("-"))
+            if 0 < sys.get_int_max_str_digits() < digits:
+                return match.start(), f"an integer of {digits} digits (more than Python reads)"
         else:
             return match.start(), f"{token} is not valid JSON"
     return None

@@ -174,7 +174,10 @@ def parse_number(value: Any) -> float | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, (int, float)):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an int beyond a float's range
+            return None
         return number if math.isfinite(number) else None
     if not isinstance(value, str):
         return None
@@ -595,8 +598,10 @@ def parse_check(reader: NodeReader, node: Node, path: str) -> tuple[Check, float
 
 def _number(reader: NodeReader, node: Node, path: str, *, high: float | None = None) -> float:
     value = node_value(node) if isinstance(node, ScalarNode) else None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise reader.error(node, path, f"expected a number, got {node_kind(node)}")
+    if parse_number(value) is None:  # NaN, infinity or an int beyond a float's range
+        raise reader.error(node, path, f"expected a finite number, got {value!r:.40}")
     if value < 0 or (high is not None and value > high):
         bounds = f"in [0, {high:g}]" if high is not None else ">= 0"
         raise reader.error(node, path, f"must be {bounds}, got {value!r}")

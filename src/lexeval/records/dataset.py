@@ -171,7 +171,10 @@ def _schema(reader: NodeReader, node: Node, weights_node: Node | None) -> Schema
                 raise reader.error(
                     value, f"weights.{key}", f"expected a number >= 0, got {node_kind(value)}"
                 )
-            weights[key] = float(weight)
+            try:
+                weights[key] = float(weight)
+            except OverflowError:
+                raise reader.error(value, f"weights.{key}", "number too large") from None
     fields = []
     for key, spec in specs.items():
         if key in ("case_id", "records", "output"):

@@ -37,6 +37,7 @@ from lexeval.io import (
     compose_yaml,
     iter_jsonl,
     json_node,
+    locate_json,
     node_kind,
     parse_json,
     read_text,
@@ -72,8 +73,9 @@ def _decode(text: str) -> Any:
 
 def extract_json(reply: str) -> tuple[Any, str | None]:
     """The first JSON object or array of a model's reply (the whole reply, else a fenced
-    block, else the first opening brace or bracket in the prose that starts valid JSON), or
-    None and the reason."""
+    block, else the first opening brace or bracket in the prose that starts valid JSON,
+    passing over arrays without an object, such as a citation ``[1]``, unless there is nothing
+    else), or None and the reason."""
     value = _decode(reply.strip())
     if isinstance(value, (dict, list)):
         return value, None
@@ -82,6 +84,7 @@ def extract_json(reply: str) -> tuple[Any, str | None]:
         if isinstance(value, (dict, list)):
             return value, None
     first_error: str | None = None
+    markers: Any = None  # the first array of scalars, such as a citation "[1]": a fallback
     tried = 0
     for match in re.finditer(r"[{\[]", reply):
         tried += 1
@@ -96,8 +99,14 @@ def extract_json(reply: str) -> tuple[Any, str | None]:
         except RecursionError:
             first_error = first_error or "invalid JSON: nested too deeply"
             continue
+        if isinstance(value, list) and value and not any(isinstance(v, dict) for v in value):
+            if markers is None:
+                markers = value
+            continue
         if isinstance(value, (dict, list)):
             return value, None
+    if markers is not None:
+        return markers, None
     return None, first_error or "no JSON object or array in the reply"
 
 
@@ -158,7 +167,13 @@ def load_outputs(
         pairs: list[tuple[Node, Node]] = [
             (ScalarNode("str", k), json_node(v)) for k, v in data.items()
         ]
-        return _mapping(NodeReader(name), MapNode(pairs), schema)
+        try:
+            return _mapping(NodeReader(name), MapNode(pairs), schema)
+        except InputError as exc:
+            if exc.line is not None:  # pragma: no cover - JSON nodes carry no line
+                raise
+        # Parse again, slower, keeping each value's line, for an error that names it.
+        return _mapping(NodeReader(name), locate_json(name, text), schema)
     if suffix in (".yaml", ".yml"):
         root = compose_yaml(name, text)
         if root is None:

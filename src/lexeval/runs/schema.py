@@ -113,7 +113,11 @@ def document_means(kind: str, document: Mapping[str, Any]) -> dict[str, float | 
     def number(value: Any) -> float | None:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return None
-        return float(value) if math.isfinite(value) else None
+        try:
+            number = float(value)
+        except OverflowError:  # an int beyond a float's range
+            return None
+        return number if math.isfinite(number) else None
 
     if kind in ("cards", "match"):  # a record report has the card report's totals
         totals = document.get("totals")

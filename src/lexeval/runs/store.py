@@ -73,6 +73,8 @@ LATEST = "latest"
 BUSY_TIMEOUT = 60.0
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _TABLES = {"runs", "baselines", "run_means"}
+#: The largest id SQLite can hold (a larger one names no run).
+_MAX_ID = 2**63 - 1
 
 
 class StoreError(ValueError):
@@ -420,10 +422,12 @@ class RunStore:
     def _resolve(self, ref: int | str) -> int:
         """A run id from an id (``7``, ``"7"``) or a baseline name."""
         if isinstance(ref, int) and not isinstance(ref, bool):
-            return ref
+            return self._known_range(ref)
         text = str(ref)
         if text.isdigit():
-            return int(text)
+            if not text.isascii() or len(text.lstrip("0")) > len(str(_MAX_ID)):
+                raise StoreError(f"{self.path}: no run {text[:40]}")
+            return self._known_range(int(text))
         if text == LATEST:
             newest = self._query("SELECT MAX(id) FROM runs")[0][0]
             if newest is None:
@@ -436,6 +440,12 @@ class RunStore:
                 f"'lexeval runs bless ID {text}')"
             )
         return int(found[0][0])
+
+    def _known_range(self, run_id: int) -> int:
+        """``run_id``, unless SQLite cannot hold it (then no run has it: StoreError)."""
+        if not -_MAX_ID - 1 <= run_id <= _MAX_ID:
+            raise StoreError(f"{self.path}: no run {run_id}")
+        return run_id
 
     def load(self, ref: int | str) -> StoredRun:
         """The run with id ``ref`` (or blessed as ``ref``, or the newest for ``"latest"``),
@@ -503,6 +513,7 @@ class RunStore:
     def delete(self, run_id: int, *, force: bool = False) -> tuple[str, ...]:
         """Delete run ``run_id``; a blessed run only with ``force``, which drops its baseline
         names too (returned)."""
+        run_id = self._known_range(run_id)
         with self._write() as connection:
             if connection.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone() is None:
                 raise StoreError(f"{self.path}: no run {run_id}")
