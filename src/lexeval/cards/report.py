@@ -37,6 +37,7 @@ from lexeval.records.report import (
     GateCheck,
     Scores,
     add_totals_rows,
+    case_totals,
     check_known_cases,
     macro_scores,
     micro_scores,
@@ -236,34 +237,14 @@ class RunResult:
             raise ImportError(
                 "to_dataframe() needs pandas: pip install 'lexeval[notebooks]'"
             ) from None
-        rows = [
-            {
-                "case_id": c.case_id,
-                "has_output": c.has_output,
-                "n_expected": c.n_expected,
-                "n_generated": c.n_generated,
-                "n_matched": c.n_matched,
-                "recall": c.recall,
-                "precision": c.precision,
-                "f1": c.f1,
-                "avg_similarity": c.avg_similarity,
-            }
-            for c in self.cases
-        ]
+        rows = [{"case_id": c.case_id, **case_totals(c, c.has_output)} for c in self.cases]
         return pandas.DataFrame(rows).set_index("case_id")
 
 
 def _case_dict(case: CaseResult) -> dict[str, Any]:
     return {
         "id": case.case_id,
-        "has_output": case.has_output,
-        "n_expected": case.n_expected,
-        "n_generated": case.n_generated,
-        "n_matched": case.n_matched,
-        "recall": case.recall,
-        "precision": case.precision,
-        "f1": case.f1,
-        "avg_similarity": case.avg_similarity,
+        **case_totals(case, case.has_output),
         "pairs": [
             {
                 "expected_index": p.expected_index,

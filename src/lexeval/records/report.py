@@ -25,7 +25,7 @@ from lexeval._version import __version__
 from lexeval.io import InputError, write_text_atomic
 from lexeval.records.assign import Strategy, check_settings
 from lexeval.records.dataset import RecordDataset
-from lexeval.records.matching import CaseMatch, Record, RecordMatcher, Status, f1_score
+from lexeval.records.matching import CaseCounts, CaseMatch, Record, RecordMatcher, Status, f1_score
 from lexeval.records.outputs import CaseOutput
 from lexeval.records.schema import WeightedMean
 from lexeval.text.signature import Signature
@@ -44,6 +44,7 @@ __all__ = [
     "RecordRun",
     "Scores",
     "add_totals_rows",
+    "case_totals",
     "check_gates",
     "check_known_cases",
     "macro_scores",
@@ -272,20 +273,27 @@ class RecordRun:
         write_text_atomic(path, self.to_json(gates), inputs=protected)
 
 
+def case_totals(case: CaseCounts, has_output: bool) -> dict[str, Any]:
+    """A case's counts and rates as a report writes them, after ``has_output``."""
+    return {
+        "has_output": has_output,
+        "n_expected": case.n_expected,
+        "n_generated": case.n_generated,
+        "n_matched": case.n_matched,
+        "recall": case.recall,
+        "precision": case.precision,
+        "f1": case.f1,
+        "avg_similarity": case.avg_similarity,
+    }
+
+
 def _case_dict(case: CaseMatch) -> dict[str, Any]:
     out: dict[str, Any] = {"id": case.case_id, "status": case.status}
     if case.reason is not None:
         out["reason"] = case.reason
     out.update(
         {
-            "has_output": case.has_output,
-            "n_expected": case.n_expected,
-            "n_generated": case.n_generated,
-            "n_matched": case.n_matched,
-            "recall": case.recall,
-            "precision": case.precision,
-            "f1": case.f1,
-            "avg_similarity": case.avg_similarity,
+            **case_totals(case, case.has_output),
             "pairs": [
                 {
                     "expected_index": p.expected_index,
