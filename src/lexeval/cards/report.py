@@ -37,11 +37,13 @@ from lexeval.records.report import (
     GateCheck,
     Scores,
     add_totals_rows,
+    case_table,
     case_totals,
     check_known_cases,
     macro_scores,
     micro_scores,
     parse_minimum,
+    print_gates,
     score_style,
 )
 from lexeval.run.pool import map_chunks, resolve_workers
@@ -462,13 +464,7 @@ def render_run(
         return f"[{score_style(value, minimum.get(metric))}]{value:.3f}[/]"
 
     # Data strings (dataset name, case ids, card types) are Text, never parsed as markup.
-    table = Table(title=Text(title or f"{run.dataset_name} {run.dataset_version}".strip()))
-    table.add_column("case", no_wrap=True)
-    for name in ("exp", "gen", "match"):
-        table.add_column(name, justify="right")
-    for name in ("recall", "precision", "F1", "sim"):
-        table.add_column(name, justify="right")
-    table.add_column("note")
+    table = case_table(title or f"{run.dataset_name} {run.dataset_version}".strip())
     for c in run.cases:
         notes = []
         if not c.has_output:
@@ -506,7 +502,4 @@ def render_run(
             f"{t.f1:.3f}" if t.n_expected and t.n_generated else "-",
         )
     console.print(types)
-    for g in gates:
-        mark = "[green]PASS[/]" if g.passed else "[bold red]FAIL[/]"
-        console.print(f"{mark} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
-    console.print(Text(f"signature: {run.signature}", style="dim"), soft_wrap=True)  # never wrapped
+    print_gates(console, gates, run.signature)

@@ -44,6 +44,7 @@ __all__ = [
     "RecordRun",
     "Scores",
     "add_totals_rows",
+    "case_table",
     "case_totals",
     "check_gates",
     "check_known_cases",
@@ -51,6 +52,7 @@ __all__ = [
     "match_records",
     "micro_scores",
     "parse_minimum",
+    "print_gates",
     "render_records",
     "score_style",
 ]
@@ -507,6 +509,30 @@ def score_style(value: float, minimum: float | None) -> str:
     return "green" if value >= 0.8 else "yellow" if value >= 0.5 else "red"
 
 
+def case_table(title: str) -> Table:
+    """An empty per-case table: case, exp, gen, match, recall, precision, F1, sim, note (the
+    title is data, never markup)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=Text(title))
+    table.add_column("case", no_wrap=True)
+    for name in ("exp", "gen", "match", "recall", "precision", "F1", "sim"):
+        table.add_column(name, justify="right")
+    table.add_column("note")
+    return table
+
+
+def print_gates(console: Console, gates: Sequence[GateCheck[Any]], signature: str) -> None:
+    """Print a PASS or FAIL line per gate, then the run's signature (never wrapped)."""
+    from rich.text import Text
+
+    for g in gates:
+        mark = "[green]PASS[/]" if g.passed else "[bold red]FAIL[/]"
+        console.print(f"{mark} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
+    console.print(Text(f"signature: {signature}", style="dim"), soft_wrap=True)
+
+
 def add_totals_rows(
     table: Table, micro: Scores, macro: Scores, cell: Callable[[float, str, str], str]
 ) -> None:
@@ -546,11 +572,7 @@ def render_records(
         return f"[{score_style(value, minimum.get(key))}]{value:.3f}[/]"
 
     dataset = run.dataset
-    table = Table(title=Text(title or f"{dataset.name} {dataset.version}".strip()))
-    table.add_column("case", no_wrap=True)
-    for name in ("exp", "gen", "match", "recall", "precision", "F1", "sim"):
-        table.add_column(name, justify="right")
-    table.add_column("note")
+    table = case_table(title or f"{dataset.name} {dataset.version}".strip())
     for c in run.cases:
         notes = Text()
         if c.status == "no_output":
@@ -589,7 +611,4 @@ def render_records(
             cell(totals.mean, f"fields.{totals.name}.mean") if totals.n else "-",
         )
     console.print(fields)
-    for g in gates:
-        mark = "[green]PASS[/]" if g.passed else "[bold red]FAIL[/]"
-        console.print(f"{mark} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
-    console.print(Text(f"signature: {run.signature}", style="dim"), soft_wrap=True)
+    print_gates(console, gates, run.signature)
