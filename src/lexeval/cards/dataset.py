@@ -35,6 +35,7 @@ from lexeval.io import (
     parse_json,
     read_text,
 )
+from lexeval.records.dataset import check_unique_ids
 from lexeval.records.flashcards import CARD_TYPES
 
 __all__ = [
@@ -135,11 +136,7 @@ class EvalDataset:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cases", tuple(self.cases))
-        seen: set[str] = set()
-        for case in self.cases:
-            if case.id in seen:
-                raise ValueError(f"duplicate case id {case.id!r}")
-            seen.add(case.id)
+        check_unique_ids(case.id for case in self.cases)
 
     def __len__(self) -> int:
         return len(self.cases)

@@ -37,7 +37,7 @@ from lexeval.checks import check_text
 from lexeval.records.assign import STRATEGIES, Strategy, assign, check_settings
 from lexeval.records.flashcards import DEFAULT_WEIGHTS, ScoreWeights, flashcard_schema
 from lexeval.records.keywords import KeywordIndex, NormalizerArg
-from lexeval.records.matching import RecordMatcher, f1_score
+from lexeval.records.matching import CaseCounts, RecordMatcher, f1_score
 from lexeval.text.base import TokenSource
 
 __all__ = [
@@ -241,7 +241,7 @@ class MatchedPair:
 
 
 @dataclass(frozen=True, slots=True)
-class CaseResult:
+class CaseResult(CaseCounts):
     """The outcome of one case.
 
     ``recall`` = matched / expected; ``precision`` = matched / generated (0.0 without generated
@@ -257,44 +257,6 @@ class CaseResult:
     pairs: tuple[MatchedPair, ...]
     best_scores: tuple[float, ...] = ()
     has_output: bool = True
-
-    @property
-    def n_expected(self) -> int:
-        return len(self.expected)
-
-    @property
-    def n_generated(self) -> int:
-        return len(self.generated)
-
-    @property
-    def n_matched(self) -> int:
-        return len(self.pairs)
-
-    @property
-    def recall(self) -> float:
-        return self.n_matched / self.n_expected if self.expected else 0.0
-
-    @property
-    def precision(self) -> float:
-        return self.n_matched / self.n_generated if self.generated else 0.0
-
-    @property
-    def f1(self) -> float:
-        return f1_score(self.precision, self.recall)
-
-    @property
-    def avg_similarity(self) -> float:
-        return sum(p.score for p in self.pairs) / len(self.pairs) if self.pairs else 0.0
-
-    @property
-    def unmatched_expected_indices(self) -> tuple[int, ...]:
-        used = {p.expected_index for p in self.pairs}
-        return tuple(i for i in range(self.n_expected) if i not in used)
-
-    @property
-    def extra_generated_indices(self) -> tuple[int, ...]:
-        used = {p.generated_index for p in self.pairs}
-        return tuple(j for j in range(self.n_generated) if j not in used)
 
     @property
     def unmatched_expected(self) -> tuple[ExpectedCard, ...]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lexeval._version import __version__
-from lexeval.cards.dataset import DatasetError, EvalCase, EvalDataset, GeneratedCard, Outputs
+from lexeval.cards.dataset import EvalCase, EvalDataset, GeneratedCard, Outputs
 from lexeval.cards.matching import (
     DEFAULT_WEIGHTS,
     STRATEGIES,
@@ -31,7 +31,21 @@ from lexeval.cards.matching import (
     f1_score,
 )
 from lexeval.io import write_text_atomic
-from lexeval.records.report import Scores, macro_scores, micro_scores
+from lexeval.records.report import (
+    METRICS,
+    SCHEMA_VERSION,
+    GateCheck,
+    Scores,
+    add_totals_rows,
+    case_table,
+    case_totals,
+    check_known_cases,
+    macro_scores,
+    micro_scores,
+    parse_minimum,
+    print_gates,
+    score_style,
+)
 from lexeval.run.pool import map_chunks, resolve_workers
 from lexeval.text.signature import Signature
 
@@ -55,9 +69,6 @@ __all__ = [
     "write_text_atomic",
 ]
 
-SCHEMA_VERSION = 1
-#: Metrics a gate or a comparison can name.
-METRICS: tuple[str, ...] = ("recall", "precision", "f1", "avg_similarity")
 UNTYPED = "(untyped)"
 
 
@@ -228,34 +239,14 @@ class RunResult:
             raise ImportError(
                 "to_dataframe() needs pandas: pip install 'lexeval[notebooks]'"
             ) from None
-        rows = [
-            {
-                "case_id": c.case_id,
-                "has_output": c.has_output,
-                "n_expected": c.n_expected,
-                "n_generated": c.n_generated,
-                "n_matched": c.n_matched,
-                "recall": c.recall,
-                "precision": c.precision,
-                "f1": c.f1,
-                "avg_similarity": c.avg_similarity,
-            }
-            for c in self.cases
-        ]
+        rows = [{"case_id": c.case_id, **case_totals(c, c.has_output)} for c in self.cases]
         return pandas.DataFrame(rows).set_index("case_id")
 
 
 def _case_dict(case: CaseResult) -> dict[str, Any]:
     return {
         "id": case.case_id,
-        "has_output": case.has_output,
-        "n_expected": case.n_expected,
-        "n_generated": case.n_generated,
-        "n_matched": case.n_matched,
-        "recall": case.recall,
-        "precision": case.precision,
-        "f1": case.f1,
-        "avg_similarity": case.avg_similarity,
+        **case_totals(case, case.has_output),
         "pairs": [
             {
                 "expected_index": p.expected_index,
@@ -334,17 +325,7 @@ def evaluate(
         norm += f"|{semantic.signature}#{semantic.digest}"
     settings = RunSettings(float(threshold), strategy, weights, norm)
     if isinstance(outputs, Mapping) and not allow_unknown_cases:
-        known = {case.id for case in dataset.cases}
-        unknown = [key for key in outputs if key not in known]
-        if unknown:
-            shown = ", ".join(repr(k) for k in unknown[:5])
-            more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
-            raise DatasetError(
-                "outputs",
-                None,
-                None,
-                f"output for case ids the dataset {dataset.name!r} does not have: {shown}{more}",
-            )
+        check_known_cases(dataset.name, (case.id for case in dataset.cases), outputs)
     processes = resolve_workers(workers)
     cases = dataset.cases
     if processes > 1 and len(cases) >= 2 * _MIN_CASES:
@@ -443,13 +424,7 @@ class Gate:
             raise ValueError(f"gate {spec!r}: scope must be micro or macro, got {scope!r}")
         if metric not in METRICS:
             raise ValueError(f"gate {spec!r}: unknown metric {metric!r} ({', '.join(METRICS)})")
-        try:
-            minimum = float(raw)
-        except ValueError:
-            raise ValueError(f"gate {spec!r}: {raw!r} is not a number") from None
-        if not 0.0 <= minimum <= 1.0:
-            raise ValueError(f"gate {spec!r}: the minimum must be in [0, 1]")
-        return cls(metric, minimum, scope)
+        return cls(metric, parse_minimum(spec, raw), scope)
 
     @property
     def name(self) -> str:
@@ -457,21 +432,8 @@ class Gate:
 
 
 @dataclass(frozen=True, slots=True)
-class GateResult:
-    gate: Gate
-    value: float
-
-    @property
-    def passed(self) -> bool:
-        return self.value >= self.gate.minimum
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "gate": self.gate.name,
-            "minimum": self.gate.minimum,
-            "value": self.value,
-            "passed": self.passed,
-        }
+class GateResult(GateCheck[Gate]):
+    """A :class:`Gate` with the value the run reached."""
 
 
 def check_gates(run: RunResult, gates: Iterable[Gate]) -> tuple[GateResult, ...]:
@@ -480,12 +442,6 @@ def check_gates(run: RunResult, gates: Iterable[Gate]) -> tuple[GateResult, ...]
 
 
 # ---------------------------------------------------------------- Rich table
-
-
-def _style(value: float, minimum: float | None) -> str:
-    if minimum is not None:
-        return "green" if value >= minimum else "bold red"
-    return "green" if value >= 0.8 else "yellow" if value >= 0.5 else "red"
 
 
 def render_run(
@@ -505,16 +461,10 @@ def render_run(
         minimum.setdefault(g.gate.metric, g.gate.minimum)
 
     def cell(value: float, metric: str) -> str:
-        return f"[{_style(value, minimum.get(metric))}]{value:.3f}[/]"
+        return f"[{score_style(value, minimum.get(metric))}]{value:.3f}[/]"
 
     # Data strings (dataset name, case ids, card types) are Text, never parsed as markup.
-    table = Table(title=Text(title or f"{run.dataset_name} {run.dataset_version}".strip()))
-    table.add_column("case", no_wrap=True)
-    for name in ("exp", "gen", "match"):
-        table.add_column(name, justify="right")
-    for name in ("recall", "precision", "F1", "sim"):
-        table.add_column(name, justify="right")
-    table.add_column("note")
+    table = case_table(title or f"{run.dataset_name} {run.dataset_version}".strip())
     for c in run.cases:
         notes = []
         if not c.has_output:
@@ -534,19 +484,7 @@ def render_run(
             f"{c.avg_similarity:.3f}",
             " ".join(notes),
         )
-    table.add_section()
-    for label, scores in (("micro", run.micro), ("macro", run.macro)):
-        table.add_row(
-            f"[bold]{label}[/]",
-            str(scores.n_expected),
-            str(scores.n_generated),
-            str(scores.n_matched),
-            cell(scores.recall, "recall"),
-            cell(scores.precision, "precision"),
-            cell(scores.f1, "f1"),
-            f"{scores.avg_similarity:.3f}",
-            "",
-        )
+    add_totals_rows(table, run.micro, run.macro, lambda value, _label, metric: cell(value, metric))
     console.print(table)
 
     types = Table(title="per card type")
@@ -564,7 +502,4 @@ def render_run(
             f"{t.f1:.3f}" if t.n_expected and t.n_generated else "-",
         )
     console.print(types)
-    for g in gates:
-        mark = "[green]PASS[/]" if g.passed else "[bold red]FAIL[/]"
-        console.print(f"{mark} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
-    console.print(Text(f"signature: {run.signature}", style="dim"), soft_wrap=True)  # never wrapped
+    print_gates(console, gates, run.signature)

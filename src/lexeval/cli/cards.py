@@ -10,13 +10,11 @@ from lexeval.cli.common import (
     PRESET_NAMES,
     UsageError,
     add_language_arguments,
-    console,
-    distinct_targets,
-    output_target,
     unit_float,
     workers_count,
 )
-from lexeval.cli.saving import add_run_arguments, prepare_runs, store_input
+from lexeval.cli.reporting import add_report_arguments, finish_run, report_targets
+from lexeval.cli.saving import add_run_arguments, prepare_runs
 
 __all__ = ["register", "run"]
 
@@ -29,22 +27,7 @@ def register(sub: Any) -> None:
         description="Match generated cards to the expected cards of each case, print a table, "
         "optionally write a JSON report and fail on gates.",
     )
-    cards.add_argument("dataset", metavar="DATASET", help="YAML dataset ('-': stdin)")
-    cards.add_argument(
-        "outputs",
-        metavar="OUTPUTS",
-        help="generated cards (.jsonl/.json/.yaml; '-': JSONL on stdin)",
-    )
-    cards.add_argument(
-        "--json",
-        metavar="REPORT",
-        help="write the JSON report here (atomically; '-': stdout, the table then goes to stderr)",
-    )
-    cards.add_argument(
-        "--html",
-        metavar="PATH",
-        help="also write a self-contained HTML report here (atomically, never over an input)",
-    )
+    add_report_arguments(cards, "generated cards (.jsonl/.json/.yaml; '-': JSONL on stdin)")
     cards.add_argument(
         "--threshold", type=unit_float, default=0.3, help="minimum pair score (default 0.3)"
     )
@@ -127,14 +110,7 @@ def run(args: argparse.Namespace) -> int:
     from lexeval.cards import Gate, check_gates, evaluate, load_dataset, load_outputs, render_run
 
     gates = [Gate.parse(spec) for spec in args.fail_under]  # usage errors before any work
-    if args.dataset == "-" and args.outputs == "-":
-        raise UsageError("DATASET and OUTPUTS cannot both be '-' (standard input)")
-    inputs = {"DATASET": args.dataset, "OUTPUTS": args.outputs, **store_input(args)}
-    report = output_target("--json", args.json, inputs)
-    html = output_target("--html", args.html, inputs)
-    distinct_targets({"--json": report, "--html": html})
-    if html == "-":
-        raise UsageError("--html needs a file name ('-' is not accepted)")
+    targets = report_targets(args)
     keeping = prepare_runs(args, "cards")
     normalizer = _normalizer(args)
     semantic = _semantic_tier() if args.semantic else None
@@ -151,33 +127,12 @@ def run(args: argparse.Namespace) -> int:
         semantic=semantic,
     )
     results = check_gates(run, gates)
-    document = run.to_json(results)
-    # the baseline's settings are checked before anything is printed
-    comparison = keeping.compare(document) if keeping is not None else None
-    out = console(stderr=report == "-")
-    if args.quiet:
-        for g in results:
-            status = "PASS" if g.passed else "FAIL"
-            out.print(f"{status} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
-    else:
-        render_run(run, out, results)
-    if report == "-":
-        sys.stdout.write(document)
-    elif report is not None:
-        run.write_json(report, results, inputs=inputs)
-        if not args.quiet:  # a note, not a result: on stderr
-            print(f"report written to {report}", file=sys.stderr)
-    if html is not None:
-        from lexeval.htmlreport import render_cards, write_html
 
-        write_html(html, render_cards(run, results), inputs={"dataset": run.dataset_path, **inputs})
-        if not args.quiet:
-            print(f"HTML report written to {html}", file=sys.stderr)
-    passed = all(g.passed for g in results)
-    if keeping is not None:
-        keeping.save(document, quiet=args.quiet)
-    if comparison is not None:
-        # where the table goes (stdout, or stderr when stdout carries the JSON report)
-        comparison.render(out)
-        passed &= comparison.passed
-    return 0 if passed else 1
+    def page() -> str:
+        from lexeval.htmlreport import render_cards
+
+        return render_cards(run, results)
+
+    return finish_run(
+        args, run, results, targets, keeping, lambda out: render_run(run, out, results), page
+    )

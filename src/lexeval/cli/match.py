@@ -4,11 +4,11 @@ dataset, field by field; a flashcard dataset gives what ``lexeval cards`` gives.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from lexeval.cli.common import UsageError, console, distinct_targets, output_target, unit_float
-from lexeval.cli.saving import add_run_arguments, prepare_runs, store_input
+from lexeval.cli.common import UsageError, unit_float
+from lexeval.cli.reporting import add_report_arguments, finish_run, report_targets
+from lexeval.cli.saving import add_run_arguments, prepare_runs
 
 __all__ = ["register", "run"]
 
@@ -23,21 +23,8 @@ def register(sub: Any) -> None:
         "optionally write a JSON report and fail on gates. A reply without valid JSON fails "
         "its case (parse_error), not the run.",
     )
-    match.add_argument("dataset", metavar="DATASET", help="YAML dataset ('-': stdin)")
-    match.add_argument(
-        "outputs",
-        metavar="OUTPUTS",
-        help="generated records or raw replies (.jsonl/.json/.yaml; '-': JSONL on stdin)",
-    )
-    match.add_argument(
-        "--json",
-        metavar="REPORT",
-        help="write the JSON report here (atomically; '-': stdout, the table then goes to stderr)",
-    )
-    match.add_argument(
-        "--html",
-        metavar="PATH",
-        help="also write a self-contained HTML report here (atomically, never over an input)",
+    add_report_arguments(
+        match, "generated records or raw replies (.jsonl/.json/.yaml; '-': JSONL on stdin)"
     )
     match.add_argument(
         "--threshold",
@@ -76,14 +63,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
     gates = [RecordGate.parse(spec) for spec in args.fail_under]  # usage errors before any work
-    if args.dataset == "-" and args.outputs == "-":
-        raise UsageError("DATASET and OUTPUTS cannot both be '-' (standard input)")
-    inputs = {"DATASET": args.dataset, "OUTPUTS": args.outputs, **store_input(args)}
-    report = output_target("--json", args.json, inputs)
-    html = output_target("--html", args.html, inputs)
-    distinct_targets({"--json": report, "--html": html})
-    if html == "-":
-        raise UsageError("--html needs a file name ('-' is not accepted)")
+    targets = report_targets(args)
     keeping = prepare_runs(args, "match")
     dataset = load_dataset(args.dataset)
     for gate in gates:
@@ -101,37 +81,18 @@ def run(args: argparse.Namespace) -> int:
         name = "<stdin>" if args.outputs == "-" else args.outputs
         raise InputError(name, exc.line, exc.field, exc.message) from None
     results = check_gates(result, gates)
-    document = result.to_json(results)
-    # the baseline's settings are checked before anything is printed
-    comparison = keeping.compare(document) if keeping is not None else None
-    out = console(stderr=report == "-")
-    if args.quiet:
-        for g in results:
-            status = "PASS" if g.passed else "FAIL"
-            out.print(f"{status} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
-    else:
-        render_records(result, out, results)
-    if report == "-":
-        sys.stdout.write(document)
-    elif report is not None:
-        result.write_json(report, results, inputs=inputs)
-        if not args.quiet:
-            print(f"report written to {report}", file=sys.stderr)
-    if html is not None:
-        from lexeval.htmlreport import render_records_page, write_html
 
-        write_html(
-            html,
-            render_records_page(result, results),
-            inputs={"dataset": result.dataset_path, **inputs},
-        )
-        if not args.quiet:
-            print(f"HTML report written to {html}", file=sys.stderr)
-    passed = all(g.passed for g in results)
-    if keeping is not None:
-        keeping.save(document, quiet=args.quiet)
-    if comparison is not None:
-        # where the table goes (stdout, or stderr when stdout carries the JSON report)
-        comparison.render(out)
-        passed &= comparison.passed
-    return 0 if passed else 1
+    def page() -> str:
+        from lexeval.htmlreport import render_records_page
+
+        return render_records_page(result, results)
+
+    return finish_run(
+        args,
+        result,
+        results,
+        targets,
+        keeping,
+        lambda out: render_records(result, out, results),
+        page,
+    )

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from lexeval.cards.compare import Comparison
 from lexeval.cards.matching import CaseResult
-from lexeval.cards.report import GateResult, RunResult
+from lexeval.cards.report import METRICS, GateResult, RunResult
 from lexeval.htmlreport.marks import mark_words
 from lexeval.htmlreport.page import (
     Column,
@@ -33,10 +33,9 @@ from lexeval.htmlreport.page import (
     render_page,
     table,
 )
+from lexeval.htmlreport.records import gates_table, metric_charts, scores_table
 
 __all__ = ["render_card_comparison", "render_cards"]
-
-_METRICS = ("recall", "precision", "f1", "avg_similarity")
 
 
 def _chips(keywords: Sequence[str], missing: Sequence[str]) -> str:
@@ -87,27 +86,8 @@ def render_cards(
     run: RunResult, gates: Sequence[GateResult] = (), *, title: str | None = None
 ) -> str:
     """The HTML report of a card run (one self-contained page)."""
-    summary_rows = [
-        (scope, *(number(getattr(scores, m)) for m in _METRICS))
-        for scope, scores in (("micro", run.micro), ("macro", run.macro))
-    ]
-    summary = table(["scope", *_METRICS], summary_rows)
-    if gates:
-        summary += table(
-            ["gate", "value", "minimum", "verdict"],
-            [
-                (
-                    g.gate.name,
-                    number(g.value),
-                    f"{g.gate.minimum:g}",
-                    "pass" if g.passed else "FAIL",
-                )
-                for g in gates
-            ],
-        )
-    charts = "".join(
-        histogram([getattr(c, m) for c in run.cases], low=0.0, high=1.0, label=m) for m in _METRICS
-    )
+    summary = scores_table(run.micro, run.macro) + gates_table(gates)
+    charts = metric_charts(run.cases)
     rows = []
     for case in run.cases:
         complete = case.n_matched == case.n_expected
@@ -119,7 +99,7 @@ def render_cards(
         rows.append(
             Row(
                 case.case_id,
-                tuple(float(getattr(case, m)) for m in _METRICS),
+                tuple(float(getattr(case, m)) for m in METRICS),
                 (Verdict.of("every expected card found", complete),),
                 tuple(tokens),
                 _card_detail(case),
@@ -139,7 +119,7 @@ def render_cards(
             tuple(settings),
             summary,
             charts,
-            tuple(Column(m) for m in _METRICS),
+            tuple(Column(m) for m in METRICS),
             tuple(rows),
             (
                 Filter("complete", "every expected card found"),

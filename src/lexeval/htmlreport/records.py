@@ -32,12 +32,41 @@ from lexeval.htmlreport.page import (
     render_page,
     table,
 )
-from lexeval.records.matching import CaseMatch
-from lexeval.records.report import RecordGateResult, RecordRun
+from lexeval.records.matching import CaseCounts, CaseMatch
+from lexeval.records.report import METRICS, GateCheck, RecordGateResult, RecordRun, Scores
 
-__all__ = ["render_records_page"]
+__all__ = ["gates_table", "metric_charts", "render_records_page", "scores_table"]
 
-_METRICS = ("recall", "precision", "f1", "avg_similarity")
+
+def scores_table(micro: Scores, macro: Scores) -> str:
+    """The summary table: the micro and macro values of each metric."""
+    return table(
+        ["scope", *METRICS],
+        [
+            (scope, *(number(getattr(scores, m)) for m in METRICS))
+            for scope, scores in (("micro", micro), ("macro", macro))
+        ],
+    )
+
+
+def gates_table(gates: Sequence[GateCheck[Any]]) -> str:
+    """The gates' table (value, minimum, verdict); empty without gates."""
+    if not gates:
+        return ""
+    return table(
+        ["gate", "value", "minimum", "verdict"],
+        [
+            (g.gate.name, number(g.value), f"{g.gate.minimum:g}", "pass" if g.passed else "FAIL")
+            for g in gates
+        ],
+    )
+
+
+def metric_charts(cases: Sequence[CaseCounts]) -> str:
+    """A histogram of each metric over the cases."""
+    return "".join(
+        histogram([getattr(c, m) for c in cases], low=0.0, high=1.0, label=m) for m in METRICS
+    )
 
 
 def _value(value: Any) -> str:
@@ -91,13 +120,7 @@ def render_records_page(
     run: RecordRun, gates: Sequence[RecordGateResult] = (), *, title: str | None = None
 ) -> str:
     """The HTML report of a record run (one self-contained page)."""
-    summary = table(
-        ["scope", *_METRICS],
-        [
-            (scope, *(number(getattr(scores, m)) for m in _METRICS))
-            for scope, scores in (("micro", run.micro), ("macro", run.macro))
-        ],
-    )
+    summary = scores_table(run.micro, run.macro)
     summary += table(
         ["field", "check", "pairs", "accuracy", "mean"],
         [
@@ -111,22 +134,8 @@ def render_records_page(
             for t in run.fields.values()
         ],
     )
-    if gates:
-        summary += table(
-            ["gate", "value", "minimum", "verdict"],
-            [
-                (
-                    g.gate.name,
-                    number(g.value),
-                    f"{g.gate.minimum:g}",
-                    "pass" if g.passed else "FAIL",
-                )
-                for g in gates
-            ],
-        )
-    charts = "".join(
-        histogram([getattr(c, m) for c in run.cases], low=0.0, high=1.0, label=m) for m in _METRICS
-    )
+    summary += gates_table(gates)
+    charts = metric_charts(run.cases)
     names = run.dataset.schema.names
     rows = []
     for case in run.cases:
@@ -139,7 +148,7 @@ def render_records_page(
         rows.append(
             Row(
                 case.case_id,
-                tuple(float(getattr(case, m)) for m in _METRICS),
+                tuple(float(getattr(case, m)) for m in METRICS),
                 (Verdict.of("every expected record found", complete),),
                 tuple(tokens),
                 _case_detail(case, names),
@@ -159,7 +168,7 @@ def render_records_page(
             tuple(settings),
             summary,
             charts,
-            tuple(Column(m) for m in _METRICS),
+            tuple(Column(m) for m in METRICS),
             tuple(rows),
             (
                 Filter("complete", "every expected record found"),

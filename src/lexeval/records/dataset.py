@@ -41,6 +41,7 @@ A file without ``fields:`` is a flashcard dataset (cases with ``expected_cards``
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,10 +63,25 @@ from lexeval.records.matching import Record
 from lexeval.records.schema import Field, Schema
 from lexeval.text.config import PRESETS
 
-__all__ = ["DEFAULT_THRESHOLD", "RecordCase", "RecordDataset", "load_dataset"]
+__all__ = ["DEFAULT_THRESHOLD", "RecordCase", "RecordDataset", "check_unique_ids", "load_dataset"]
 
 #: The minimum pair score when a dataset names none (as for cards).
 DEFAULT_THRESHOLD = 0.3
+
+
+def check_unique_ids(ids: Iterable[str]) -> None:
+    """Raise ValueError at the first case id seen twice.
+
+    >>> check_unique_ids(["a", "b", "a"])
+    Traceback (most recent call last):
+    ...
+    ValueError: duplicate case id 'a'
+    """
+    seen: set[str] = set()
+    for case_id in ids:
+        if case_id in seen:
+            raise ValueError(f"duplicate case id {case_id!r}")
+        seen.add(case_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +111,7 @@ class RecordDataset:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cases", tuple(self.cases))
-        seen: set[str] = set()
-        for case in self.cases:
-            if case.id in seen:
-                raise ValueError(f"duplicate case id {case.id!r}")
-            seen.add(case.id)
+        check_unique_ids(case.id for case in self.cases)
 
     def __len__(self) -> int:
         return len(self.cases)

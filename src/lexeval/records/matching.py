@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from lexeval.records.assign import Strategy, assign
 from lexeval.records.checks import MISSING, FieldScore
@@ -23,6 +23,7 @@ from lexeval.records.schema import Schema
 
 __all__ = [
     "STATUSES",
+    "CaseCounts",
     "CaseMatch",
     "Record",
     "RecordMatcher",
@@ -47,39 +48,33 @@ def f1_score(precision: float, recall: float) -> float:
     return 2 * precision * recall / total if total > 0 else 0.0
 
 
-@dataclass(frozen=True, slots=True)
-class RecordPair:
-    """An accepted pair: indices into the case's expected and generated records, the pair
-    score and each scored field's result (a field the expected record leaves out is absent)."""
-
-    expected_index: int
-    generated_index: int
-    score: float
-    fields: Mapping[str, FieldScore] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class CaseMatch:
-    """The outcome of one case.
-
-    ``status``: ``ok``; ``parse_error`` (the reply held no usable JSON: ``reason`` says why,
-    and every expected record is unmatched); ``no_output`` (the outputs do not name the case).
-    ``recall`` = matched / expected; ``precision`` = matched / generated (0.0 without
-    generated records); ``f1`` their harmonic mean; ``avg_similarity`` the mean score of the
-    accepted pairs. ``best_scores[i]``: the highest score expected record ``i`` reached.
-    """
-
-    case_id: str
-    expected: tuple[Record, ...]
-    generated: tuple[Record, ...]
-    pairs: tuple[RecordPair, ...]
-    best_scores: tuple[float, ...] = ()
-    status: Status = "ok"
-    reason: str | None = None
+class IndexedPair(Protocol):
+    """What :class:`CaseCounts` reads of an accepted pair."""
 
     @property
-    def has_output(self) -> bool:
-        return self.status != "no_output"
+    def expected_index(self) -> int: ...
+
+    @property
+    def generated_index(self) -> int: ...
+
+    @property
+    def score(self) -> float: ...
+
+
+class CaseCounts:
+    """Counts and rates of one matched case, read from its ``expected`` and ``generated``
+    items and its accepted ``pairs`` (a base of the record and the card case results).
+
+    ``recall`` = matched / expected; ``precision`` = matched / generated (0.0 without
+    generated items); ``f1`` their harmonic mean; ``avg_similarity`` the mean score of the
+    accepted pairs (0.0 without pairs).
+    """
+
+    __slots__ = ()
+
+    expected: Sequence[Any]
+    generated: Sequence[Any]
+    pairs: Sequence[IndexedPair]
 
     @property
     def n_expected(self) -> int:
@@ -118,6 +113,41 @@ class CaseMatch:
     def extra_generated_indices(self) -> tuple[int, ...]:
         used = {p.generated_index for p in self.pairs}
         return tuple(j for j in range(self.n_generated) if j not in used)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordPair:
+    """An accepted pair: indices into the case's expected and generated records, the pair
+    score and each scored field's result (a field the expected record leaves out is absent)."""
+
+    expected_index: int
+    generated_index: int
+    score: float
+    fields: Mapping[str, FieldScore] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class CaseMatch(CaseCounts):
+    """The outcome of one case.
+
+    ``status``: ``ok``; ``parse_error`` (the reply held no usable JSON: ``reason`` says why,
+    and every expected record is unmatched); ``no_output`` (the outputs do not name the case).
+    ``recall`` = matched / expected; ``precision`` = matched / generated (0.0 without
+    generated records); ``f1`` their harmonic mean; ``avg_similarity`` the mean score of the
+    accepted pairs. ``best_scores[i]``: the highest score expected record ``i`` reached.
+    """
+
+    case_id: str
+    expected: tuple[Record, ...]
+    generated: tuple[Record, ...]
+    pairs: tuple[RecordPair, ...]
+    best_scores: tuple[float, ...] = ()
+    status: Status = "ok"
+    reason: str | None = None
+
+    @property
+    def has_output(self) -> bool:
+        return self.status != "no_output"
 
 
 class RecordMatcher:

@@ -17,35 +17,44 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from lexeval._version import __version__
 from lexeval.io import InputError, write_text_atomic
 from lexeval.records.assign import Strategy, check_settings
 from lexeval.records.dataset import RecordDataset
-from lexeval.records.matching import CaseMatch, Record, RecordMatcher, Status, f1_score
+from lexeval.records.matching import CaseCounts, CaseMatch, Record, RecordMatcher, Status, f1_score
 from lexeval.records.outputs import CaseOutput
 from lexeval.records.schema import WeightedMean
 from lexeval.text.signature import Signature
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.table import Table
 
 __all__ = [
     "METRICS",
     "SCHEMA_VERSION",
     "FieldTotals",
+    "GateCheck",
     "RecordGate",
     "RecordGateResult",
     "RecordRun",
     "Scores",
+    "add_totals_rows",
+    "case_table",
+    "case_totals",
     "check_gates",
+    "check_known_cases",
     "macro_scores",
     "match_records",
     "micro_scores",
+    "parse_minimum",
+    "print_gates",
     "render_records",
+    "score_style",
 ]
 
 #: The report's schema version (the card report's: ``lexeval compare`` reads both).
@@ -266,20 +275,27 @@ class RecordRun:
         write_text_atomic(path, self.to_json(gates), inputs=protected)
 
 
+def case_totals(case: CaseCounts, has_output: bool) -> dict[str, Any]:
+    """A case's counts and rates as a report writes them, after ``has_output``."""
+    return {
+        "has_output": has_output,
+        "n_expected": case.n_expected,
+        "n_generated": case.n_generated,
+        "n_matched": case.n_matched,
+        "recall": case.recall,
+        "precision": case.precision,
+        "f1": case.f1,
+        "avg_similarity": case.avg_similarity,
+    }
+
+
 def _case_dict(case: CaseMatch) -> dict[str, Any]:
     out: dict[str, Any] = {"id": case.case_id, "status": case.status}
     if case.reason is not None:
         out["reason"] = case.reason
     out.update(
         {
-            "has_output": case.has_output,
-            "n_expected": case.n_expected,
-            "n_generated": case.n_generated,
-            "n_matched": case.n_matched,
-            "recall": case.recall,
-            "precision": case.precision,
-            "f1": case.f1,
-            "avg_similarity": case.avg_similarity,
+            **case_totals(case, case.has_output),
             "pairs": [
                 {
                     "expected_index": p.expected_index,
@@ -312,6 +328,29 @@ def _case_dict(case: CaseMatch) -> dict[str, Any]:
 # ---------------------------------------------------------------- running
 
 
+def check_known_cases(dataset_name: str, known: Iterable[str], keys: Iterable[str]) -> None:
+    """Raise :class:`lexeval.io.InputError` naming (up to five of) the output ``keys`` that
+    are not ``known`` case ids of the dataset.
+
+    >>> check_known_cases("d", ["c1"], ["c1"])
+    >>> check_known_cases("d", ["c1"], ["c1", "c9"])
+    Traceback (most recent call last):
+    ...
+    lexeval.io.InputError: outputs: output for case ids the dataset 'd' does not have: 'c9'
+    """
+    known_ids = set(known)
+    unknown = [key for key in keys if key not in known_ids]
+    if unknown:
+        shown = ", ".join(repr(k) for k in unknown[:5])
+        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        raise InputError(
+            "outputs",
+            None,
+            None,
+            f"output for case ids the dataset {dataset_name!r} does not have: {shown}{more}",
+        )
+
+
 def match_records(
     dataset: RecordDataset,
     outputs: Mapping[str, CaseOutput | Sequence[Record]],
@@ -331,17 +370,7 @@ def match_records(
     threshold = dataset.threshold if threshold is None else threshold
     check_settings(threshold, strategy)
     if not allow_unknown_cases:
-        known = {case.id for case in dataset.cases}
-        unknown = [key for key in outputs if key not in known]
-        if unknown:
-            shown = ", ".join(repr(k) for k in unknown[:5])
-            more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
-            raise InputError(
-                "outputs",
-                None,
-                None,
-                f"output for case ids the dataset {dataset.name!r} does not have: {shown}{more}",
-            )
+        check_known_cases(dataset.name, (case.id for case in dataset.cases), outputs)
     matcher = RecordMatcher(dataset.schema, dataset.normalizer)
     results = []
     for case in dataset.cases:
@@ -365,6 +394,25 @@ def match_records(
 
 
 # ---------------------------------------------------------------- gates
+
+
+def parse_minimum(spec: str, raw: str) -> float:
+    """A gate's minimum: ``raw`` (the text after ``=`` in ``spec``) as a number in [0, 1].
+
+    >>> parse_minimum("recall=0.8", "0.8")
+    0.8
+    >>> parse_minimum("recall=2", "2")
+    Traceback (most recent call last):
+    ...
+    ValueError: gate 'recall=2': the minimum must be in [0, 1]
+    """
+    try:
+        minimum = float(raw)
+    except ValueError:
+        raise ValueError(f"gate {spec!r}: {raw!r} is not a number") from None
+    if not 0.0 <= minimum <= 1.0:
+        raise ValueError(f"gate {spec!r}: the minimum must be in [0, 1]")
+    return minimum
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,22 +449,31 @@ class RecordGate:
                 f"gate {spec!r}: unknown key {name!r} (use recall, precision, f1, "
                 "avg_similarity, micro./macro. of those, or fields.NAME.accuracy/mean)"
             )
-        try:
-            minimum = float(raw)
-        except ValueError:
-            raise ValueError(f"gate {spec!r}: {raw!r} is not a number") from None
-        if not 0.0 <= minimum <= 1.0:
-            raise ValueError(f"gate {spec!r}: the minimum must be in [0, 1]")
-        return cls(name, minimum)
+        return cls(name, parse_minimum(spec, raw))
 
     @property
     def name(self) -> str:
         return self.key
 
 
+class NamedGate(Protocol):
+    """What :class:`GateCheck` reads of a gate: its name and its minimum."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def minimum(self) -> float: ...
+
+
+GateT = TypeVar("GateT", bound=NamedGate)
+
+
 @dataclass(frozen=True, slots=True)
-class RecordGateResult:
-    gate: RecordGate
+class GateCheck(Generic[GateT]):
+    """A gate with the value the run reached: passed when the value is at least the minimum."""
+
+    gate: GateT
     value: float
 
     @property
@@ -432,6 +489,11 @@ class RecordGateResult:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class RecordGateResult(GateCheck[RecordGate]):
+    """A :class:`RecordGate` with the value the run reached."""
+
+
 def check_gates(run: RecordRun, gates: Iterable[RecordGate]) -> tuple[RecordGateResult, ...]:
     """Evaluate each gate on the run's aggregates (a ValueError for an unknown field)."""
     return tuple(RecordGateResult(g, run.value(g.key)) for g in gates)
@@ -440,10 +502,56 @@ def check_gates(run: RecordRun, gates: Iterable[RecordGate]) -> tuple[RecordGate
 # ---------------------------------------------------------------- Rich table
 
 
-def _style(value: float, minimum: float | None) -> str:
+def score_style(value: float, minimum: float | None) -> str:
+    """The Rich style of a score: against its gate's minimum, else by 0.8 and 0.5 bands."""
     if minimum is not None:
         return "green" if value >= minimum else "bold red"
     return "green" if value >= 0.8 else "yellow" if value >= 0.5 else "red"
+
+
+def case_table(title: str) -> Table:
+    """An empty per-case table: case, exp, gen, match, recall, precision, F1, sim, note (the
+    title is data, never markup)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=Text(title))
+    table.add_column("case", no_wrap=True)
+    for name in ("exp", "gen", "match", "recall", "precision", "F1", "sim"):
+        table.add_column(name, justify="right")
+    table.add_column("note")
+    return table
+
+
+def print_gates(console: Console, gates: Sequence[GateCheck[Any]], signature: str) -> None:
+    """Print a PASS or FAIL line per gate, then the run's signature (never wrapped)."""
+    from rich.text import Text
+
+    for g in gates:
+        mark = "[green]PASS[/]" if g.passed else "[bold red]FAIL[/]"
+        console.print(f"{mark} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
+    console.print(Text(f"signature: {signature}", style="dim"), soft_wrap=True)
+
+
+def add_totals_rows(
+    table: Table, micro: Scores, macro: Scores, cell: Callable[[float, str, str], str]
+) -> None:
+    """Add a section with the micro and macro rows to a per-case table (case, exp, gen,
+    match, recall, precision, F1, sim, note); ``cell(value, "micro", "recall")`` styles a
+    score."""
+    table.add_section()
+    for label, scores in (("micro", micro), ("macro", macro)):
+        table.add_row(
+            f"[bold]{label}[/]",
+            str(scores.n_expected),
+            str(scores.n_generated),
+            str(scores.n_matched),
+            cell(scores.recall, label, "recall"),
+            cell(scores.precision, label, "precision"),
+            cell(scores.f1, label, "f1"),
+            f"{scores.avg_similarity:.3f}",
+            "",
+        )
 
 
 def render_records(
@@ -461,14 +569,10 @@ def render_records(
     minimum = {g.gate.key: g.gate.minimum for g in gates}
 
     def cell(value: float, key: str) -> str:
-        return f"[{_style(value, minimum.get(key))}]{value:.3f}[/]"
+        return f"[{score_style(value, minimum.get(key))}]{value:.3f}[/]"
 
     dataset = run.dataset
-    table = Table(title=Text(title or f"{dataset.name} {dataset.version}".strip()))
-    table.add_column("case", no_wrap=True)
-    for name in ("exp", "gen", "match", "recall", "precision", "F1", "sim"):
-        table.add_column(name, justify="right")
-    table.add_column("note")
+    table = case_table(title or f"{dataset.name} {dataset.version}".strip())
     for c in run.cases:
         notes = Text()
         if c.status == "no_output":
@@ -491,19 +595,9 @@ def render_records(
             f"{c.avg_similarity:.3f}",
             notes,
         )
-    table.add_section()
-    for label, scores in (("micro", run.micro), ("macro", run.macro)):
-        table.add_row(
-            f"[bold]{label}[/]",
-            str(scores.n_expected),
-            str(scores.n_generated),
-            str(scores.n_matched),
-            cell(scores.recall, f"{label}.recall"),
-            cell(scores.precision, f"{label}.precision"),
-            cell(scores.f1, f"{label}.f1"),
-            f"{scores.avg_similarity:.3f}",
-            "",
-        )
+    add_totals_rows(
+        table, run.micro, run.macro, lambda value, label, metric: cell(value, f"{label}.{metric}")
+    )
     console.print(table)
     fields = Table(title="per field (matched pairs)")
     for name in ("field", "check", "pairs", "accuracy", "mean"):
@@ -517,7 +611,4 @@ def render_records(
             cell(totals.mean, f"fields.{totals.name}.mean") if totals.n else "-",
         )
     console.print(fields)
-    for g in gates:
-        mark = "[green]PASS[/]" if g.passed else "[bold red]FAIL[/]"
-        console.print(f"{mark} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
-    console.print(Text(f"signature: {run.signature}", style="dim"), soft_wrap=True)
+    print_gates(console, gates, run.signature)
