@@ -279,3 +279,28 @@ def test_match_saves_runs_and_gates_on_a_baseline(
     # other settings than the baseline's: exit 2 with one line
     assert main(["match", *args, "--threshold", "0.999", *gate]) == 2
     assert "signatures differ" in capsys.readouterr().err
+
+
+def test_match_takes_a_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--language`` matches with the dataset's preset in that language, as
+    ``match_records(..., language=)`` does in Python; the signature names it."""
+    from lexeval.records import load_dataset, load_outputs, match_records
+
+    dataset_path, outputs_path = INVOICES / "dataset.yaml", INVOICES / "outputs.jsonl"
+    code, out, err = run(
+        capsys, "match", str(dataset_path), str(outputs_path), "--language", "de", "--json", "-"
+    )
+    assert code == 0, err
+    report = json.loads(out)
+    dataset = load_dataset(str(dataset_path))
+    expected = match_records(
+        dataset, load_outputs(str(outputs_path), dataset.schema), language="de"
+    )
+    assert report == json.loads(expected.to_json([]))
+    assert "|lang:de|" in report["signature"]
+    english = json.loads(
+        match_records(dataset, load_outputs(str(outputs_path), dataset.schema)).to_json([])
+    )
+    assert "|lang:en|" in english["signature"]
+    line = usage_error(capsys, "match", str(dataset_path), str(outputs_path), "--language", "zz")
+    assert "zz" in line

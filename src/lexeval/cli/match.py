@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from lexeval.cli.common import UsageError, unit_float
+from lexeval.cli.common import UsageError, add_language_arguments, unit_float
 from lexeval.cli.reporting import add_report_arguments, finish_run, report_targets
 from lexeval.cli.saving import add_run_arguments, prepare_runs
 
@@ -45,6 +45,7 @@ def register(sub: Any) -> None:
         "(recall, precision, f1, avg_similarity: micro unless macro.; fields.NAME.accuracy or "
         ".mean); exit 1 when one fails",
     )
+    add_language_arguments(match, field=False)
     match.add_argument("--quiet", action="store_true", help="print only the gate lines")
     add_run_arguments(match)
     match.set_defaults(func=run)
@@ -73,13 +74,21 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--fail-under {gate.key}: no field {field!r} (fields: {known})")
     outputs = load_outputs(args.outputs, dataset.schema)
     try:
-        result = match_records(dataset, outputs, threshold=args.threshold, strategy=args.strategy)
+        result = match_records(
+            dataset,
+            outputs,
+            threshold=args.threshold,
+            strategy=args.strategy,
+            language=args.language,
+        )
     except InputError as exc:
         if exc.file != "outputs":
             raise
         # the library does not know the file: the error names the one given
         name = "<stdin>" if args.outputs == "-" else args.outputs
         raise InputError(name, exc.line, exc.field, exc.message) from None
+    except ValueError as exc:  # a language for a plain dataset, or one spaCy does not have
+        raise UsageError(f"--language {args.language}: {exc}") from None
     results = check_gates(result, gates)
 
     def page() -> str:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from lexeval._version import __version__
 from lexeval.io import InputError, write_text_atomic
+from lexeval.normalize import shared_normalizer
 from lexeval.records.assign import Strategy, check_settings
 from lexeval.records.dataset import RecordDataset
 from lexeval.records.matching import CaseCounts, CaseMatch, Record, RecordMatcher, Status, f1_score
@@ -358,10 +359,12 @@ def match_records(
     threshold: float | None = None,
     strategy: Strategy = "greedy",
     allow_unknown_cases: bool = False,
+    language: str | None = None,
 ) -> RecordRun:
     """Match every case's generated records (a :class:`CaseOutput` or a list of records by
     case id) to its expected records, with the dataset's threshold unless ``threshold`` is
-    given and the dataset's normalizer.
+    given and the dataset's normalizer (its preset in ``language`` when given: the
+    signature says ``lang:``; ValueError for a plain dataset or an unknown language).
 
     A case the outputs do not name is ``no_output``; a ``parse_error`` output leaves every
     expected record of its case unmatched. Outputs for case ids the dataset does not have
@@ -371,7 +374,12 @@ def match_records(
     check_settings(threshold, strategy)
     if not allow_unknown_cases:
         check_known_cases(dataset.name, (case.id for case in dataset.cases), outputs)
-    matcher = RecordMatcher(dataset.schema, dataset.normalizer)
+    normalizer: Any = dataset.normalizer
+    if language is not None:
+        if normalizer is None:
+            raise ValueError("a language needs a normalizer: the dataset matches plainly")
+        normalizer = shared_normalizer(normalizer, language)
+    matcher = RecordMatcher(dataset.schema, normalizer)
     results = []
     for case in dataset.cases:
         given = outputs.get(case.id)
