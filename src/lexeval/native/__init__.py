@@ -19,11 +19,11 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from lexeval._build import PURE_PYTHON
+from lexeval._build import NATIVE_MODULES, PURE_PYTHON
 
-#: The compiled modules a full build has (``lexeval.native.<name>``; a test checks them
-#: against the sources).
-MODULES: tuple[str, ...] = ("affixes", "keywords", "lenient", "results", "rouge", "weights")
+#: The compiled modules a full build has (``lexeval.native.<name>``), in order: the one list
+#: of :mod:`lexeval._build` (a test checks it against the sources).
+MODULES: tuple[str, ...] = tuple(sorted(NATIVE_MODULES))
 
 __all__ = ["MODULES", "PURE_PYTHON", "build_kind", "load"]
 
