@@ -222,6 +222,19 @@ def test_store_options_and_environment(
     assert code == 2 and "runs needs an action" in err
 
 
+def test_a_refused_run_leaves_no_new_store(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (here / "bad.jsonl").write_text('{"input": "a", "output": "b"}\nnot json\n', encoding="utf-8")
+    code, out, err = _cli(capsys, "score", "bad.jsonl", *METRIC, "--save", "--store", "n.sqlite")
+    assert code == 2 and out == "" and "bad.jsonl" in err and err.count("\n") == 1
+    assert not (here / "n.sqlite").exists()
+    # a store folder that cannot be made is refused before any work
+    (here / "file").write_text("x", encoding="utf-8")
+    code, out, err = _cli(capsys, "score", "good.jsonl", *METRIC, "--save", "--store", "file/r.db")
+    assert code == 2 and out == "" and "cannot make a run store here" in err
+    assert _cli(capsys, "score", "good.jsonl", *METRIC, "--save", "--store", "n.sqlite")[0] == 0
+    assert (here / "n.sqlite").is_file()
+
+
 def test_a_key_in_the_judge_url_is_not_stored(
     here: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -4,14 +4,16 @@ new command adds them with one call of :func:`add_run_arguments`, then calls
 :func:`prepare_runs` before its work and :meth:`RunKeeping.compare` and
 :meth:`RunKeeping.save` with the JSON document it writes).
 
-The store is opened and checked (and the baseline read) before any work, so a bad store or a
-missing baseline is exit 2 at once; saving adds one line on stderr and changes neither what
-goes to stdout nor the exit code.
+An existing store is opened and checked (and the baseline read) before any work, so a bad
+store or a missing baseline is exit 2 at once; a new store is made only when the run is saved
+(a run refused for bad input leaves no empty store behind), its folder checked first. Saving
+adds one line on stderr and changes neither what goes to stdout nor the exit code.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -144,19 +146,14 @@ def prepare_runs(args: argparse.Namespace, kind: str) -> RunKeeping | None:
         raise UsageError("--store goes with --save or --baseline")
     if not args.save and args.baseline is None:
         return None
-    from lexeval.runs import RunStore, StoreError, store_path
+    from lexeval.runs import store_path
 
     path = store_path(args.store)
     baseline = None
-    with RunStore.open(path, create=args.save) as store:
-        store.check()
-        if args.baseline is not None:
-            baseline = store.baseline(args.baseline)
-            if baseline.kind != kind:
-                raise StoreError(
-                    f"baseline {args.baseline!r} is a {baseline.kind} run (run {baseline.id}); "
-                    f"this is a {kind} run"
-                )
+    if args.baseline is None and not os.path.lexists(path):
+        _check_place(path)  # the store is made when the run is saved, not before the work
+    else:
+        baseline = _check_store(path, args.baseline, kind)
     command: Sequence[str] = _public(args, getattr(args, "argv", None) or ())
     return RunKeeping(
         kind,
@@ -168,3 +165,35 @@ def prepare_runs(args: argparse.Namespace, kind: str) -> RunKeeping | None:
         args.baseline,
         DEFAULT_MAX_DROP if args.max_drop is None else args.max_drop,
     )
+
+
+def _check_place(path: str) -> None:
+    """Refuse, before any work, a store path whose new file could not be made: its nearest
+    existing folder must be a writable folder."""
+    from lexeval.runs import StoreError
+
+    folder = os.path.dirname(os.path.abspath(path))
+    while not os.path.lexists(folder):
+        folder = os.path.dirname(folder)
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK | os.X_OK):
+        raise StoreError(
+            f"{path}: cannot make a run store here ({folder} is not a writable folder)"
+        )
+
+
+def _check_store(path: str, baseline_name: str | None, kind: str) -> StoredRun | None:
+    """Open the existing store (or the missing one named with a baseline: an error), check it
+    and read the baseline."""
+    from lexeval.runs import RunStore, StoreError
+
+    baseline = None
+    with RunStore.open(path) as store:
+        store.check()
+        if baseline_name is not None:
+            baseline = store.baseline(baseline_name)
+            if baseline.kind != kind:
+                raise StoreError(
+                    f"baseline {baseline_name!r} is a {baseline.kind} run (run {baseline.id}); "
+                    f"this is a {kind} run"
+                )
+    return baseline
