@@ -86,6 +86,25 @@ def test_gates_decide_the_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "PASS macro.f1 = 0.560" in out
 
 
+def test_a_gate_on_a_field_nothing_scores_fails_as_not_measured(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    outputs = tmp_path / "none.jsonl"
+    outputs.write_text('{"case_id": "inv-001", "records": []}\n', encoding="utf-8")
+    gate = ["--fail-under", "fields.unit_price.accuracy=0"]
+    code, out, _ = run(
+        capsys, "match", str(INVOICES / "dataset.yaml"), str(outputs), *gate, "--quiet"
+    )
+    assert code == 1 and "FAIL fields.unit_price.accuracy = n/a" in out and "0.000" not in out
+    code, out, _ = run(
+        capsys, "match", str(INVOICES / "dataset.yaml"), str(outputs), *gate, "--json", "-"
+    )
+    report = json.loads(out)
+    assert report["gates"] == [
+        {"gate": "fields.unit_price.accuracy", "minimum": 0.0, "value": None, "passed": False}
+    ]
+
+
 def test_usage_and_data_errors_exit_2_with_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -98,7 +98,7 @@ def finish_run(
     if args.quiet:
         for g in results:
             status = "PASS" if g.passed else "FAIL"
-            out.print(f"{status} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
+            out.print(f"{status} {g.describe()}")
     else:
         render(out)
     if report == "-":

@@ -204,8 +204,9 @@ class RecordRun:
             )
         return out
 
-    def value(self, key: str) -> float:
-        """One aggregate by key: ``micro.recall``, ``macro.f1``, ``fields.qty.accuracy``."""
+    def value(self, key: str) -> float | None:
+        """One aggregate by key: ``micro.recall``, ``macro.f1``, ``fields.qty.accuracy``; None
+        for a field that no matched pair scores (as in the JSON report)."""
         scope, _, rest = key.partition(".")
         if scope in ("micro", "macro") and rest in METRICS:
             result: float = getattr(self.micro if scope == "micro" else self.macro, rest)
@@ -216,6 +217,8 @@ class RecordRun:
             if totals is None:
                 known = ", ".join(self.dataset.schema.names)
                 raise ValueError(f"unknown field {name!r} in {key!r} (fields: {known})")
+            if not totals.n:
+                return None
             value: float = getattr(totals, metric)
             return value
         raise ValueError(f"unknown aggregate {key!r}")
@@ -479,14 +482,21 @@ GateT = TypeVar("GateT", bound=NamedGate)
 
 @dataclass(frozen=True, slots=True)
 class GateCheck(Generic[GateT]):
-    """A gate with the value the run reached: passed when the value is at least the minimum."""
+    """A gate with the value the run reached: passed when the value is at least the minimum
+    (a value of None, nothing to measure, does not pass)."""
 
     gate: GateT
-    value: float
+    value: float | None
 
     @property
     def passed(self) -> bool:
-        return self.value >= self.gate.minimum
+        return self.value is not None and self.value >= self.gate.minimum
+
+    def describe(self) -> str:
+        """``fields.qty.accuracy = 0.857 (minimum 0.9)``; ``n/a (nothing scored)`` as the value
+        when there was nothing to measure."""
+        value = "n/a (nothing scored)" if self.value is None else f"{self.value:.3f}"
+        return f"{self.gate.name} = {value} (minimum {self.gate.minimum:g})"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -537,7 +547,7 @@ def print_gates(console: Console, gates: Sequence[GateCheck[Any]], signature: st
 
     for g in gates:
         mark = "[green]PASS[/]" if g.passed else "[bold red]FAIL[/]"
-        console.print(f"{mark} {g.gate.name} = {g.value:.3f} (minimum {g.gate.minimum:g})")
+        console.print(f"{mark} {g.describe()}", highlight=False)
     console.print(Text(f"signature: {signature}", style="dim"), soft_wrap=True)
 
 
