@@ -770,3 +770,54 @@ def test_ter_evidence() -> None:
     empty = TerMetric(evidence_limit=3).measure("", "two words")
     assert empty.info["inserted"] == ["two", "words"] and empty.info["edits"] == 2
     assert TerMetric(evidence_limit=3).measure("two words", "").info["deleted"] == ["two", "words"]
+
+
+def test_more_bad_input_like_other_metrics() -> None:
+    """Beyond None: bytes, numbers, nested lists and lists holding None, in measure,
+    measure_many and corpus_score, refused with the errors keyword coverage and token-F1 give;
+    str subclasses and tuples of references accepted."""
+    from lexeval import get_metric
+
+    class Text(str):
+        pass
+
+    peers = [get_metric("token_f1"), get_metric("keyword_coverage")]
+    for metric in (BleuMetric(), ChrfMetric(), TerMetric(), TerMetric(evidence_limit=3)):
+        for reference, output in [
+            ("a", b"a"),
+            (b"a", "a"),
+            ("a", 3),
+            ([["a"]], "a"),
+            ([None], "a"),
+            ({"a": 1}, "a"),
+        ]:
+            with pytest.raises(TypeError) as ours:
+                metric.measure(reference, output)  # type: ignore[arg-type]
+            for peer in peers:
+                with pytest.raises(TypeError) as theirs:
+                    peer.measure(reference, output)  # type: ignore[arg-type]
+                assert str(ours.value) == str(theirs.value)
+        for method in (metric.measure_many, metric.corpus_score):
+            with pytest.raises(TypeError, match="output"):
+                method(["a", "b"], ["a", None])  # type: ignore[list-item]
+            with pytest.raises(ValueError, match="at least one reference"):
+                method(["a", []], ["a", "b"])
+            with pytest.raises(ValueError, match="1 inputs but 2 outputs"):
+                method(["a"], ["a", "b"])
+        assert (
+            metric.measure(("x y", "a b"), Text("a b")).info
+            == metric.measure(["x y", "a b"], "a b").info
+        )
+        assert metric.measure(Text("a b"), "a b").score == metric.measure("a b", "a b").score
+
+
+@pytest.mark.parametrize(
+    ("hyp", "ref"),
+    [("  ", " "), (" ", "a b"), ("a b", "  "), ("\t", "\n"), ("", " "), (" a ", "a")],
+)
+def test_white_space_only_texts_follow_sacrebleu(hyp: str, ref: str) -> None:
+    assert BleuMetric().measure(ref, hyp).info["bleu"] == sacrebleu.sentence_bleu(hyp, [ref]).score
+    assert ChrfMetric().measure(ref, hyp).info["chrf"] == sacrebleu.sentence_chrf(hyp, [ref]).score
+    expected = sacrebleu.sentence_ter(hyp, [ref])
+    got = TerMetric(evidence_limit=5).measure(ref, hyp).info
+    assert got["ter"] == expected.score and got["edits"] == expected.num_edits
