@@ -689,6 +689,7 @@ def _replay(trace: Any) -> None:
         else:
             assert ref == [] and out
     assert trace.blocks[-1][2] == len(trace.reference) if trace.blocks else not trace.reference
+    assert trace.counts.errors == trace.distance  # the operations are sacrebleu's distance
 
 
 def _ter_edit_mismatches(

@@ -53,23 +53,33 @@ class Shift(NamedTuple):
 
 class TerTrace(NamedTuple):
     """What TER counted for one (output, reference) pair: the ``shifts`` in order, the output
-    after them (``shifted``), the alignment ``blocks`` of the reference with it (tags and
-    positions as :func:`lexeval.metrics.edits.align`'s) and the ``reference``."""
+    after them (``shifted``), the ``reference``, sacrebleu's edit ``distance`` between the two
+    and its ``operations`` (one letter per aligned position, reference rewritten into the
+    output: ``" "`` equal, ``"s"`` substituted, ``"d"`` a reference word deleted, ``"i"`` an
+    output word inserted)."""
 
     shifts: list[Shift]
     shifted: list[str]
     reference: list[str]
-    blocks: list[Block]
-
-    @property
-    def counts(self) -> EditCounts:
-        """Hits, substitutions, deletions and insertions after the shifts."""
-        return count_edits(self.reference, self.shifted, self.blocks)
+    distance: int
+    operations: str
 
     @property
     def edits(self) -> int:
         """sacrebleu's number of edits: one per shift, plus the edit distance after them."""
-        return len(self.shifts) + self.counts.errors
+        return len(self.shifts) + self.distance
+
+    @property
+    def blocks(self) -> list[Block]:
+        """The operations as alignment blocks (tags and positions as
+        :func:`lexeval.metrics.edits.align`'s)."""
+        return trace_blocks(self.operations)
+
+    @property
+    def counts(self) -> EditCounts:
+        """Hits, substitutions, deletions and insertions after the shifts (their errors are
+        ``distance``)."""
+        return count_edits(self.reference, self.shifted, self.blocks)
 
     def evidence(self, limit: int) -> dict[str, Any]:
         """At most ``limit`` of each kind: ``shifted`` (the words moved joined by a space,
@@ -114,7 +124,7 @@ def ter_trace(words_hyp: Sequence[str], words_ref: Sequence[str]) -> TerTrace:
 
     hyp, ref = list(words_hyp), list(words_ref)
     if not ref:  # sacrebleu: every output word an edit
-        return TerTrace([], hyp, ref, [("insert", 0, 0, 0, len(hyp))] if hyp else [])
+        return TerTrace([], hyp, ref, len(hyp), "i" * len(hyp))
     distance = BeamEditDistance(ref)
     shifts: list[Shift] = []
     checked = 0
@@ -124,8 +134,8 @@ def ter_trace(words_hyp: Sequence[str], words_ref: Sequence[str]) -> TerTrace:
             break
         shifts.append(shift)
         hyp = shifted
-    _, trace = distance(hyp)
-    return TerTrace(shifts, hyp, ref, trace_blocks(trace.translate(_FLIP)))
+    edit_distance, trace = distance(hyp)
+    return TerTrace(shifts, hyp, ref, edit_distance, trace.translate(_FLIP))
 
 
 def _best_shift(
