@@ -305,3 +305,24 @@ def test_baseline_compares_a_corpus_metric_on_its_corpus_figure(
     assert "wer (corpus)" in err
     code, _, err = run(capsys, paths[1], *metric, "--baseline", "main", "--max-drop", "0.05")
     assert code == 1 and "FAIL" in err
+
+
+def test_edit_operations_in_every_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command line lists TER's and WER's edits (as it lists ROUGE's n-grams): in the
+    JSON lines under info, in CSV as one evidence text."""
+    path = _corpus_pairs(tmp_path, [("the cat sat on the mat", "on the mat a cat sat")])
+    code, out, err = run(capsys, path, "--metric", "ter,wer", "--option", "wer.compat=jiwer")
+    assert code == 0, err
+    line = json.loads(out)
+    assert line["ter"]["info"]["shifted"] == [["on the mat", 0, 3]]
+    assert line["ter"]["info"]["substituted"] == [["the", "a"]]
+    assert line["wer"]["info"]["deleted"] == ["on", "the", "mat"]
+    code, out, err = run(capsys, path, "--metric", "ter,wer", "--format", "csv")
+    row = next(csv.DictReader(io.StringIO(out)))
+    assert (
+        row["ter_evidence"]
+        == "shifted: on the mat 0->3; substituted: the->a; deleted: ; inserted: "
+    )
+    assert row["wer_evidence"].startswith("substituted: ; deleted: on, the, mat; inserted: ")
