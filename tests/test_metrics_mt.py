@@ -696,6 +696,8 @@ def _ter_edit_mismatches(
     options: dict[str, Any], pairs: Sequence[tuple[str, list[str]]]
 ) -> tuple[list[str], int]:
     """Pairs where the evidence's counts differ from sacrebleu's edits, and the shifts seen."""
+    from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+
     from lexeval.metrics.mt_stats import ter_statistics
 
     ours, peer = TerMetric(evidence_limit=1000, **options), TER(**options)
@@ -709,12 +711,13 @@ def _ter_edit_mismatches(
         if not (counted == listed == info["edits"] == expected.num_edits):
             bad.append(f"{hyp!r} {refs!r}: {counted}, {listed}, {expected.num_edits}")
         shifts += info["shifts"]
-        tokenize = ours._tokenize
-        _, index, trace = ter_statistics(tokenize(hyp.rstrip()), [tokenize(r) for r in refs])
+        tokenize = TercomTokenizer(**options)  # sacrebleu's TER tokenizer, as TER applies it
+        words_hyp = tokenize(hyp.rstrip())
+        _, index, trace = ter_statistics(words_hyp, [tokenize(r.rstrip()) for r in refs])
         assert index == info.get("reference_index", 0)
         _replay(trace)
         # the shifts, replayed on the tokenized output, give the output the edits are read on
-        words = tokenize(hyp.rstrip()).split()
+        words = words_hyp.split()
         for moved, start, target in info["shifted"]:
             block = moved.split()
             assert words[start : start + len(block)] == block
