@@ -44,7 +44,9 @@ Google's rouge-score, the SQuAD v1.1 script), and how far to trust it on data ju
 6. **EVOUNA**: ROC curves of token-F1, token recall and keyword coverage (Mastra-compatible and
    default) against human correctness judgments of QA answers;
 7. Mastra's other NLP metrics (completeness, content similarity, textual difference, tone
-   consistency), `compat="mastra"` beside lexeval's default, on SummEval and EVOUNA pairs.
+   consistency), `compat="mastra"` beside lexeval's default, on SummEval and EVOUNA pairs;
+8. the metrics people reach for elsewhere: BLEU, chrF++ and TER (the same figures as
+   sacrebleu), WER and CER (the same as jiwer), exact match, a corpus score and the evidence.
 
 Sections 5 to 7 read `../shared/data` (public data kept beside the checkout, never copied into
 the repository). Without it the notebook runs on the small hand-written sample in
@@ -512,6 +514,129 @@ accents, stopwords dropped), so the filler words a summary shares with any refer
 *of*, *a*) stop counting: on the summaries textual difference and, often, completeness drop,
 and the tone default keeps *not*, so that "good" and "not good" differ. `docs/metrics.md` has
 each metric's agreement with people and its speed against Mastra on Node.""",
+    ),
+    (
+        "md",
+        """## 8. BLEU, chrF++, TER, WER, CER and exact match
+
+The metrics of sacrebleu and jiwer, with their numbers: `BleuMetric`, `ChrfMetric`
+(`word_order=2` is chrF++) and `TerMetric` equal sacrebleu 2.6 (`compat="sacrebleu"`, their one
+mode), and keep sacrebleu's figure on its 0-100 scale in `info` (`info["bleu"]`, `info["chrf"]`,
+`info["ter"]`); `score` follows lexeval's convention, in [0, 1] and higher is better (BLEU/100,
+chrF/100, max(0, 1 - TER/100)). Below, each figure beside the real sacrebleu's, on a few
+sentences in several languages.""",
+    ),
+    (
+        "code",
+        """import jiwer
+import sacrebleu
+
+from lexeval import BleuMetric, CerMetric, ChrfMetric, ExactMatchMetric, TerMetric, WerMetric
+
+mt_pairs = [  # (reference, output)
+    ("The dog bit the man.", "The dog bit the man."),
+    ("The cat sat on the mat.", "On the mat, a cat sat."),
+    ("Der Hund biss den Mann.", "Der Hund hat den Mann gebissen."),
+    ("Ayer por la tarde el perro mordió al hombre.", "El perro mordió al hombre ayer por la tarde."),
+    ("Собака укусила мужчину в парке.", "Собака укусила человека в парке."),
+    ("猫坐在垫子上了。", "猫坐在垫子上。"),
+]
+mt = {"BLEU": BleuMetric(), "chrF++": ChrfMetric(word_order=2), "TER": TerMetric()}
+peers = {
+    "BLEU": lambda ref, out: sacrebleu.sentence_bleu(out, [ref]).score,
+    "chrF++": lambda ref, out: sacrebleu.sentence_chrf(out, [ref], word_order=2).score,
+    "TER": lambda ref, out: sacrebleu.sentence_ter(out, [ref]).score,
+}
+rows, same, total = [], 0, 0
+for ref, out in mt_pairs:
+    row = {"output": out[:32]}
+    for name, metric in mt.items():
+        result = metric.measure(ref, out)
+        figure, peer = result.info[metric.key], peers[name](ref, out)
+        row[name] = figure
+        row[f"{name} sacrebleu"] = peer
+        row[f"{name} score"] = result.score
+        same += figure == peer
+        total += 1
+    rows.append(row)
+print(f"identical to sacrebleu on {same}/{total} sentence figures")
+pd.DataFrame(rows).set_index("output")""",
+    ),
+    (
+        "md",
+        """A corpus BLEU, chrF or TER is not the mean of its sentence scores: the n-gram counts (the
+edits, for TER) are summed over the corpus first. Every result keeps its pair's counts in
+`info["stats"]`; `corpus_score` adds them up into sacrebleu's `corpus_bleu` figure.
+`lexeval score` prints it under the mean (`bleu (corpus)`) and `--fail-under bleu=0.3` gates it.""",
+    ),
+    (
+        "code",
+        """refs, outs = [r for r, _ in mt_pairs], [o for _, o in mt_pairs]
+bleu = BleuMetric()
+corpus = bleu.corpus_score(refs, outs)
+mean = np.mean([r.score for r in bleu.measure_many(refs, outs)])
+peer = sacrebleu.corpus_bleu(outs, [refs])
+print(f"corpus BLEU {corpus.info['bleu']:.2f} (sacrebleu.corpus_bleu {peer.score:.2f}, "
+      f"{'identical' if corpus.info['bleu'] == peer.score else 'DIFFERENT'}); "
+      f"mean of sentence BLEU {100 * mean:.2f}")
+print(corpus.info["sacrebleu_signature"])""",
+    ),
+    (
+        "md",
+        """WER and CER are transcription metrics: the edits that turn the reference's words (characters)
+into the output's, per reference unit. `compat="jiwer"` equals jiwer 4.0 (case and punctuation
+count); the default compares lexeval's normalized words, so `The cat sat.` and `the cat sat`
+are the same transcript. Exact match uses the SQuAD v1.1 normalization by default
+(`The Broncos.` = `the Broncos`), `normalize=False` compares the strings as they are.""",
+    ),
+    (
+        "code",
+        """asr = [
+    ("the cat sat on the mat", "the cat sit on mat"),
+    ("The cat sat.", "the cat sat"),
+    ("kitten", "sitting"),
+    ("il pleut depuis ce matin", "il pleut depuis matin"),
+]
+rows, same = [], 0
+for ref, out in asr:
+    row = {"reference": ref, "output": out}
+    for name, cls, peer in (("WER", WerMetric, jiwer.wer), ("CER", CerMetric, jiwer.cer)):
+        compat = cls(compat="jiwer").measure(ref, out).info[name.lower()]
+        row[f"{name} jiwer"] = peer(ref, out)
+        row[f"{name} compat"] = compat
+        row[f"{name} default"] = cls().measure(ref, out).info[name.lower()]
+        same += compat == peer(ref, out)
+    rows.append(row)
+print(f"identical to jiwer on {same}/{2 * len(asr)} rates")
+display(pd.DataFrame(rows).set_index("reference"))
+em = ExactMatchMetric()
+for ref, out in [("the Broncos", "The Broncos."), ("Denver Broncos", "Broncos")]:
+    print(f"exact match {ref!r} / {out!r}: {em.measure(ref, out).score:.0f} "
+          f"(strict {ExactMatchMetric(normalize=False).measure(ref, out).score:.0f})")""",
+    ),
+    (
+        "md",
+        """Evidence, when asked for with `evidence_limit=N`: BLEU's matched and missing reference words,
+and the edit operations of TER and WER in one shape (`substituted` pairs, `deleted` reference
+words, `inserted` output words). TER first moves blocks of words (`shifted`: the words, where
+they started in the output and where they went), as sacrebleu's search does; its shifts plus
+its other edits are sacrebleu's number of edits.""",
+    ),
+    (
+        "code",
+        """ref, out = "the cat sat on the mat", "on the mat a cat sat"
+b = BleuMetric(evidence_limit=10).measure(ref, out).info
+print(f"BLEU {b['bleu']:.2f}  matched {b['matched']}  missing {b['missing']}")
+t = TerMetric(evidence_limit=10).measure(ref, out).info
+print(f"TER {t['ter']:.2f}: {t['edits']} edits (sacrebleu "
+      f"{sacrebleu.sentence_ter(out, [ref]).num_edits}) = {t['shifts']} shift(s) "
+      f"+ {t['substitutions']} substitution(s) + {t['deletions']} deletion(s) "
+      f"+ {t['insertions']} insertion(s)")
+print(f"  shifted {t['shifted']}  substituted {t['substituted']}  "
+      f"deleted {t['deleted']}  inserted {t['inserted']}")
+w = WerMetric(evidence_limit=10).measure(ref, out).info
+print(f"WER {w['wer']:.2f} (no shifts: moved words are deleted and inserted)  "
+      f"substituted {w['substituted']}  deleted {w['deleted']}  inserted {w['inserted']}")""",
     ),
     (
         "code",

@@ -223,3 +223,106 @@ def test_question_without_a_single_pair_is_a_usage_error(
         "--question goes with --input and --output; FILE has a question field"
     )
     assert len(err.strip().splitlines()) == 1
+
+
+def _corpus_pairs(tmp_path: Path, rows: list[tuple[str, str]]) -> str:
+    path = tmp_path / "corpus.jsonl"
+    path.write_text("".join(json.dumps({"reference": r, "output": o}) + "\n" for r, o in rows))
+    return str(path)
+
+
+def test_fail_under_gates_a_corpus_metric_on_its_corpus_figure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The mean of sentence scores and the corpus figure straddle the threshold: the gate
+    follows the corpus figure (the summary's ``(corpus)`` line), either way."""
+    wer = get_metric("wer", compat="jiwer")
+    # one long right sentence, one short wrong one: mean 0.5, corpus 1 - 1/11
+    good = _corpus_pairs(tmp_path, [("a b c d e f g h i j", "a b c d e f g h i j"), ("x", "y")])
+    results = [wer.measure("a b c d e f g h i j", "a b c d e f g h i j"), wer.measure("x", "y")]
+    mean, corpus = aggregate(results).mean, wer.corpus_of(results).score
+    assert mean < 0.8 < corpus
+    args = ["--metric", "wer", "--option", "compat=jiwer", "--fail-under", "wer=0.8"]
+    code, _, err = run(capsys, good, *args)
+    assert code == 0, err
+    assert f"gate wer (corpus) {corpus:.4f} >= 0.8: passed" in err
+    # one short right sentence, one long wrong one: mean 0.5, corpus 1/11
+    bad = _corpus_pairs(tmp_path, [("a", "a"), ("b c d e f g h i j k", "z z z z z z z z z z")])
+    code, out, err = run(capsys, bad, *args[:4], "--fail-under", "wer=0.3", "--format", "json")
+    assert code == 1
+    assert "gate wer (corpus) 0.0909 >= 0.3: FAILED" in err
+    document = json.loads(out)
+    assert document["summary"]["wer"]["gates"] == [
+        {
+            "figure": "corpus",
+            "value": document["summary"]["wer"]["corpus"]["score"],
+            "minimum": 0.3,
+            "passed": False,
+        }
+    ]
+    assert document["summary"]["wer"]["mean"] == 0.5  # the mean would have passed
+    # BLEU: the corpus BLEU, not the mean of sentence BLEUs
+    refs = ["the cat sat on the mat", "a dog ran in the park"]
+    outs = ["the cat sat on the mat", "a dog ran"]
+    bleu = get_metric("bleu")
+    sentence = aggregate(bleu.measure_many(refs, outs)).mean
+    figure = bleu.corpus_score(refs, outs).score
+    assert sentence < 0.70 < figure
+    code, _, err = run(
+        capsys,
+        _corpus_pairs(tmp_path, list(zip(refs, outs, strict=True))),
+        "--metric",
+        "bleu",
+        "--fail-under",
+        "bleu=0.7",
+    )
+    assert code == 0 and f"gate bleu (corpus) {figure:.4f} >= 0.7: passed" in err
+    # a metric without a corpus figure still gates on its mean, named so
+    code, out, err = run(capsys, good, "--metric", "rouge1", "--fail-under", "rouge1=0.5")
+    assert "gate rouge1 mean" in err
+
+
+def test_baseline_compares_a_corpus_metric_on_its_corpus_figure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--baseline`` with ``--max-drop`` compares corpus figures too: here the mean drops by
+    0.5 and the corpus WER score by 1/11."""
+    store = str(tmp_path / "runs.sqlite")
+    base = [{"id": "a", "reference": "a b c d e f g h i j", "output": "a b c d e f g h i j"}]
+    base.append({"id": "b", "reference": "x", "output": "x"})
+    worse = [base[0], {**base[1], "output": "y"}]
+    paths = []
+    for name, rows in (("base", base), ("worse", worse)):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+        paths.append(str(path))
+    metric = ["--metric", "wer", "--option", "compat=jiwer", "--store", store]
+    assert run(capsys, paths[0], *metric, "--save")[0] == 0
+    assert main(["runs", "bless", "1", "main", "--store", store]) == 0
+    capsys.readouterr()
+    code, _, err = run(capsys, paths[1], *metric, "--baseline", "main", "--max-drop", "0.2")
+    assert code == 0, err  # the mean's drop (0.5) would fail
+    assert "wer (corpus)" in err
+    code, _, err = run(capsys, paths[1], *metric, "--baseline", "main", "--max-drop", "0.05")
+    assert code == 1 and "FAIL" in err
+
+
+def test_edit_operations_in_every_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command line lists TER's and WER's edits (as it lists ROUGE's n-grams): in the
+    JSON lines under info, in CSV as one evidence text."""
+    path = _corpus_pairs(tmp_path, [("the cat sat on the mat", "on the mat a cat sat")])
+    code, out, err = run(capsys, path, "--metric", "ter,wer", "--option", "wer.compat=jiwer")
+    assert code == 0, err
+    line = json.loads(out)
+    assert line["ter"]["info"]["shifted"] == [["on the mat", 0, 3]]
+    assert line["ter"]["info"]["substituted"] == [["the", "a"]]
+    assert line["wer"]["info"]["deleted"] == ["on", "the", "mat"]
+    code, out, err = run(capsys, path, "--metric", "ter,wer", "--format", "csv")
+    row = next(csv.DictReader(io.StringIO(out)))
+    assert (
+        row["ter_evidence"]
+        == "shifted: on the mat 0->3; substituted: the->a; deleted: ; inserted: "
+    )
+    assert row["wer_evidence"].startswith("substituted: ; deleted: on, the, mat; inserted: ")

@@ -90,6 +90,22 @@ def test_bad_input() -> None:
         m.measure([], "x")
     with pytest.raises(TypeError, match="normalize"):
         ExactMatchMetric(normalize="yes")  # type: ignore[arg-type]
+    token_f1 = get_metric("token_f1")
+    for reference, output in [("a", b"a"), (b"a", "a"), ([["a"]], "a"), ([None], "a")]:
+        with pytest.raises(TypeError) as ours:
+            m.measure(reference, output)  # type: ignore[arg-type]
+        with pytest.raises(TypeError) as theirs:
+            token_f1.measure(reference, output)  # type: ignore[arg-type]
+        assert str(ours.value) == str(theirs.value)  # the same errors as the other metrics
+    for method in (m.measure_many, m.corpus_score):
+        with pytest.raises(TypeError, match="output"):
+            method(["a", "b"], ["a", None])  # type: ignore[list-item]
+        with pytest.raises(ValueError, match="at least one reference"):
+            method(["a", []], ["a", "b"])
+    # white space only: normalizes to "" as in the SQuAD script; strict compares as given
+    assert m.measure("  ", "\t").score == 1.0 and m.measure(" ", "b").score == 0.0
+    assert ExactMatchMetric(normalize=False).measure(" ", "  ").score == 0.0
+    assert m.corpus_score(["a", "b"], ["a", "c"]).score == 0.5  # the mean: no corpus figure
 
 
 def test_gateable_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -618,4 +618,210 @@ def test_reports_list_the_evidence() -> None:
 
     assert get_reporting_metric("bleu").measure("a b", "a").info["missing"] == ["b"]
     assert get_reporting_metric("chrf").measure("ab", "ab").info["matched"] == ["ab"]
-    assert "edits" in get_reporting_metric("ter").measure("a b", "a").info
+    assert get_reporting_metric("ter").measure("a b", "b a").info["shifted"] == [("b", 0, 1)]
+
+
+# ---------------------------------------------------------------------------- TER's edits
+
+
+def _generated_pairs(count: int, seed: int) -> list[tuple[str, list[str]]]:
+    """Outputs made from MULTILINGUAL's references by moving a block of words, dropping,
+    doubling or replacing words (seeded), each with its one or two references."""
+    import random
+
+    rng = random.Random(seed)
+    refs = [refs for _, refs in MULTILINGUAL if any(r.strip() for r in refs)]
+    vocabulary = sorted({w for rs in refs for r in rs for w in r.split()})
+    pairs = []
+    for _ in range(count):
+        references = rng.choice(refs)
+        words = rng.choice(references).split()
+        for _ in range(rng.randint(1, 3)):
+            if not words:
+                break
+            kind = rng.choice(["move", "move", "drop", "double", "replace"])
+            i = rng.randrange(len(words))
+            if kind == "move":
+                length = rng.randint(1, min(4, len(words) - i))
+                block, rest = words[i : i + length], words[:i] + words[i + length :]
+                j = rng.randint(0, len(rest))
+                words = rest[:j] + block + rest[j:]
+            elif kind == "drop":
+                del words[i]
+            elif kind == "double":
+                words.insert(i, words[i])
+            else:
+                words[i] = rng.choice(vocabulary)
+        pairs.append((" ".join(words), references))
+    return pairs
+
+
+def _summeval_sentences(step: int) -> list[tuple[str, list[str]]]:
+    """SummEval's summary sentences, each with the same-numbered sentence of two references."""
+    pairs = []
+    import re
+
+    split = re.compile(r"(?<=[.!?])\s+|\s+\.\s+").split
+    for output, refs in _summeval(step, 2):
+        outs = [s for s in split(output) if s.strip()]
+        ref_sentences = [[s for s in split(r) if s.strip()] for r in refs]
+        for i, sentence in enumerate(outs):
+            references = [r[i] for r in ref_sentences if i < len(r)]
+            if references:
+                pairs.append((sentence, references))
+    return pairs
+
+
+def _replay(trace: Any) -> None:
+    """The trace's shifts and blocks rebuild the reference from the output."""
+    from lexeval.metrics.ter_edits import TerTrace
+
+    assert isinstance(trace, TerTrace)
+    words = list(trace.shifted)
+    for tag, i1, i2, j1, j2 in trace.blocks:
+        ref, out = trace.reference[i1:i2], words[j1:j2]
+        if tag == "equal":
+            assert ref == out
+        elif tag == "replace":
+            assert len(ref) == len(out) and all(a != b for a, b in zip(ref, out, strict=True))
+        elif tag == "delete":
+            assert out == [] and ref
+        else:
+            assert ref == [] and out
+    assert trace.blocks[-1][2] == len(trace.reference) if trace.blocks else not trace.reference
+    assert trace.counts.errors == trace.distance  # the operations are sacrebleu's distance
+
+
+def _ter_edit_mismatches(
+    options: dict[str, Any], pairs: Sequence[tuple[str, list[str]]]
+) -> tuple[list[str], int]:
+    """Pairs where the evidence's counts differ from sacrebleu's edits, and the shifts seen."""
+    from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+
+    from lexeval.metrics.mt_stats import ter_statistics
+
+    ours, peer = TerMetric(evidence_limit=1000, **options), TER(**options)
+    bad, shifts = [], 0
+    for hyp, refs in pairs:
+        info = ours.measure(refs, hyp).info
+        expected = peer.sentence_score(hyp, refs)
+        counted = info["shifts"] + info["substitutions"] + info["deletions"] + info["insertions"]
+        listed = len(info["shifted"]) + len(info["substituted"])
+        listed += len(info["deleted"]) + len(info["inserted"])
+        if not (counted == listed == info["edits"] == expected.num_edits):
+            bad.append(f"{hyp!r} {refs!r}: {counted}, {listed}, {expected.num_edits}")
+        shifts += info["shifts"]
+        tokenize = TercomTokenizer(**options)  # sacrebleu's TER tokenizer, as TER applies it
+        words_hyp = tokenize(hyp.rstrip())
+        _, index, trace = ter_statistics(words_hyp, [tokenize(r.rstrip()) for r in refs])
+        assert index == info.get("reference_index", 0)
+        _replay(trace)
+        # the shifts, replayed on the tokenized output, give the output the edits are read on
+        words = words_hyp.split()
+        for moved, start, target in info["shifted"]:
+            block = moved.split()
+            assert words[start : start + len(block)] == block
+            rest = words[:start] + words[start + len(block) :]
+            words = rest[:target] + block + rest[target:]
+        assert words == trace.shifted
+    return bad, shifts
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"normalized": True, "case_sensitive": True}, {"asian_support": True}], ids=str
+)
+def test_ter_edits_are_sacrebleus_multilingual(options: dict[str, Any]) -> None:
+    pairs = list(MULTILINGUAL) + [(h, r[:1]) for h, r in MULTILINGUAL] + _generated_pairs(400, 7)
+    bad, shifts = _ter_edit_mismatches(options, pairs)
+    assert bad == []
+    assert shifts >= 100  # the generated outputs move blocks: shifts were found and counted
+
+
+def test_ter_edits_are_sacrebleus_summeval() -> None:
+    pairs = _summeval_sentences(10)
+    assert len(pairs) >= 300
+    bad, shifts = _ter_edit_mismatches({}, pairs)
+    assert bad == []
+    assert shifts >= 20
+
+
+def test_ter_evidence() -> None:
+    assert "shifted" not in TerMetric().measure("a b c", "c a b").info
+    r = TerMetric(evidence_limit=5).measure("The cat sat on the mat", "on the mat the cat sat")
+    assert r.info["shifted"] == [("on the mat", 0, 3)] and r.info["edits"] == r.info["shifts"] == 1
+    # tokens as TER reads them: lower-cased, punctuation split off when normalized
+    r = TerMetric(normalized=True, evidence_limit=5).measure(
+        "The cat sat on the mat.", "On the mat, a cat sat"
+    )
+    assert r.info["shifted"] == [("on the mat", 0, 3), ("cat", 2, 1)]
+    assert r.info["substituted"] == [("the", ","), ("sat", "a"), (".", "sat")]
+    assert (
+        r.info["edits"]
+        == 5
+        == sacrebleu.sentence_ter(
+            "On the mat, a cat sat", ["The cat sat on the mat."], normalized=True
+        ).num_edits
+    )
+    # several references: the evidence is the best reference's (the first with fewest edits)
+    best = TerMetric(evidence_limit=5).measure(["x y z", "c a b", "a b c"], "a b c")
+    assert best.info["reference_index"] == 2 and best.info["edits"] == 0
+    assert best.info["shifted"] == [] and best.info["substituted"] == []
+    tied = TerMetric(evidence_limit=5).measure(["a b d", "a b e"], "a b c")
+    assert tied.info["reference_index"] == 0 and tied.info["substituted"] == [("d", "c")]
+    # the limit cuts the lists, never the counts
+    long = TerMetric(evidence_limit=1).measure("a b c d e f", "u v w x y z")
+    assert long.info["substitutions"] == 6 and long.info["substituted"] == [("a", "u")]
+    empty = TerMetric(evidence_limit=3).measure("", "two words")
+    assert empty.info["inserted"] == ["two", "words"] and empty.info["edits"] == 2
+    assert TerMetric(evidence_limit=3).measure("two words", "").info["deleted"] == ["two", "words"]
+
+
+def test_more_bad_input_like_other_metrics() -> None:
+    """Beyond None: bytes, numbers, nested lists and lists holding None, in measure,
+    measure_many and corpus_score, refused with the errors keyword coverage and token-F1 give;
+    str subclasses and tuples of references accepted."""
+    from lexeval import get_metric
+
+    class Text(str):
+        pass
+
+    peers = [get_metric("token_f1"), get_metric("keyword_coverage")]
+    for metric in (BleuMetric(), ChrfMetric(), TerMetric(), TerMetric(evidence_limit=3)):
+        for reference, output in [
+            ("a", b"a"),
+            (b"a", "a"),
+            ("a", 3),
+            ([["a"]], "a"),
+            ([None], "a"),
+            ({"a": 1}, "a"),
+        ]:
+            with pytest.raises(TypeError) as ours:
+                metric.measure(reference, output)  # type: ignore[arg-type]
+            for peer in peers:
+                with pytest.raises(TypeError) as theirs:
+                    peer.measure(reference, output)  # type: ignore[arg-type]
+                assert str(ours.value) == str(theirs.value)
+        for method in (metric.measure_many, metric.corpus_score):
+            with pytest.raises(TypeError, match="output"):
+                method(["a", "b"], ["a", None])  # type: ignore[list-item]
+            with pytest.raises(ValueError, match="at least one reference"):
+                method(["a", []], ["a", "b"])
+            with pytest.raises(ValueError, match="1 inputs but 2 outputs"):
+                method(["a"], ["a", "b"])
+        assert (
+            metric.measure(("x y", "a b"), Text("a b")).info
+            == metric.measure(["x y", "a b"], "a b").info
+        )
+        assert metric.measure(Text("a b"), "a b").score == metric.measure("a b", "a b").score
+
+
+@pytest.mark.parametrize(
+    ("hyp", "ref"),
+    [("  ", " "), (" ", "a b"), ("a b", "  "), ("\t", "\n"), ("", " "), (" a ", "a")],
+)
+def test_white_space_only_texts_follow_sacrebleu(hyp: str, ref: str) -> None:
+    assert BleuMetric().measure(ref, hyp).info["bleu"] == sacrebleu.sentence_bleu(hyp, [ref]).score
+    assert ChrfMetric().measure(ref, hyp).info["chrf"] == sacrebleu.sentence_chrf(hyp, [ref]).score
+    expected = sacrebleu.sentence_ter(hyp, [ref])
+    got = TerMetric(evidence_limit=5).measure(ref, hyp).info
+    assert got["ter"] == expected.score and got["edits"] == expected.num_edits

@@ -413,6 +413,12 @@ def test_bad_input() -> None:
     with pytest.raises(ValueError, match="normalizer"):
         WerMetric(compat="jiwer", normalizer="tokens")
     assert WER.corpus_score([], []).info["wer"] == 0 == jiwer.wer([], [])
+    # iterables are read once, as by the other metrics' corpus_score and measure_many
+    for metric in (WER, CER):
+        refs, outs = ["a b", "c"], ["a b", "d"]
+        listed = metric.corpus_score(refs, outs).info
+        assert metric.corpus_score(iter(refs), (o for o in outs)).info == listed
+        assert listed["pairs"] == 2
 
 
 @settings(max_examples=200, deadline=None)

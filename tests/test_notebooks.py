@@ -106,6 +106,12 @@ def test_notebook_executes(name: str) -> None:
             assert "using the small bundled sample" in text
         assert "max |F(lexeval compat) - F(rouge_score)| = 0.0e+00" in text
         assert "tone consistency" in text and "input elements" in text  # section 7
+        # section 8: sacrebleu's and jiwer's figures, the corpus BLEU, TER's edits
+        assert "identical to sacrebleu on 18/18 sentence figures" in text
+        assert "identical to jiwer on 8/8 rates" in text
+        assert "(sacrebleu.corpus_bleu 38.44, identical)" in text
+        assert "TER 33.33: 2 edits (sacrebleu 2) = 1 shift(s)" in text
+        assert "shifted [('on the mat', 0, 3)]" in text
     if name.startswith("02"):  # flashcards are one schema of lexeval.records: same numbers
         assert text.count("same recall, precision and F1 as lexeval.cards") == 2
         assert "DIFFERENT" not in text and "parse_error" in text and "no_output" in text

@@ -437,6 +437,7 @@ def run(args: argparse.Namespace) -> int:
         )
     summary = {name: aggregate(results) for name, results in columns.items()}
     corpus = _corpus_figures(metrics, columns)
+    checked = _check_gates(gates, summary, corpus)
     run = ScoredRun.from_results(
         records, columns, signatures, label=args.file or "--input/--output"
     )
@@ -445,6 +446,9 @@ def run(args: argparse.Namespace) -> int:
         summaries = {name: agg.to_dict() for name, agg in summary.items()}
         for name, figure in corpus.items():  # the corpus figure: score, peer figure, n, stats
             summaries[name]["corpus"] = {"score": figure.score, "info": figure.info}
+        for metric, gated, value, minimum, ok in checked:  # the gates, with the figure gated
+            gate = {"figure": gated, "value": value, "minimum": minimum, "passed": ok}
+            summaries[metric].setdefault("gates", []).append(gate)
         document = strict_json(scored_document(run, summaries), indent=2) + "\n"
     # the baseline's settings and records are checked before anything is printed
     comparison = keeping.compare(document) if keeping is not None else None
@@ -468,15 +472,34 @@ def run(args: argparse.Namespace) -> int:
     for text in _summary_lines(summary, metrics, corpus):
         print(text, file=sys.stderr)
     failed = False
-    for metric, kind, minimum in gates:
-        agg = summary[metric]
-        value = agg.mean if kind == "mean" else agg.pass_rate
-        assert value is not None
-        ok = value >= minimum
+    for metric, gated, value, minimum, ok in checked:
         failed |= not ok
         verdict = "passed" if ok else "FAILED"
-        print(f"gate {metric} {kind} {value:.4f} >= {minimum:g}: {verdict}", file=sys.stderr)
+        label = "(corpus)" if gated == "corpus" else gated
+        print(f"gate {metric} {label} {value:.4f} >= {minimum:g}: {verdict}", file=sys.stderr)
     return _keep(keeping, document, comparison, failed)
+
+
+def _check_gates(
+    gates: Sequence[tuple[str, str, float]],
+    summary: dict[str, AggregateResult],
+    corpus: dict[str, MetricResult],
+) -> list[tuple[str, str, float, float, bool]]:
+    """(metric, figure, value, minimum, passed) of every gate. ``--fail-under`` gates the
+    figure the summary shows: a corpus-level metric's corpus figure (BLEU, chrF, TER, WER,
+    CER: ``corpus``), any other metric's mean score (``mean``); ``--min-pass-rate`` the pass
+    rate (``pass rate``)."""
+    checked = []
+    for metric, kind, minimum in gates:
+        if kind == "mean" and metric in corpus:
+            figure, value = "corpus", corpus[metric].score
+        else:
+            agg = summary[metric]
+            figure, found = kind, agg.mean if kind == "mean" else agg.pass_rate
+            assert found is not None
+            value = found
+        checked.append((metric, figure, value, minimum, value >= minimum))
+    return checked
 
 
 def _keep(keeping: RunKeeping | None, document: str, comparison: Any, failed: bool) -> int:

@@ -351,7 +351,8 @@ class ErrorRateMetric(BaseMetric):
         >>> r.info["wer"], r.info["reference_length"], r.info["pairs"]
         (0.3333333333333333, 6, 2)
         """
-        return self._corpus_result(pool_counts(self.corpus_counts(inputs, outputs)), len(outputs))
+        counts = self.corpus_counts(inputs, outputs)  # any iterables: counted once read
+        return self._corpus_result(pool_counts(counts), len(counts))
 
     def corpus_of(self, results: Sequence[MetricResult]) -> MetricResult:
         """The corpus figure of results this metric measured: the rate of their summed counts

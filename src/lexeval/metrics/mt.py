@@ -436,9 +436,15 @@ class TerMetric(SacrebleuMetric):
     more edits than the reference has words.
 
     ``info``: ``ter`` (0-100+, lower is better), ``edits``, ``ref_length`` (the references'
-    average length), ``stats``, ``reference_index`` with several references. No edit
-    operations: sacrebleu's TER returns only their number (listing them would mean a second
-    implementation of its shift search).
+    average length), ``stats``, ``reference_index`` with several references. With
+    ``evidence_limit=N`` (N > 0) the edits of the best reference (the first with the fewest
+    edits), as sacrebleu's search counted them (:mod:`lexeval.metrics.ter_edits`), on its
+    tokens (lower-cased unless ``case_sensitive``): the counts ``shifts``, ``substitutions``,
+    ``deletions``, ``insertions`` (``shifts`` plus the others is ``edits``) and at most N of
+    each kind, in the shape of WER's evidence: ``shifted`` (words moved, joined by a space;
+    their start in the output before the shift; their start after it; shifts apply in
+    order), then, on the shifted output, ``substituted`` (reference word, output word),
+    ``deleted`` reference words and ``inserted`` output words.
 
     Empty texts: as sacrebleu, TER 100 for an output against an empty reference, 0 for two
     empty texts.
@@ -446,6 +452,9 @@ class TerMetric(SacrebleuMetric):
     >>> r = TerMetric().measure("the cat sat on the mat", "the cat sat on mat")
     >>> r.info["edits"], r.info["ref_length"], round(r.info["ter"], 2), round(r.score, 4)
     (1, 6.0, 16.67, 0.8333)
+    >>> r = TerMetric(evidence_limit=5).measure("the cat sat on the mat", "on the mat a cat sat")
+    >>> r.info["edits"], r.info["shifts"], r.info["shifted"], r.info["substituted"]
+    (2, 1, [('on the mat', 0, 3)], [('the', 'a')])
     """
 
     name = "ter"
@@ -461,8 +470,10 @@ class TerMetric(SacrebleuMetric):
         case_sensitive: bool = False,
         scale: float = 1.0,
         threshold: float | None = None,
+        evidence_limit: int = 0,
     ) -> None:
         super().__init__(compat=compat, scale=scale, threshold=threshold)
+        self.evidence_limit = check_evidence_limit(evidence_limit)
         self.normalized = _check_bool(normalized, "normalized")
         self.no_punct = _check_bool(no_punct, "no_punct")
         self.asian_support = _check_bool(asian_support, "asian_support")
@@ -477,12 +488,19 @@ class TerMetric(SacrebleuMetric):
 
     def _statistics(self, references: list[str], output: str) -> tuple[list[Any], dict[str, Any]]:
         tokenize = self._tokenize
-        stats, index = ter_statistics(
+        stats, index, trace = ter_statistics(
             tokenize(output.rstrip()), [tokenize(r.rstrip()) for r in references]
         )
         info: dict[str, Any] = {"edits": stats[0], "ref_length": stats[1]}
         if len(references) > 1:
             info["reference_index"] = index
+        if self.evidence_limit:
+            _, substitutions, deletions, insertions = trace.counts
+            info["shifts"] = len(trace.shifts)
+            info["substitutions"] = substitutions
+            info["deletions"] = deletions
+            info["insertions"] = insertions
+            info.update(trace.evidence(self.evidence_limit))
         return stats, info
 
     def _figure(self, stats: Sequence[float], corpus: bool) -> tuple[float, dict[str, Any]]:

@@ -11,10 +11,11 @@ sentence scores), a bootstrap resample gives a resampled corpus score.
   (:func:`chrf_statistics`, :func:`chrf_from_stats`);
 * TER: ``[edits, average reference length]`` (:func:`ter_statistics`, :func:`ter_from_stats`).
 
-Tokenization is sacrebleu's own (its tokenizer classes, and its Tercom edit distance for
-TER): the same text gives the same tokens. The counting and the formulas are ported line by
-line from sacrebleu (``metrics/bleu.py``, ``metrics/chrf.py``, ``metrics/ter.py``) without its
-per-call objects, which is where the speed comes from (``benchmarks/speed/mt_speed.py``).
+Tokenization is sacrebleu's own (its tokenizer classes; for TER its Tercom search, traced by
+:mod:`lexeval.metrics.ter_edits`): the same text gives the same tokens. The counting and the
+formulas are ported line by line from sacrebleu (``metrics/bleu.py``, ``metrics/chrf.py``,
+``metrics/ter.py``) without its per-call objects, which is where the speed comes from
+(``benchmarks/speed/mt_speed.py``).
 
 >>> tokenizer = bleu_tokenizer("13a")
 >>> stats, _ = bleu_statistics(tokenizer("the cat sat."), [tokenizer("the cat sat on the mat.")])
@@ -31,6 +32,8 @@ import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from importlib import import_module
+
+from lexeval.metrics.ter_edits import TerTrace, ter_trace
 
 __all__ = [
     "BLEU_TOKENIZERS",
@@ -405,22 +408,32 @@ def chrf_statistics(
 # -------------------------------------------------------------------------------------- TER
 
 
-def ter_statistics(hypothesis: str, references: Sequence[str]) -> tuple[list[float], int]:
+def ter_statistics(hypothesis: str, references: Sequence[str]) -> tuple[list[float], int, TerTrace]:
     """TER's statistics of a tokenized hypothesis against tokenized references: the fewest
-    edits (shifts, insertions, deletions, substitutions; sacrebleu's Tercom implementation)
-    over the references and their average length, with the index of the best reference."""
-    from sacrebleu.metrics.lib_ter import translation_edit_rate
+    edits (shifts, insertions, deletions, substitutions; sacrebleu's Tercom search,
+    :func:`lexeval.metrics.ter_edits.ter_trace`) over the references and their average
+    length, with the index of the best reference (the first with the fewest edits) and what
+    its edits were.
 
+    >>> refs = ["a dog", "the cat sat on the mat"]
+    >>> stats, index, trace = ter_statistics("on the mat the cat sat", refs)
+    >>> stats, index, trace.shifts
+    ([1, 4.0], 1, [Shift(words=('on', 'the', 'mat'), start=0, target=3)])
+    """
     words_hyp = hypothesis.split()
     ref_lengths = 0
-    best_edits = int(1e16)
+    best: TerTrace | None = None
+    best_edits = 0
     best_index = 0
     for index, reference in enumerate(references):
-        edits, ref_len = translation_edit_rate(words_hyp, reference.split())
-        ref_lengths += ref_len
-        if edits < best_edits:
-            best_edits, best_index = edits, index
-    return [best_edits, ref_lengths / len(references)], best_index
+        words_ref = reference.split()
+        trace = ter_trace(words_hyp, words_ref)
+        ref_lengths += len(words_ref)
+        edits = trace.edits
+        if best is None or edits < best_edits:
+            best, best_edits, best_index = trace, edits, index
+    assert best is not None, "at least one reference"
+    return [best_edits, ref_lengths / len(references)], best_index, best
 
 
 def ter_from_stats(stats: Sequence[float]) -> float:

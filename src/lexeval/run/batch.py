@@ -389,11 +389,16 @@ def flatten_result(name: str, result: MetricResult) -> dict[str, Any]:
 
 def evidence_text(result: MetricResult) -> str:
     """A result's evidence as one short text: the matched and missing keywords (words,
-    n-grams), else a judge's reason or the reason its reply was unreadable.
+    n-grams), or the edit operations (WER, CER, TER: shifts as ``words start->target``,
+    substitutions as ``reference->output``), else a judge's reason or the reason its reply
+    was unreadable.
 
     >>> from lexeval.metrics import MetricResult
     >>> evidence_text(MetricResult(0.5, {"matched": ["cat"], "missing": ["sat", "mat"]}))
     'matched: cat; missing: sat, mat'
+    >>> evidence_text(MetricResult(0.5, {"shifted": [("on the mat", 0, 3)],
+    ...     "substituted": [("the", "a")], "deleted": [], "inserted": ["x", "y"]}))
+    'shifted: on the mat 0->3; substituted: the->a; deleted: ; inserted: x, y'
     >>> evidence_text(MetricResult(0.5, {"precision": 1.0}))
     ''
     """
@@ -402,6 +407,25 @@ def evidence_text(result: MetricResult) -> str:
     for key in ("matched", "missing"):
         value = info.get(key)
         if isinstance(value, list):
+            parts.append(f"{key}: {', '.join(str(v) for v in value)}")
+    if parts:
+        return "; ".join(parts)
+    shifted, substituted = info.get("shifted"), info.get("substituted")
+    if isinstance(shifted, list):
+        moves = (
+            f"{m[0]} {m[1]}->{m[2]}"
+            for m in shifted
+            if isinstance(m, (list, tuple)) and len(m) == 3
+        )
+        parts.append(f"shifted: {', '.join(moves)}")
+    if isinstance(substituted, list):
+        pairs = (
+            f"{p[0]}->{p[1]}" for p in substituted if isinstance(p, (list, tuple)) and len(p) == 2
+        )
+        parts.append(f"substituted: {', '.join(pairs)}")
+    for key in ("deleted", "inserted"):
+        value = info.get(key)
+        if isinstance(value, list) and parts:
             parts.append(f"{key}: {', '.join(str(v) for v in value)}")
     if parts:
         return "; ".join(parts)
