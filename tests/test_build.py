@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from new_process import run_python
 
 import lexeval
 from lexeval import _build
+from tests.support.new_process import run_python
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"

@@ -20,8 +20,8 @@ porter = pytest.importorskip("nltk.stem.porter")
 NLTK = porter.PorterStemmer().stem
 OURS = PorterStemmer().stem_python
 NATIVE = load("rouge")
-#: the compiled stemmer (ASCII words); the Python one when it is not built (test_native.py
-#: fails then)
+#: the compiled stemmer (ASCII words); the Python one when it is not built
+#: (tests/native/test_native.py fails then)
 COMPILED = NATIVE.stem if NATIVE is not None else OURS
 SHARED = Path(__file__).resolve().parents[1].parent / "shared/data"
 SUMMEVAL = SHARED / "summeval/summeval_expert_avg_11refs.jsonl"
