@@ -1,6 +1,6 @@
 """The compiled reading of cached chunks (lexeval.native.keywords): StepProcessor.keyword_analysis
-equals its pure-Python reference on every text, configuration, cache state and thread count,
-and LEXEVAL_PURE_PYTHON=1 switches it off."""
+equals its pure-Python reference on every text, configuration, cache state and thread count
+(that it is built, in use, and switched off by LEXEVAL_PURE_PYTHON=1: tests/test_build.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lexeval.text.processor as processor_module
-from lexeval.native import PURE_PYTHON, load
+from lexeval.native import load
 from lexeval.text.base import KeywordAnalysis
 from lexeval.text.config import PRESETS, NormalizerConfig
 from lexeval.text.processor import StepProcessor
@@ -58,20 +58,6 @@ def reference(config: NormalizerConfig, monkeypatch: pytest.MonkeyPatch) -> Step
         m.setattr(processor_module, "NATIVE_KEYWORDS", False)
         processor.steps  # noqa: B018
     return processor
-
-
-def test_the_extension_is_built_and_in_use() -> None:
-    """make test builds it (setup.py): a test run must not silently fall back to Python."""
-    if PURE_PYTHON:
-        pytest.skip("LEXEVAL_PURE_PYTHON is set: the reference path was asked for")
-    assert native is not None, "lexeval.native.keywords is not built: run `make native`"
-    assert processor_module.NATIVE_KEYWORDS
-
-
-def test_pure_python_switches_it_off() -> None:
-    code = "import lexeval.text.processor as p; print(p.NATIVE_KEYWORDS)"
-    out = run_python(code, env={"LEXEVAL_PURE_PYTHON": "1"})
-    assert out.stdout.strip() == "False"
 
 
 @pytest.mark.parametrize("name", CONFIGS)

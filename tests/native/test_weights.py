@@ -2,7 +2,8 @@
 pure-Python reference bit for bit (weights, total, part weights) and writing the weight memos
 as it does, on random keys, real EVOUNA and SummEval references, negations, numbers, parts,
 other languages, empty and full memos (emptied at their size bound), and threads; arguments
-checked, errors propagated; LEXEVAL_PURE_PYTHON=1 switches it off."""
+checked, errors propagated (that it is built, in use, and switched off by
+LEXEVAL_PURE_PYTHON=1: tests/test_build.py)."""
 
 from __future__ import annotations
 
@@ -28,10 +29,9 @@ import lexeval.metrics.weights as weights
 from lexeval.metrics import KeywordCoverageMetric
 from lexeval.metrics.keyword_lenient import LenientMatcher, Weighted
 from lexeval.metrics.weights import NEGATIONS_EN, KeywordWeights
-from lexeval.native import PURE_PYTHON, load
+from lexeval.native import load
 from lexeval.normalize import Normalizer
 from tests.support.exact import same
-from tests.support.new_process import run_python
 from tests.support.qa_data import evouna_golds
 
 native = load("weights")
@@ -80,19 +80,6 @@ def both(
         assert same(f, s), r
         if not any(r[2]):
             assert f[2] is r[2] and s[2] is r[2]  # pieces itself: no tuple of its own
-
-
-def test_the_extension_is_built_and_in_use() -> None:
-    """make test builds it (setup.py): a test run must not silently fall back to Python."""
-    if PURE_PYTHON:
-        pytest.skip("LEXEVAL_PURE_PYTHON is set: the reference path was asked for")
-    assert native is not None, "lexeval.native.weights is not built: run `make native`"
-    assert weights.NATIVE_WEIGHTS
-
-
-def test_pure_python_switches_it_off() -> None:
-    code = "import lexeval.metrics.weights as w; print(w.NATIVE_WEIGHTS)"
-    assert run_python(code, env={"LEXEVAL_PURE_PYTHON": "1"}).stdout.split() == ["False"]
 
 
 # ---- random keys -------------------------------------------------------------------------

@@ -164,25 +164,6 @@ def test_edge_fast_path_decides_the_common_shapes() -> None:
         assert compiled is None
 
 
-def test_compiled_edges_are_built_and_switched_off_by_pure_python() -> None:
-    """The compiled fast path is built (``make native``) and in use; LEXEVAL_PURE_PYTHON=1,
-    read at import, turns it off (a new process)."""
-    import os
-    import subprocess
-    import sys
-
-    from lexeval.native import PURE_PYTHON
-
-    if not PURE_PYTHON:
-        assert NATIVE_AFFIXES, "lexeval.native.affixes is not built: run `make native`"
-    code = "import lexeval.text.affixes as a; print(a.NATIVE_AFFIXES)"
-    env = {**os.environ, "LEXEVAL_PURE_PYTHON": "1"}
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert done.stdout.strip() == "False"
-
-
 def test_affix_rules_take_part_only_without_special_cases() -> None:
     rules = load_language("en").affixes
     assert rules is not None
