@@ -83,9 +83,9 @@ test: lint typecheck native test-integrations browser
 
 # The metric and parity tests again with LEXEVAL_PURE_PYTHON=1: the Python code alone, the
 # same results (tests/test_build.py also compares the two builds' results pair by pair).
-PURE_TESTS := tests/test_build.py tests/test_porter.py tests/test_keyword_reference.py \
-	tests/test_metrics_keyword.py tests/test_metrics_rouge.py tests/test_rouge_scorer.py \
-	tests/test_compat_rouge.py
+PURE_TESTS := tests/test_build.py tests/test_porter.py tests/test_compat_rouge.py \
+	tests/metrics/test_keyword_reference.py tests/metrics/test_keyword.py \
+	tests/metrics/test_rouge.py tests/metrics/test_rouge_scorer.py
 test-pure: $(NATIVE_STAMP)
 	LEXEVAL_PURE_PYTHON=1 $(BIN)/python -m pytest -rs -n 2 --dist loadfile -p no:cacheprovider \
 		$(PURE_TESTS)
@@ -141,7 +141,7 @@ test-integrations: $(INTEGRATIONS_STAMP) $(PROMPTFOO_STAMP)
 
 # The tokenizer snapshots (src/lexeval/data/spacy_rules_*.json.gz, lexeval.text.snapshot) that
 # let a new process tokenize without importing spaCy: written anew from the installed spaCy
-# after an upgrade (tests/test_text_snapshot.py fails until then; lexeval reads spaCy itself
+# after an upgrade (tests/text/test_snapshot.py fails until then; lexeval reads spaCy itself
 # meanwhile, with the same results).
 snapshots: $(STAMP)
 	$(BIN)/python -c "from lexeval.text.resources import lookup_languages, write_snapshots; \

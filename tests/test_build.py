@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from new_process import run_python
 
 import lexeval
 from lexeval import _build
+from tests.support.new_process import run_python
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
@@ -48,6 +48,59 @@ def test_pure_python_loads_no_compiled_code() -> None:
     )
     out = run_python(code, env={"LEXEVAL_PURE_PYTHON": "1"}).stdout
     assert out.strip() == "pure Python {None}"
+
+
+#: Per C kernel, the modules that use it and the expression (over them) that lists, for each of
+#: their switches, whether the kernel is in use: each test below runs over every kernel
+#: (each file of tests/native/ then tests one kernel's results against its Python code).
+KERNEL_SWITCHES = {
+    "affixes": ("import lexeval.text.affixes as a", "[a.NATIVE_AFFIXES]"),
+    "keywords": ("import lexeval.text.processor as p", "[p.NATIVE_KEYWORDS]"),
+    "lenient": (
+        "import lexeval.metrics.keyword_lenient as k, lexeval.text.lenient as t",
+        "[k.NATIVE_SCORE, t.NATIVE_LENIENT]",
+    ),
+    "results": ("import lexeval.metrics.base as b", "[b._NATIVE is not None]"),
+    "rouge": (
+        "import lexeval.compat as c, lexeval.porter as p, lexeval.metrics.rouge as r",
+        "[c.NATIVE_ROUGE, p.NATIVE_STEM, r.RougeScorer("
+        "['rouge1', 'rouge2', 'rougeL', 'rougeLsum'], compat='rouge-score')._native != 0]",
+    ),
+    "weights": ("import lexeval.metrics.weights as w", "[w.NATIVE_WEIGHTS]"),
+}
+
+
+def _switches(kernel: str) -> list[bool]:
+    imports, switches = KERNEL_SWITCHES[kernel]
+    names: dict[str, object] = {}
+    exec(imports, names)
+    return [bool(x) for x in eval(switches, names)]
+
+
+def test_every_kernel_has_its_switches_listed() -> None:
+    assert set(KERNEL_SWITCHES) == _build.NATIVE_MODULES
+
+
+@pytest.mark.parametrize("kernel", sorted(KERNEL_SWITCHES))
+def test_each_kernel_is_built_and_in_use(kernel: str) -> None:
+    """make test builds it (setup.py): a test run must not silently fall back to Python, and
+    every module that has a compiled path takes it."""
+    from lexeval.native import load
+
+    if _build.PURE_PYTHON:
+        pytest.skip("LEXEVAL_PURE_PYTHON is set: the reference path was asked for")
+    assert load(kernel) is not None, f"lexeval.native.{kernel} is not built: run `make native`"
+    switches = _switches(kernel)
+    assert switches == [True] * len(switches)
+
+
+@pytest.mark.parametrize("kernel", sorted(KERNEL_SWITCHES))
+def test_pure_python_switches_each_kernel_off(kernel: str) -> None:
+    """LEXEVAL_PURE_PYTHON=1, read at import (a new process): no module takes the kernel."""
+    imports, switches = KERNEL_SWITCHES[kernel]
+    code = f"{imports}\nprint([bool(x) for x in {switches}])"
+    out = run_python(code, env={"LEXEVAL_PURE_PYTHON": "1"}).stdout.strip()
+    assert out == repr([False] * len(_switches(kernel)))
 
 
 def test_version_names_the_build() -> None:

@@ -37,10 +37,10 @@ SKIPPED: dict[str, str] = {
     "make ": "builds and tests the project itself ('make test' is what CI runs)",
     "OPENAI_API_KEY=": "needs an API key",
     "judge:": "needs an LLM judge (an API key or a model server)",
-    "judge serve": "starts a model server (tests/test_judge_server.py runs one)",
+    "judge serve": "starts a model server (tests/judge/test_server.py runs one)",
     "judge pairwise": "needs an LLM judge (an API key or a model server)",
     "promptfoo": "needs Node and promptfoo ('make test-integrations' runs it)",
-    "lexeval meta": "names the user's labelled files; tests/test_cli_meta.py runs these options",
+    "lexeval meta": "names the user's labelled files; tests/cli/test_meta.py runs these options",
 }
 
 #: Pages whose commands follow ``make demo`` ("the demo wrote out/prompt_v1.json and

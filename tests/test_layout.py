@@ -1,6 +1,6 @@
 """The code's layout rules that a reader relies on: public names where users look for them,
 one definition of each shared helper, no private names imported across modules, snake_case
-evidence keys in lexeval's own modes."""
+evidence keys in lexeval's own modes; tests in folders that mirror src/lexeval."""
 
 from __future__ import annotations
 
@@ -102,3 +102,55 @@ def test_info_keys_are_snake_case(name: str, options: dict[str, Any]) -> None:
     # snake_case; a ROUGE type's own name (``rougeL``) may start a key, as in rouge-score
     snake = re.compile(r"(?:rouge(?:[0-9]+|L|Lsum))?[a-z0-9_]*")
     assert keys and all(snake.fullmatch(k) for k in keys), keys
+
+
+TESTS = Path(__file__).resolve().parent
+#: the tests of the project as a whole, beside the tests of top-level modules at tests/'s top
+PROJECT_TESTS = {
+    "test_benchmark_imports.py",
+    "test_build.py",
+    "test_docs.py",
+    "test_docs_commands.py",
+    "test_layers.py",
+    "test_layout.py",
+    "test_new_user.py",
+    "test_notebooks.py",
+    "test_setup.py",
+}
+#: folders of tests/ that hold no tests of a package: shared fixtures and helpers
+NOT_MIRRORS = {"data", "support"}
+
+
+def test_every_test_folder_mirrors_a_package_of_src() -> None:
+    """tests/metrics/nlp/ holds the tests of lexeval.metrics.nlp; each folder is a package (test
+    files of one name in two folders), and its files do not repeat its name
+    (tests/metrics/test_mt.py, not tests/metrics/test_metrics_mt.py)."""
+    folders = [
+        p
+        for p in sorted(TESTS.rglob("*"))
+        if p.is_dir()
+        and p.name != "__pycache__"
+        and p.relative_to(TESTS).parts[0] not in NOT_MIRRORS
+    ]
+    assert folders
+    for folder in folders:
+        relative = folder.relative_to(TESTS)
+        assert (SRC / relative / "__init__.py").is_file(), f"tests/{relative}: no lexeval package"
+        assert (folder / "__init__.py").is_file(), f"tests/{relative}: no __init__.py"
+        repeated = sorted(p.name for p in folder.glob(f"test_{folder.name}_*.py"))
+        assert repeated == [], f"tests/{relative}: drop the folder's name from {repeated}"
+
+
+def test_top_level_tests_are_of_top_level_modules_or_the_project() -> None:
+    """A test of lexeval.X.Y lives in tests/X/; at the top only tests of a top-level module
+    (tests/test_porter.py, tests/test_compat_squad.py for lexeval.compat) and the project-wide
+    ones."""
+    modules = {p.stem for p in SRC.glob("*.py") if p.stem != "__init__"}
+    misplaced = [
+        p.name
+        for p in sorted(TESTS.glob("test_*.py"))
+        if p.name not in PROJECT_TESTS
+        and not any(p.stem == f"test_{m}" or p.stem.startswith(f"test_{m}_") for m in modules)
+    ]
+    assert misplaced == []
+    assert {p.name for p in TESTS.glob("test_*.py")} >= PROJECT_TESTS

@@ -228,7 +228,7 @@ def _benford_freq(text: str) -> float:
 def _tokens_zipf(tokens: list[str], language: str) -> float:
     """``wordfreq.zipf_frequency`` of a key that wordfreq's tokenizer splits into ``tokens``
     (unchanged): its computation, step by step (the same floating-point operations;
-    ``tests/test_metrics_keyword.py`` compares them)."""
+    ``tests/metrics/test_keyword.py`` compares them)."""
     benford_freq, digit_freq, smash_numbers, year_freq, minimum = _number_rules()
     freqs = _frequency_dict(language)
     one_over_result = 0.0

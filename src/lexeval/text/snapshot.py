@@ -4,7 +4,7 @@ that a new process tokenizes without importing spaCy (about a second of CPU time
 A snapshot holds what lexeval reads of spaCy's blank pipeline for one language: the prefix,
 suffix, infix and URL patterns of its tokenizer (with lexeval's rules applied), its special
 cases, the tokens spaCy gives each special case, and its stopwords. It is taken from the spaCy
-version it names (``make snapshots`` writes them; ``tests/test_text_snapshot.py`` checks that
+version it names (``make snapshots`` writes them; ``tests/text/test_snapshot.py`` checks that
 each equals what the installed spaCy gives) and read only when that version is the one
 installed: with any other, lexeval builds everything from spaCy as before (same results,
 slower start). spaCy itself still loads when a text needs it (a chunk where a special case
