@@ -9,7 +9,7 @@ sacrebleu's ``lib_ter`` (``translation_edit_rate``, ``_shift``, ``_find_shifted_
 numbers) and its ``trace_to_alignment``. The edits after the shifts become alignment blocks,
 so that :func:`lexeval.metrics.edits.count_edits` and :func:`~lexeval.metrics.edits.edit_evidence`
 count and list them as for WER and CER. ``shifts + errors`` equals sacrebleu's number of edits
-(tests/test_metrics_mt.py asserts it on real pairs).
+(tests/metrics/test_mt.py asserts it on real pairs).
 
 >>> trace = ter_trace("on the mat the cat sat".split(), "the cat sat on the mat".split())
 >>> trace.shifts, trace.edits
