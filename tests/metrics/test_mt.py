@@ -825,3 +825,129 @@ def test_white_space_only_texts_follow_sacrebleu(hyp: str, ref: str) -> None:
     expected = sacrebleu.sentence_ter(hyp, [ref])
     got = TerMetric(evidence_limit=5).measure(ref, hyp).info
     assert got["ter"] == expected.score and got["edits"] == expected.num_edits
+
+
+# ---------------------------------------------------------------------------- lexeval's mode
+
+_MODE_METRICS = [
+    BleuMetric(compat=None),
+    ChrfMetric(compat=None),
+    ChrfMetric(compat=None, word_order=2),
+    TerMetric(compat=None),
+]
+
+
+def _words(text: str) -> str:
+    from lexeval.normalize import Normalizer
+
+    return " ".join(Normalizer("tokens", lemmatize=False).tokens(text))
+
+
+@pytest.mark.parametrize("metric", _MODE_METRICS, ids=repr)
+def test_mode_scores_in_range_and_names_itself(metric: SacrebleuMetric) -> None:
+    for hyp, refs in MULTILINGUAL:
+        r = metric.measure(refs, hyp)
+        assert 0.0 <= r.score <= 1.0, (hyp, r.score)
+    assert metric.signature.startswith(f"{metric.name}|mode:default|")
+    assert "compat:" not in metric.signature and "preset:tokens" in metric.signature
+    assert "lemma:no" in metric.signature
+
+
+def test_mode_hand_computed() -> None:
+    # the normalizer folds case and drops punctuation: "The cat!" is [the, cat]
+    r = BleuMetric(compat=None).measure("the cat sat", "The cat!")
+    # precisions 2/2 and 1/1 (effective order 2), brevity penalty exp(1 - 3/2)
+    assert r.info["precisions"][:2] == [100.0, 100.0]
+    assert r.info["bleu"] == pytest.approx(100 * math.exp(-0.5))
+    assert BleuMetric().measure("the cat sat", "The cat!").info["bleu"] < r.info["bleu"]
+    assert ChrfMetric(compat=None).measure("ab", "AB!").info["chrf"] == 100.0
+    assert ChrfMetric().measure("ab", "AB!").info["chrf"] < 100.0
+    # TER: no edit once case and punctuation are gone; sacrebleu's tercom counts 2 of 3 words
+    assert TerMetric(compat=None).measure("the cat sat", "The cat, sat!").info["ter"] == 0.0
+    assert TerMetric().measure("the cat sat", "The cat, sat!").info["ter"] == pytest.approx(200 / 3)
+
+
+@pytest.mark.parametrize(
+    ("ours", "peer"),
+    [
+        (BleuMetric(compat=None), BLEU(tokenize="none", effective_order=True)),
+        (ChrfMetric(compat=None), CHRF()),
+        (TerMetric(compat=None), TER()),
+    ],
+    ids=["bleu", "chrf", "ter"],
+)
+def test_mode_is_sacrebleu_on_the_normalized_words(ours: SacrebleuMetric, peer: Any) -> None:
+    """The mode changes the words only: sacrebleu's figure of the normalizer's words (joined
+    by one space, punctuation already gone) is the mode's figure, per pair and per corpus."""
+    pairs = [(h, refs) for h, refs in MULTILINGUAL if h and all(refs)]
+    for hyp, refs in pairs:
+        got = ours.measure(refs, hyp).info[ours.key]
+        expected = peer.sentence_score(_words(hyp), [_words(r) for r in refs]).score
+        assert got == pytest.approx(expected, abs=1e-9), (hyp, refs)
+    refs1 = [refs[0] for _, refs in pairs]
+    outs = [h for h, _ in pairs]
+    corpus = ours.corpus_score(refs1, outs)
+    peer_corpus = type(peer)(**({"tokenize": "none"} if isinstance(peer, BLEU) else {}))
+    expected = peer_corpus.corpus_score([_words(h) for h in outs], [[_words(r) for r in refs1]])
+    assert corpus.info[ours.key] == pytest.approx(expected.score, abs=1e-9)
+    assert "sacrebleu_signature" not in corpus.info  # not sacrebleu's figure of the raw text
+
+
+def test_mode_handles_scripts_without_spaces() -> None:
+    # 13a keeps a Chinese sentence one word: no shared word, BLEU 0; the normalizer makes each
+    # Han character a word, so the shared characters count
+    ref, out = "我喜欢吃苹果", "我喜欢吃香蕉"
+    assert BleuMetric().measure(ref, out).info["bleu"] == 0.0
+    r = BleuMetric(compat=None).measure(ref, out)
+    assert r.info["hyp_len"] == r.info["ref_len"] == 6
+    assert r.info["precisions"][0] == pytest.approx(100 * 4 / 6)
+    assert TerMetric(compat=None).measure(ref, out).info["edits"] == 2
+    assert TerMetric().measure(ref, out).info["edits"] == 1  # one word substituted
+
+
+def test_mode_language_and_normalizer_options() -> None:
+    from lexeval.normalize import Normalizer
+
+    german = Normalizer("tokens", language="de", lemmatize=False)
+    metric = BleuMetric(compat=None, normalizer=german)
+    assert "lang:de" in metric.signature and metric.normalizer is german
+    assert metric.measure("Die Straße ist groß.", "die strasse ist gross").score == 1.0
+    stems = ChrfMetric(compat=None, normalizer="rouge")
+    assert (
+        "preset:rouge" in stems.signature and stems.signature != ChrfMetric(compat=None).signature
+    )
+    assert BleuMetric().normalizer is None  # compat mode loads no normalizer
+    for bad in (
+        lambda: BleuMetric(compat=None, lowercase=True),
+        lambda: BleuMetric(compat=None, tokenize="intl"),
+        lambda: ChrfMetric(compat=None, whitespace=True),
+        lambda: TerMetric(compat=None, no_punct=True),
+        lambda: TerMetric(compat=None, case_sensitive=True),
+    ):
+        with pytest.raises(ValueError, match="compat='sacrebleu'"):
+            bad()
+    with pytest.raises(ValueError, match="normalizer"):
+        BleuMetric(normalizer="rouge")
+    assert get_metric("chrf", compat=None).signature == ChrfMetric(compat=None).signature
+
+
+def test_mode_corpus_scorer_and_evidence() -> None:
+    from lexeval.metrics.mt import corpus_scorer
+    from lexeval.metrics.mt_stats import sum_stats
+
+    for metric in _MODE_METRICS:
+        results = metric.measure_many(["The cat sat.", "Ein Hund lief."], ["the cat", "ein Hund"])
+        scorer = corpus_scorer(metric.signature)
+        assert scorer is not None
+        assert scorer(sum_stats([r.info["stats"] for r in results])) == (
+            metric.corpus_of(results).score
+        )
+    r = BleuMetric(compat=None, evidence_limit=5).measure("The cat sat.", "the cat")
+    assert r.info["matched"] == ["the", "cat"] and r.info["missing"] == ["sat"]
+    for metric in _MODE_METRICS:  # worker processes get the metric pickled
+        copy = pickle.loads(pickle.dumps(metric))
+        assert copy.signature == metric.signature
+        assert (
+            copy.measure("The cat sat.", "the cat").info
+            == metric.measure("The cat sat.", "the cat").info
+        )

@@ -1,5 +1,17 @@
-"""The machine-translation metrics: BLEU, chrF (chrF++ with ``word_order=2``) and TER, equal to
-sacrebleu 2.6 (``compat="sacrebleu"``, the one mode).
+"""The machine-translation metrics: BLEU, chrF (chrF++ with ``word_order=2``) and TER.
+
+Two modes, chosen with ``compat=``; each is a small class that turns a text into what the
+n-gram statistics count (:class:`SacrebleuText`, :class:`NormalizedText`), one interface:
+
+* ``compat="sacrebleu"`` (the default): sacrebleu 2.6 exactly, with its options (BLEU's
+  ``tokenize`` and ``lowercase``, chrF's ``lowercase`` and ``whitespace``, TER's
+  ``normalized``, ``no_punct``, ``asian_support``, ``case_sensitive``);
+* ``compat=None``: lexeval's normalizer first (NFKC, case folding, punctuation dropped, Han
+  and kana one unit each: ``Normalizer("tokens", lemmatize=False)`` unless ``normalizer=``
+  names another preset or processor), its tokens feeding the same statistics and formulas
+  (BLEU's smoothing, chrF's orders and beta, TER's edit distance). Measured against people
+  on every task family in ``benchmarks/quality/mt_defaults.py`` (docs/metrics.md says where
+  it wins and where it does not, and why sacrebleu's settings stay the default).
 
 Every result carries sacrebleu's figure on its 0-100 scale under the metric's key
 (``info["bleu"]``, ``info["chrf"]``, ``info["ter"]``) and lexeval's ``score`` in [0, 1],
@@ -26,13 +38,16 @@ best chrF; TER the fewest edits over the average reference length.
 71.65
 >>> [round(r.info["bleu"], 2) for r in BleuMetric().measure_many(refs, outs)]
 [100.0, 36.79]
+>>> BleuMetric(compat=None).measure("The cat sat on the mat.", "the cat sat on the mat").score
+1.0
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Literal
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from lexeval.checks import check_references, check_text
 from lexeval.metrics.base import BaseMetric, MetricResult, register_metric
@@ -48,17 +63,146 @@ from lexeval.metrics.mt_stats import (
     chrf_from_stats,
     chrf_ngrams,
     chrf_statistics,
+    chrf_token_ngrams,
     sacrebleu_version,
     sum_stats,
     ter_from_stats,
     ter_statistics,
     ter_tokenizer,
 )
+from lexeval.text.base import TextProcessor
 from lexeval.text.signature import Signature
 
-__all__ = ["BleuMetric", "ChrfMetric", "SacrebleuMetric", "TerMetric", "corpus_scorer"]
+if TYPE_CHECKING:
+    from lexeval.normalize import Normalizer
+
+__all__ = [
+    "BleuMetric",
+    "ChrfMetric",
+    "NormalizedText",
+    "SacrebleuMetric",
+    "SacrebleuText",
+    "TerMetric",
+    "TextMode",
+    "corpus_scorer",
+]
 
 Compat = Literal["sacrebleu"]
+
+
+# --------------------------------------------------------------------------------------------
+# the modes: what the statistics count in a text
+# --------------------------------------------------------------------------------------------
+
+
+class TextMode(Protocol):
+    """A mode of BLEU, chrF and TER: a text's words (joined by one space, for BLEU and TER)
+    and its chrF n-grams."""
+
+    def words(self, text: str) -> str: ...
+
+    def chrf_ngrams(self, text: str, char_order: int, word_order: int) -> list[Counter[str]]: ...
+
+
+class SacrebleuText:
+    """sacrebleu's text handling (``compat="sacrebleu"``): lower-cased when asked, then its
+    tokenizer (BLEU's, TER's; trailing white space stripped as sacrebleu strips it) or chrF's
+    characters and punctuation-split words.
+
+    >>> SacrebleuText(bleu_tokenizer("13a").call).words("The cat, it sat. ")
+    'The cat , it sat .'
+    >>> [sorted(c) for c in SacrebleuText(lowercase=True).chrf_ngrams("Ab c!", 1, 1)]
+    [['!', 'a', 'b', 'c'], ['!', 'ab', 'c']]
+    """
+
+    __slots__ = ("_tokenize", "lowercase", "whitespace")
+
+    def __init__(
+        self,
+        tokenize: Callable[[str], str] | None = None,
+        lowercase: bool = False,
+        whitespace: bool = False,
+    ) -> None:
+        self._tokenize = tokenize
+        self.lowercase = lowercase
+        self.whitespace = whitespace
+
+    def words(self, text: str) -> str:
+        if self.lowercase:
+            text = text.lower()
+        text = text.rstrip()
+        return text if self._tokenize is None else self._tokenize(text)
+
+    def chrf_ngrams(self, text: str, char_order: int, word_order: int) -> list[Counter[str]]:
+        if self.lowercase:
+            text = text.lower()
+        return chrf_ngrams(text, char_order, word_order, self.whitespace)
+
+
+class NormalizedText:
+    """lexeval's text layer (``compat=None``): a text processor's tokens (lexeval's
+    normalizer: NFKC, case folding, punctuation dropped, each Han or kana character a word),
+    joined by one space for BLEU and TER; for chrF, characters of the tokens joined without
+    space and word n-grams of the tokens.
+
+    >>> mode = NormalizedText(default_normalizer())
+    >>> mode.words("The CAT, it sat."), mode.words("東京タワー")
+    ('the cat it sat', '東 京 タ ワ ー')
+    >>> [sorted(c) for c in mode.chrf_ngrams("Ab c!", 1, 1)]
+    [['a', 'b', 'c'], ['ab', 'c']]
+    """
+
+    __slots__ = ("processor",)
+
+    def __init__(self, processor: TextProcessor) -> None:
+        self.processor = processor
+
+    @property
+    def signature(self) -> str:
+        return self.processor.signature
+
+    def words(self, text: str) -> str:
+        return " ".join(self.processor.tokens(text))
+
+    def chrf_ngrams(self, text: str, char_order: int, word_order: int) -> list[Counter[str]]:
+        return chrf_token_ngrams(self.processor.tokens(text), char_order, word_order)
+
+
+@cache
+def default_normalizer() -> Normalizer:
+    """The normalizer of ``compat=None``, one per process: the ``tokens`` preset without
+    lemmas (word forms kept, as BLEU and TER count them; the same as WER's default mode)."""
+    from lexeval.normalize import Normalizer  # lazy: compat mode loads no normalizer
+
+    return Normalizer("tokens", lemmatize=False)
+
+
+def _text_mode(
+    compat: Compat | None, normalizer: Normalizer | TextProcessor | str | None
+) -> NormalizedText | None:
+    """The normalized mode's text (None in compat mode), refusing a normalizer with compat."""
+    if compat is not None:
+        if normalizer is not None:
+            raise ValueError(f"normalizer cannot be combined with compat={compat!r}")
+        return None
+    if normalizer is None:
+        return NormalizedText(default_normalizer())
+    from lexeval.normalize import resolve_normalizer  # lazy: compat loads no normalizer
+
+    return NormalizedText(resolve_normalizer(normalizer, "tokens"))
+
+
+def _sacrebleu_only(compat: Compat | None, **given: tuple[object, object]) -> None:
+    """Refuse sacrebleu's text options (given differently from their defaults) in lexeval's
+    mode: its normalizer decides case, punctuation and tokens there."""
+    if compat is not None:
+        return
+    for name, (value, default) in given.items():
+        if value != default:
+            raise ValueError(
+                f"{name} applies to compat='sacrebleu'; with compat=None the normalizer "
+                "decides case, punctuation and tokens (pass normalizer= instead)"
+            )
 
 
 def _yes(flag: bool) -> str:
@@ -89,12 +233,23 @@ class SacrebleuMetric(BaseMetric):
     key: ClassVar[str] = "metric"
 
     def __init__(
-        self, *, compat: Compat = "sacrebleu", scale: float = 1.0, threshold: float | None = None
+        self,
+        *,
+        compat: Compat | None = "sacrebleu",
+        normalizer: Normalizer | TextProcessor | str | None = None,
+        scale: float = 1.0,
+        threshold: float | None = None,
     ) -> None:
         super().__init__(scale=scale, threshold=threshold)
-        if compat != "sacrebleu":
-            raise ValueError(f"compat must be 'sacrebleu', not {compat!r}")
-        self.compat: Compat = compat
+        if compat not in ("sacrebleu", None):
+            raise ValueError(f"compat must be 'sacrebleu' or None, not {compat!r}")
+        self.compat: Compat | None = compat
+        #: lexeval's text mode (``compat=None``), None in compat mode
+        self._normalized = _text_mode(compat, normalizer)
+        #: the normalizer of ``compat=None``; None in compat mode
+        self.normalizer: TextProcessor | None = (
+            None if self._normalized is None else self._normalized.processor
+        )
         self._signature: Signature | None = None
 
     # ---- subclasses: sacrebleu's figure -------------------------------------------------------
@@ -115,7 +270,17 @@ class SacrebleuMetric(BaseMetric):
         for sentences or for the corpus figure."""
         raise NotImplementedError
 
+    def _mode_fields(self) -> list[str]:
+        """The metric's fields of its signature in lexeval's mode (before the normalizer's)."""
+        raise NotImplementedError
+
     def _build_signature(self) -> Signature:
+        if self._normalized is not None:
+            parts = [self.name, "mode:default", *self._mode_fields()]
+            if self.scale != 1.0:
+                parts.append(f"scale:{self.scale:g}")
+            parts.append(self._normalized.signature)
+            return Signature.of(parts)
         parts = [self.name, f"compat:{self.compat}", *self._sacrebleu_fields()]
         if self.scale != 1.0:
             parts.append(f"scale:{self.scale:g}")
@@ -180,8 +345,9 @@ class SacrebleuMetric(BaseMetric):
         stats = sum_stats(rows)
         figure, extra = self._figure(stats, corpus=True)
         info: dict[str, Any] = {self.key: figure, **extra, "n": len(results), "stats": stats}
-        count: int | str = nrefs.pop() if len(nrefs) == 1 else "var"
-        info["sacrebleu_signature"] = self.sacrebleu_signature(count, corpus=True)
+        if self.compat is not None:  # lexeval's mode has no sacrebleu signature
+            count: int | str = nrefs.pop() if len(nrefs) == 1 else "var"
+            info["sacrebleu_signature"] = self.sacrebleu_signature(count, corpus=True)
         return self.make_result(self._score_of(figure), info)
 
 
@@ -191,7 +357,8 @@ class BleuMetric(SacrebleuMetric):
     ``corpus_bleu``'s default).
 
     Options as sacrebleu's: ``tokenize`` ("13a", "intl", "char", "zh", "none"; "ja-mecab" and
-    "ko-mecab" with their packages), ``lowercase``, ``smooth_method`` ("exp", "floor",
+    "ko-mecab" with their packages) and ``lowercase`` (``compat="sacrebleu"`` only; with
+    ``compat=None`` the ``normalizer`` makes the words), ``smooth_method`` ("exp", "floor",
     "add-k", "none") and ``smooth_value``, ``max_ngram_order``, ``effective_order``.
 
     ``info``: ``bleu`` (0-100), ``precisions`` (0-100 per order), ``bp``, ``hyp_len``,
@@ -215,7 +382,8 @@ class BleuMetric(SacrebleuMetric):
     def __init__(
         self,
         *,
-        compat: Compat = "sacrebleu",
+        compat: Compat | None = "sacrebleu",
+        normalizer: Normalizer | TextProcessor | str | None = None,
         tokenize: str = "13a",
         lowercase: bool = False,
         smooth_method: str = "exp",
@@ -226,7 +394,8 @@ class BleuMetric(SacrebleuMetric):
         threshold: float | None = None,
         evidence_limit: int = 0,
     ) -> None:
-        super().__init__(compat=compat, scale=scale, threshold=threshold)
+        super().__init__(compat=compat, normalizer=normalizer, scale=scale, threshold=threshold)
+        _sacrebleu_only(compat, tokenize=(tokenize, "13a"), lowercase=(lowercase, False))
         if tokenize not in BLEU_TOKENIZERS:
             raise ValueError(
                 f"tokenize must be one of {', '.join(BLEU_TOKENIZERS)}, not {tokenize!r}"
@@ -247,15 +416,12 @@ class BleuMetric(SacrebleuMetric):
         self.effective_order = _check_bool(effective_order, "effective_order")
         self.evidence_limit = check_evidence_limit(evidence_limit)
         self._tokenizer = bleu_tokenizer(tokenize)
-        self._tokenize = self._tokenizer.call
-
-    def _prepare(self, text: str) -> str:
-        if self.lowercase:
-            text = text.lower()
-        return self._tokenize(text.rstrip())
+        self._text: TextMode = self._normalized or SacrebleuText(
+            self._tokenizer.call, self.lowercase
+        )
 
     def _statistics(self, references: list[str], output: str) -> tuple[list[Any], dict[str, Any]]:
-        prepare = self._prepare
+        prepare = self._text.words
         stats, (hyp, ref) = bleu_statistics(
             prepare(output), [prepare(r) for r in references], self.max_ngram_order
         )
@@ -295,7 +461,15 @@ class BleuMetric(SacrebleuMetric):
         ]
         return fields
 
+    def _mode_fields(self) -> list[str]:
+        parts = [f"eff:{_yes(self.effective_order)}", f"smooth:{self._smooth(exact=True)}"]
+        if self.max_ngram_order != MAX_NGRAM_ORDER:
+            parts.append(f"order:{self.max_ngram_order}")
+        return parts
+
     def _build_signature(self) -> Signature:
+        if self._normalized is not None:
+            return super()._build_signature()
         parts = [
             self.name,
             f"compat:{self.compat}",
@@ -335,7 +509,8 @@ class ChrfMetric(SacrebleuMetric):
     ``sentence_chrf`` and ``corpus_chrf`` (:meth:`corpus_score`).
 
     Options as sacrebleu's: ``char_order`` (6), ``word_order`` (0; 2 for chrF++), ``beta`` (2),
-    ``lowercase``, ``whitespace``, ``eps_smoothing``.
+    ``eps_smoothing``, and ``lowercase`` and ``whitespace`` (``compat="sacrebleu"`` only; with
+    ``compat=None`` the ``normalizer``'s tokens make the characters and words).
 
     ``info``: ``chrf`` (0-100), ``stats`` (``[hyp, ref, match]`` per character order, then per
     word order), ``reference_index`` with several references; with ``evidence_limit=N``
@@ -356,7 +531,8 @@ class ChrfMetric(SacrebleuMetric):
     def __init__(
         self,
         *,
-        compat: Compat = "sacrebleu",
+        compat: Compat | None = "sacrebleu",
+        normalizer: Normalizer | TextProcessor | str | None = None,
         char_order: int = 6,
         word_order: int = 0,
         beta: float = 2,
@@ -367,7 +543,8 @@ class ChrfMetric(SacrebleuMetric):
         threshold: float | None = None,
         evidence_limit: int = 0,
     ) -> None:
-        super().__init__(compat=compat, scale=scale, threshold=threshold)
+        super().__init__(compat=compat, normalizer=normalizer, scale=scale, threshold=threshold)
+        _sacrebleu_only(compat, lowercase=(lowercase, False), whitespace=(whitespace, False))
         self.char_order = _check_order(char_order, "char_order", 0)
         self.word_order = _check_order(word_order, "word_order", 0)
         if self.char_order + self.word_order == 0:
@@ -380,11 +557,12 @@ class ChrfMetric(SacrebleuMetric):
         self.eps_smoothing = _check_bool(eps_smoothing, "eps_smoothing")
         self.evidence_limit = check_evidence_limit(evidence_limit)
         self._order = self.char_order + self.word_order
+        self._text: TextMode = self._normalized or SacrebleuText(
+            lowercase=self.lowercase, whitespace=self.whitespace
+        )
 
     def _ngrams(self, text: str) -> list[Counter[str]]:
-        if self.lowercase:
-            text = text.lower()
-        return chrf_ngrams(text, self.char_order, self.word_order, self.whitespace)
+        return self._text.chrf_ngrams(text, self.char_order, self.word_order)
 
     def _statistics(self, references: list[str], output: str) -> tuple[list[Any], dict[str, Any]]:
         hyp = self._ngrams(output)
@@ -417,7 +595,19 @@ class ChrfMetric(SacrebleuMetric):
             f"space:{_yes(self.whitespace)}",
         ]
 
+    def _mode_fields(self) -> list[str]:
+        parts = [
+            f"eff:{_yes(not self.eps_smoothing)}",
+            f"nc:{self.char_order}",
+            f"nw:{self.word_order}",
+        ]
+        if self.beta != 2:
+            parts.append(f"beta:{float(self.beta)!r}")
+        return parts
+
     def _build_signature(self) -> Signature:
+        if self._normalized is not None:
+            return super()._build_signature()
         parts = [self.name, f"compat:{self.compat}", *self._sacrebleu_fields()]
         if self.beta != 2:
             parts.append(f"beta:{float(self.beta)!r}")
@@ -432,8 +622,10 @@ class TerMetric(SacrebleuMetric):
     and ``corpus_ter`` (:meth:`corpus_score`), with sacrebleu's own Tercom edit distance.
 
     Options as sacrebleu's: ``normalized``, ``no_punct``, ``asian_support``,
-    ``case_sensitive``. The score is max(0, 1 - TER/100): TER exceeds 100 when the output needs
-    more edits than the reference has words.
+    ``case_sensitive`` (``compat="sacrebleu"`` only; with ``compat=None`` the ``normalizer``'s
+    tokens are the words, sacrebleu's edit distance the same). The score is
+    max(0, 1 - TER/100): TER exceeds 100 when the output needs more edits than the reference
+    has words.
 
     ``info``: ``ter`` (0-100+, lower is better), ``edits``, ``ref_length`` (the references'
     average length), ``stats``, ``reference_index`` with several references. With
@@ -463,7 +655,8 @@ class TerMetric(SacrebleuMetric):
     def __init__(
         self,
         *,
-        compat: Compat = "sacrebleu",
+        compat: Compat | None = "sacrebleu",
+        normalizer: Normalizer | TextProcessor | str | None = None,
         normalized: bool = False,
         no_punct: bool = False,
         asian_support: bool = False,
@@ -472,8 +665,15 @@ class TerMetric(SacrebleuMetric):
         threshold: float | None = None,
         evidence_limit: int = 0,
     ) -> None:
-        super().__init__(compat=compat, scale=scale, threshold=threshold)
+        super().__init__(compat=compat, normalizer=normalizer, scale=scale, threshold=threshold)
         self.evidence_limit = check_evidence_limit(evidence_limit)
+        _sacrebleu_only(
+            compat,
+            normalized=(normalized, False),
+            no_punct=(no_punct, False),
+            asian_support=(asian_support, False),
+            case_sensitive=(case_sensitive, False),
+        )
         self.normalized = _check_bool(normalized, "normalized")
         self.no_punct = _check_bool(no_punct, "no_punct")
         self.asian_support = _check_bool(asian_support, "asian_support")
@@ -484,13 +684,11 @@ class TerMetric(SacrebleuMetric):
             asian_support=asian_support,
             case_sensitive=case_sensitive,
         )
-        self._tokenize = self._tokenizer.call
+        self._text: TextMode = self._normalized or SacrebleuText(self._tokenizer.call)
 
     def _statistics(self, references: list[str], output: str) -> tuple[list[Any], dict[str, Any]]:
-        tokenize = self._tokenize
-        stats, index, trace = ter_statistics(
-            tokenize(output.rstrip()), [tokenize(r.rstrip()) for r in references]
-        )
+        words = self._text.words
+        stats, index, trace = ter_statistics(words(output), [words(r) for r in references])
         info: dict[str, Any] = {"edits": stats[0], "ref_length": stats[1]}
         if len(references) > 1:
             info["reference_index"] = index
@@ -508,6 +706,9 @@ class TerMetric(SacrebleuMetric):
 
     def _score_of(self, figure: float) -> float:
         return max(0.0, 1.0 - figure / 100.0)
+
+    def _mode_fields(self) -> list[str]:
+        return [f"edits:sacrebleu-{sacrebleu_version()}"]
 
     def _sacrebleu_fields(self, corpus: bool = False) -> list[str]:
         return [
@@ -550,6 +751,11 @@ def corpus_scorer(signature: str) -> Callable[[Sequence[float]], float] | None:
     True
     >>> corpus_scorer("token_f1|mode:set|norm:lower-split") is None
     True
+    >>> metric = ChrfMetric(compat=None, word_order=2)
+    >>> results = metric.measure_many(["a cat", "the dog"], ["A cat!", "a dog"])
+    >>> corpus_scorer(metric.signature)(metric.corpus_of(results).info["stats"]) == (
+    ...     metric.corpus_of(results).score)
+    True
     """
     fields = Signature(signature).fields
     if fields.get("name") in ("wer", "cer"):  # stats: hits, substitutions, deletions, insertions
@@ -560,7 +766,8 @@ def corpus_scorer(signature: str) -> Callable[[Sequence[float]], float] | None:
             return (1.0 - rate if rate < 1.0 else 0.0) * rate_scale
 
         return rate_score
-    if fields.get("compat") != "sacrebleu" or fields.get("name") not in ("bleu", "chrf", "ter"):
+    mode = fields.get("compat") == "sacrebleu" or fields.get("mode") == "default"
+    if not mode or fields.get("name") not in ("bleu", "chrf", "ter"):
         return None
     scale = float(fields.get("scale", "1"))
     name = fields["name"]

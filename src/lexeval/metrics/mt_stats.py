@@ -45,6 +45,7 @@ __all__ = [
     "chrf_from_stats",
     "chrf_ngrams",
     "chrf_statistics",
+    "chrf_token_ngrams",
     "sacrebleu_version",
     "sum_stats",
     "ter_from_stats",
@@ -332,6 +333,25 @@ def chrf_ngrams(
         words = _split_punctuation(text)
         for n in range(1, word_order + 1):
             out.append(Counter([" ".join(words[i : i + n]) for i in range(len(words) - n + 1)]))
+    return out
+
+
+def chrf_token_ngrams(
+    tokens: Sequence[str], char_order: int, word_order: int
+) -> list[Counter[str]]:
+    """chrF's n-gram counts from words already split (lexeval's mode): character n-grams of
+    orders 1 to ``char_order`` over the words joined without space (as chrF removes white
+    space), then word n-grams of orders 1 to ``word_order`` over the words as they are.
+
+    >>> [sorted(c) for c in chrf_token_ngrams(["ab", "c"], 2, 1)]
+    [['a', 'b', 'c'], ['ab', 'bc'], ['ab', 'c']]
+    """
+    line = "".join(tokens)
+    out: list[Counter[str]] = [Counter(line)] if char_order else []
+    for n in range(2, char_order + 1):
+        out.append(Counter([line[i : i + n] for i in range(len(line) - n + 1)]))
+    for n in range(1, word_order + 1):
+        out.append(Counter([" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]))
     return out
 
 
