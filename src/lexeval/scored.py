@@ -584,7 +584,6 @@ def _corpus_comparison(
     comparison applies).
     """
     from lexeval.metrics.mt import corpus_scorer
-    from lexeval.metrics.mt_stats import sum_stats
 
     base_scorer = corpus_scorer(base_signature)
     candidate_scorer = corpus_scorer(candidate_signature)
@@ -597,8 +596,9 @@ def _corpus_comparison(
     candidate_rows: list[list[float]] = [y for _, y in stored]  # type: ignore[misc]
     if len({len(row) for row in base_rows}) != 1 or len({len(row) for row in candidate_rows}) != 1:
         return None
-    base_value = base_scorer(sum_stats(base_rows))
-    candidate_value = candidate_scorer(sum_stats(candidate_rows))
+    base_value = corpus_figure(base_signature, [a for a, _ in pairs])
+    candidate_value = corpus_figure(candidate_signature, [b for _, b in pairs])
+    assert base_value is not None and candidate_value is not None  # checked above
     n = len(pairs)
     if n < 2:
         return base_value, candidate_value, None, None, None
