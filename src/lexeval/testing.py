@@ -134,7 +134,7 @@ def assert_lexical(
     result = dataclasses.replace(result, passed=verdict(result.score, threshold))
     for collected in _RECORDINGS:
         collected.append(
-            Recorded(scorer.name, scorer.signature, reference, output, question, result)
+            Recorded(scorer.name, scorer.signature, reference, output, question, result, scorer)
         )
     if not result.passed:
         result = _with_evidence(scorer, result, reference, output, question)
