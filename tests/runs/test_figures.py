@@ -81,6 +81,10 @@ def test_runs_list_and_show_give_the_corpus_figure(
     assert "corpus rouge1" not in lines
     assert lines["mean rouge1"] == f"{summary['rouge1']['mean']:.4f}"
 
+    # runs diff compares the same figures (as lexeval compare)
+    code, out, err = _cli(capsys, "runs", "diff", "1", "latest", "--store", "all.sqlite")
+    assert code == 0 and "bleu (corpus)" in out + err and "wer (corpus)" in out + err
+
     # the table (one metric, so that its cell does not wrap): the corpus figure, labelled
     bleu = _saved(capsys, "bleu", store="bleu.sqlite")["summary"]["bleu"]
     code, out, _ = _cli(capsys, "runs", "list", "--store", "bleu.sqlite")
