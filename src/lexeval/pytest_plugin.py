@@ -92,7 +92,13 @@ class _Saver:
         from lexeval.cli.common import strict_json
         from lexeval.metrics import aggregate
         from lexeval.runs import RunStore
-        from lexeval.scored import ScoredCase, ScoredRun, scored_document
+        from lexeval.scored import (
+            ScoredCase,
+            ScoredRun,
+            corpus_figures,
+            scored_document,
+            summary_entries,
+        )
 
         groups: dict[tuple[str, str], list[tuple[str, Recorded]]] = {}
         for test, call in zip(self.tests, self.calls, strict=True):
@@ -119,7 +125,10 @@ class _Saver:
                         )
                     )
                 run = ScoredRun("pytest", {metric: signature}, tuple(cases))
-                summary = {metric: aggregate([c.results[metric] for c in cases]).to_dict()}
+                column = {metric: [c.results[metric] for c in cases]}
+                scorer = calls[0][1].scorer  # the same settings (signature) for every call
+                corpus = {} if scorer is None else corpus_figures({metric: scorer}, column)
+                summary = summary_entries({metric: aggregate(column[metric])}, corpus)
                 label = f"{self.label}: {metric}" if self.label else f"pytest: {metric}"
                 document = strict_json(scored_document(run, summary), indent=2) + "\n"
                 run_id = store.save("score", document, label=label, command=command)

@@ -37,6 +37,8 @@ from lexeval.text.signature import Signature
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from lexeval.metrics import AggregateResult
+    from lexeval.metrics.base import BaseMetric
     from lexeval.run.batch import Record
 
 __all__ = [
@@ -46,9 +48,12 @@ __all__ = [
     "ScoredComparison",
     "ScoredRun",
     "compare_scored",
+    "corpus_figure",
+    "corpus_figures",
     "is_scored_document",
     "load_scored",
     "scored_document",
+    "summary_entries",
 ]
 
 #: Largest ``score --format json`` file read back (its results carry every record's evidence).
@@ -124,6 +129,60 @@ def scored_document(run: ScoredRun, summary: Mapping[str, Any]) -> dict[str, Any
             entry[name] = result.to_dict()
         results.append(entry)
     return {"metrics": dict(run.metrics), "summary": dict(summary), "results": results}
+
+
+def corpus_figures(
+    metrics: Mapping[str, BaseMetric], columns: Mapping[str, Sequence[MetricResult]]
+) -> dict[str, MetricResult]:
+    """The corpus figure (:meth:`~lexeval.metrics.base.BaseMetric.corpus_of`) of each metric
+    whose corpus figure is not the mean of its sentence scores (BLEU, chrF, TER, WER, CER:
+    ``corpus_level``), from its results' statistics."""
+    return {
+        name: metrics[name].corpus_of(results)
+        for name, results in columns.items()
+        if metrics[name].corpus_level and results
+    }
+
+
+def summary_entries(
+    summary: Mapping[str, AggregateResult], corpus: Mapping[str, MetricResult]
+) -> dict[str, dict[str, Any]]:
+    """The ``summary`` of a scored document: each metric's aggregate, and under ``corpus``
+    the corpus figure (score and info: the peer's figure, ``n``, the summed statistics) of
+    each metric in ``corpus`` (:func:`corpus_figures`). ``lexeval score`` and the pytest
+    plugin's ``--lexeval-save`` write it; ``lexeval runs list`` shows the corpus figure.
+
+    >>> from lexeval import get_metric
+    >>> from lexeval.metrics import aggregate
+    >>> metrics = {"wer": get_metric("wer"), "rouge1": get_metric("rouge1")}
+    >>> columns = {n: m.measure_many(["a b c d", "e f"], ["a b c", "e f"])
+    ...            for n, m in metrics.items()}
+    >>> entries = summary_entries({n: aggregate(r) for n, r in columns.items()},
+    ...                           corpus_figures(metrics, columns))
+    >>> round(entries["wer"]["corpus"]["score"], 4), "corpus" in entries["rouge1"]
+    (0.8333, False)
+    """
+    entries = {name: agg.to_dict() for name, agg in summary.items()}
+    for name, figure in corpus.items():
+        entries[name]["corpus"] = {"score": figure.score, "info": figure.info}
+    return entries
+
+
+def corpus_figure(signature: str, results: Sequence[MetricResult]) -> float | None:
+    """The corpus figure of stored results of a corpus-level metric (BLEU, chrF, TER, WER, CER:
+    :func:`lexeval.metrics.mt.corpus_scorer` of its ``signature``) recomputed from their
+    statistics (``info["stats"]``), as the metric's ``corpus_of`` gives it; None for any other
+    metric, or when a result has no statistics."""
+    from lexeval.metrics.mt import corpus_scorer
+    from lexeval.metrics.mt_stats import sum_stats
+
+    scorer = corpus_scorer(signature)
+    rows = [result.info.get("stats") for result in results]
+    if scorer is None or not rows or not all(isinstance(row, list) and row for row in rows):
+        return None
+    if len({len(row) for row in rows}) != 1:  # type: ignore[arg-type]
+        return None
+    return scorer(sum_stats(rows))  # type: ignore[arg-type]
 
 
 def is_scored_document(data: object) -> bool:
@@ -525,7 +584,6 @@ def _corpus_comparison(
     comparison applies).
     """
     from lexeval.metrics.mt import corpus_scorer
-    from lexeval.metrics.mt_stats import sum_stats
 
     base_scorer = corpus_scorer(base_signature)
     candidate_scorer = corpus_scorer(candidate_signature)
@@ -538,8 +596,9 @@ def _corpus_comparison(
     candidate_rows: list[list[float]] = [y for _, y in stored]  # type: ignore[misc]
     if len({len(row) for row in base_rows}) != 1 or len({len(row) for row in candidate_rows}) != 1:
         return None
-    base_value = base_scorer(sum_stats(base_rows))
-    candidate_value = candidate_scorer(sum_stats(candidate_rows))
+    base_value = corpus_figure(base_signature, [a for a, _ in pairs])
+    candidate_value = corpus_figure(candidate_signature, [b for _, b in pairs])
+    assert base_value is not None and candidate_value is not None  # checked above
     n = len(pairs)
     if n < 2:
         return base_value, candidate_value, None, None, None

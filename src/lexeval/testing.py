@@ -134,7 +134,7 @@ def assert_lexical(
     result = dataclasses.replace(result, passed=verdict(result.score, threshold))
     for collected in _RECORDINGS:
         collected.append(
-            Recorded(scorer.name, scorer.signature, reference, output, question, result)
+            Recorded(scorer.name, scorer.signature, reference, output, question, result, scorer)
         )
     if not result.passed:
         result = _with_evidence(scorer, result, reference, output, question)
@@ -145,7 +145,8 @@ def assert_lexical(
 @dataclasses.dataclass(frozen=True, slots=True)
 class Recorded:
     """One :func:`assert_lexical` call seen by :func:`recording`: the metric's name and
-    signature, the texts and the result (``passed``: the verdict at the threshold used)."""
+    signature, the texts, the result (``passed``: the verdict at the threshold used) and the
+    metric that measured it (for its corpus figure: BLEU, chrF, TER, WER, CER)."""
 
     metric: str
     signature: str
@@ -153,6 +154,7 @@ class Recorded:
     output: str
     question: str | None
     result: MetricResult
+    scorer: BaseMetric | None = dataclasses.field(default=None, compare=False, repr=False)
 
 
 _RECORDINGS: list[list[Recorded]] = []

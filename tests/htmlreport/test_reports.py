@@ -123,6 +123,50 @@ def test_score_html_holds_every_case_escaped(scored: tuple[Path, Path, Path]) ->
     assert 'data-match="' in text and 'data-missing="' in text
 
 
+def test_score_html_shows_corpus_figures_and_edits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """BLEU, TER and WER: the summary's corpus figure (labelled, beside the mean), as the
+    terminal summary; each pair's edit operations, escaped (the output is data)."""
+    edited = {
+        "id": "e1",
+        "reference": "the cat sat on the mat",
+        "output": "the <b>cat</b> sat on mat",
+    }
+    records = [*RECORDS, edited]
+    path = _write_jsonl(tmp_path / "records.jsonl", records)
+    page = tmp_path / "report.html"
+    code, out, err = _score(
+        capsys,
+        str(path),
+        "--metric",
+        "bleu,ter,wer,rouge1",
+        "--option",
+        "wer.compat=jiwer",
+        "--format",
+        "json",
+        "--html",
+        str(page),
+    )
+    assert code == 0, err
+    summary = json.loads(out)["summary"]
+    text = page.read_text(encoding="utf-8")
+    n = len(records)
+    for metric in ("bleu", "ter", "wer"):
+        corpus, mean = summary[metric]["corpus"]["score"], summary[metric]["mean"]
+        assert abs(corpus - mean) > 1e-3, metric  # else the test could not tell them apart
+        assert f"<td>{metric} (corpus)</td><td>{n}</td><td>{corpus:.4f}</td>" in text, metric
+        assert f"<td>{metric}</td><td>{n}</td><td>{mean:.4f}</td>" in text, metric
+    assert "rouge1 (corpus)" not in text  # a mean is its corpus figure
+    # the last pair's edits: WER (jiwer's words) substitutes the marked-up word, deletes "the"
+    wer = json.loads(out)["results"][-1]["wer"]["info"]
+    assert wer["substituted"] == [["cat", "<b>cat</b>"]] and wer["deleted"] == ["the"]
+    shown = html.escape("substituted: cat-><b>cat</b>; deleted: the; inserted: ")
+    assert f'<span class="edits">{shown}</span>' in text
+    assert "<b>cat</b>" not in text
+    assert {name for name, _ in _tags(text)} <= ALLOWED_TAGS
+
+
 def test_html_is_never_written_over_an_input(
     scored: tuple[Path, Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -69,7 +69,7 @@ def register(sub: Any) -> None:
         "--format",
         choices=("table", "json"),
         default="table",
-        help="a table (default), or a JSON array (id, label, kind, created, means, ...)",
+        help="a table (default), or a JSON array (id, label, kind, created, means, corpus, ...)",
     )
     show = action("show", "show one run; --format json: the JSON its command wrote", _show)
     show.add_argument("run", metavar="ID", help=_REF_HELP)
@@ -140,10 +140,18 @@ def _shown(text: str) -> str:
     return "".join(f"\\x{ord(c):02x}" if unicodedata.category(c) == "Cc" else c for c in text)
 
 
-def _means_text(run: StoredRun) -> str:
-    return ", ".join(
-        f"{name} {'-' if value is None else f'{value:.4f}'}" for name, value in run.means.items()
-    )
+def _value(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def _figures_text(run: StoredRun) -> str:
+    """Each metric's headline figure (:meth:`~lexeval.runs.StoredRun.figures`): ``bleu (corpus)
+    0.3012 (mean 0.2850)`` for a corpus figure, ``rouge1 0.5000`` for a mean."""
+    shown = []
+    for name, figure in run.figures().items():
+        mean = f" (mean {_value(run.means[name])})" if figure.kind == "corpus" else ""
+        shown.append(f"{figure.label(name)} {_value(figure.value)}{mean}")
+    return ", ".join(shown)
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -157,7 +165,7 @@ def _list(args: argparse.Namespace) -> int:
     from rich.text import Text
 
     table = Table(title=f"{len(runs)} runs in {store.path}")
-    for name in ("id", "label", "kind", "created", "baseline", "means"):
+    for name in ("id", "label", "kind", "created", "baseline", "figures"):
         table.add_column(name, justify="right" if name == "id" else "left")
     for r in runs:
         table.add_row(
@@ -166,7 +174,7 @@ def _list(args: argparse.Namespace) -> int:
             r.kind,
             r.created,
             Text(_shown(", ".join(r.baselines) or "-")),
-            Text(_means_text(r)),
+            Text(_shown(_figures_text(r))),
         )
     console().print(table)
     return 0
@@ -189,7 +197,10 @@ def _show(args: argparse.Namespace) -> int:
         ("git commit", found.git_commit or "-"),
         ("baselines", _shown(", ".join(found.baselines)) or "-"),
     ]
-    lines += [(f"mean {n}", "-" if v is None else f"{v:.4f}") for n, v in found.means.items()]
+    for name, figure in found.figures().items():
+        if figure.kind == "corpus":
+            lines.append((f"corpus {name}", _value(figure.value)))
+        lines.append((f"mean {name}", _value(found.means[name])))
     width = max(len(key) for key, _ in lines)
     sys.stdout.write("".join(f"{key:<{width}}  {value}\n" for key, value in lines))
     return 0

@@ -289,18 +289,6 @@ def _csv(records: Sequence[Record], columns: dict[str, list[MetricResult]]) -> s
     return buffer.getvalue()
 
 
-def _corpus_figures(
-    metrics: dict[str, BaseMetric], columns: dict[str, list[MetricResult]]
-) -> dict[str, MetricResult]:
-    """The corpus figure of each metric whose corpus figure is not the mean of its sentence
-    scores (BLEU, chrF, TER: ``corpus_level``), from its results' statistics."""
-    return {
-        name: metrics[name].corpus_of(results)
-        for name, results in columns.items()
-        if metrics[name].corpus_level and results
-    }
-
-
 def _corpus_line(name: str, corpus: MetricResult) -> str:
     """``bleu (corpus)`` with the score and the peer's figure (``BLEU 23.45``)."""
     peer = ""
@@ -406,7 +394,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_single(args, names[0], metrics[names[0]], html, inputs, keeping)
     from lexeval.metrics import aggregate
     from lexeval.run.batch import Record, read_records, score_records, score_records_by_language
-    from lexeval.scored import ScoredRun, scored_document
+    from lexeval.scored import ScoredRun, corpus_figures, scored_document, summary_entries
 
     if single:
         records = [Record(1, None, args.input, args.output, args.question)]
@@ -436,16 +424,14 @@ def run(args: argparse.Namespace) -> int:
             in_language, records, workers=args.workers, progress=progress
         )
     summary = {name: aggregate(results) for name, results in columns.items()}
-    corpus = _corpus_figures(metrics, columns)
+    corpus = corpus_figures(metrics, columns)
     checked = _check_gates(gates, summary, corpus)
     run = ScoredRun.from_results(
         records, columns, signatures, label=args.file or "--input/--output"
     )
     document = ""
     if args.format == "json" or keeping is not None:
-        summaries = {name: agg.to_dict() for name, agg in summary.items()}
-        for name, figure in corpus.items():  # the corpus figure: score, peer figure, n, stats
-            summaries[name]["corpus"] = {"score": figure.score, "info": figure.info}
+        summaries = summary_entries(summary, corpus)  # with the corpus figures
         for metric, gated, value, minimum, ok in checked:  # the gates, with the figure gated
             gate = {"figure": gated, "value": value, "minimum": minimum, "passed": ok}
             summaries[metric].setdefault("gates", []).append(gate)
@@ -534,9 +520,12 @@ def _run_single(
     comparison = None
     if keeping is not None:
         from lexeval.metrics import aggregate
-        from lexeval.scored import scored_document
+        from lexeval.scored import corpus_figures, scored_document, summary_entries
 
-        summary = {name: aggregate([result]).to_dict()}
+        column = {name: [result]}
+        summary = summary_entries(
+            {name: aggregate([result])}, corpus_figures({name: metric}, column)
+        )
         document = strict_json(scored_document(pair, summary), indent=2) + "\n"
         comparison = keeping.compare(document)
     print(strict_json(result.to_dict()))

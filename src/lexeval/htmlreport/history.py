@@ -1,7 +1,9 @@
-"""The history page of a run store (``lexeval runs html``): each metric's mean over the saved
-runs as an inline SVG line per kind of run, the list of runs, and each run's summary (command,
-version, commit, baselines, means with their change from the previous run of its kind) linked
-to the previous and next runs. One self-contained file, no script, no request.
+"""The history page of a run store (``lexeval runs html``): each metric's headline figure over
+the saved runs (:meth:`lexeval.runs.StoredRun.figures`: the corpus figure of BLEU, chrF, TER,
+WER and CER where stored, else the mean) as an inline SVG line per kind of run, the list of
+runs, and each run's summary (command, version, commit, baselines, corpus figures and means
+with their change from the previous run of its kind) linked to the previous and next runs.
+One self-contained file, no script, no request.
 
 >>> from lexeval.runs import StoredRun
 >>> runs = [StoredRun(1, "score", "v1", "2026-01-01T00:00:00+00:00", ("lexeval",), "0.1.0",
@@ -59,10 +61,16 @@ def _finite(value: float | None) -> float | None:
 
 
 def trend_chart(
-    kind: str, metric: str, points: Sequence[tuple[StoredRun, float]], *, width: int = 400
+    kind: str,
+    metric: str,
+    points: Sequence[tuple[StoredRun, float]],
+    *,
+    width: int = 400,
+    figure: str = "mean",
 ) -> str:
-    """An inline SVG line of ``metric``'s mean over ``points`` (run, mean), oldest first; each
-    point links to its run's summary, blessed runs drawn as rings."""
+    """An inline SVG line of ``metric``'s ``figure`` (``mean`` or ``corpus``) over ``points``
+    (run, value), oldest first; each point links to its run's summary, blessed runs drawn as
+    rings."""
     height, left, right, top, bottom = 160, 34, 10, 10, 22
     values = [v for _, v in points]
     low, high = min([0.0, *values]), max([1.0, *values])
@@ -95,25 +103,39 @@ def trend_chart(
             f'<text x="{x(len(points) - 1):.1f}" y="{height - 5}" text-anchor="end">'
             f"run {last.id}</text>"
         )
-    label = f"{kind}: {metric}"
+    label = f"{kind}: {metric}" + (" (corpus)" if figure == "corpus" else "")
     return (
         f'<figure class="trend" data-metric="{esc(label)}"><svg xmlns="http://www.w3.org/2000/svg" '
         f'viewBox="0 0 {width} {height}" role="img" aria-label="{esc(label)}">{grid}'
         f'<polyline class="line" points="{line}"/>{dots}{axis}</svg>'
-        f"<figcaption>{esc(label)} (mean, {len(points)} runs)</figcaption></figure>"
+        f"<figcaption>{esc(label)} ({esc(figure)}, {len(points)} runs)</figcaption></figure>"
     )
 
 
-def _series(runs: Sequence[StoredRun]) -> list[tuple[str, str, list[tuple[StoredRun, float]]]]:
-    """(kind, metric, points) for every metric of every kind, in order of first appearance."""
-    series: dict[tuple[str, str], list[tuple[StoredRun, float]]] = {}
+def _series(
+    runs: Sequence[StoredRun],
+) -> list[tuple[str, str, str, list[tuple[StoredRun, float]]]]:
+    """(kind, metric, figure, points) for every headline figure of every kind, in order of
+    first appearance (a metric's corpus figures and means are separate lines)."""
+    series: dict[tuple[str, str, str], list[tuple[StoredRun, float]]] = {}
     for run in runs:
-        for metric, value in run.means.items():
-            finite = _finite(value)
-            points = series.setdefault((run.kind, metric), [])
+        for metric, figure in run.figures().items():
+            finite = _finite(figure.value)
+            points = series.setdefault((run.kind, metric, figure.kind), [])
             if finite is not None:
                 points.append((run, finite))
-    return [(kind, metric, points) for (kind, metric), points in series.items() if points]
+    return [(*key, points) for key, points in series.items() if points]
+
+
+def _rows(run: StoredRun) -> dict[tuple[str, str], float | None]:
+    """A run's figures for its summary, keyed (metric, figure): the corpus figure, then the
+    mean, of a corpus-level metric; the mean of any other."""
+    rows: dict[tuple[str, str], float | None] = {}
+    for metric, figure in run.figures().items():
+        if figure.kind == "corpus":
+            rows[metric, "corpus"] = figure.value
+        rows[metric, "mean"] = run.means[metric]
+    return rows
 
 
 def _run_section(run: StoredRun, before: StoredRun | None, after: StoredRun | None) -> str:
@@ -128,19 +150,22 @@ def _run_section(run: StoredRun, before: StoredRun | None, after: StoredRun | No
     ]
     details = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in fields)
     rows = []
-    for metric, value in run.means.items():
-        previous = _finite(before.means.get(metric)) if before is not None else None
+    earlier = _rows(before) if before is not None else {}
+    for (metric, figure), value in _rows(run).items():
+        previous = _finite(earlier.get((metric, figure)))
         current = _finite(value)
         delta = None if previous is None or current is None else current - previous
         style = "" if not delta else " neg" if delta < 0 else " pos"
         rows.append(
-            f'<tr><td>{esc(metric)}</td><td class="num">{number(value, 4)}</td>'
-            f'<td class="num{style}">{number(delta, 4, signed=True)}</td></tr>'
+            f'<tr><td>{esc(metric)}</td><td>{esc(figure)}</td><td class="num">'
+            f'{number(value, 4)}</td><td class="num{style}">{number(delta, 4, signed=True)}'
+            "</td></tr>"
         )
     versus = f"change from run {before.id}" if before is not None else "change"
     means = (
-        '<div class="scroll"><table class="means"><thead><tr><th>metric</th><th>mean</th>'
-        f"<th>{esc(versus)}</th></tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        '<div class="scroll"><table class="means"><thead><tr><th>metric</th><th>figure</th>'
+        f"<th>value</th><th>{esc(versus)}</th></tr></thead><tbody>{''.join(rows)}</tbody>"
+        "</table></div>"
         if rows
         else '<p class="note">no per-metric means</p>'
     )
@@ -164,7 +189,10 @@ def _run_section(run: StoredRun, before: StoredRun | None, after: StoredRun | No
 def render_history(runs: Sequence[StoredRun], *, store: str = "", title: str | None = None) -> str:
     """The history page of ``runs`` (oldest first, as :meth:`lexeval.runs.RunStore.list`
     gives them)."""
-    charts = "".join(trend_chart(kind, metric, points) for kind, metric, points in _series(runs))
+    charts = "".join(
+        trend_chart(kind, metric, points, figure=figure)
+        for kind, metric, figure, points in _series(runs)
+    )
     if not charts:
         charts = '<p class="note">no run has a mean to draw yet</p>'
     listing = "".join(

@@ -33,7 +33,8 @@ from lexeval.htmlreport.page import (
     table,
 )
 from lexeval.metrics.base import MetricResult
-from lexeval.scored import ScoredCase, ScoredComparison, ScoredRun
+from lexeval.run.batch import edits_text
+from lexeval.scored import ScoredCase, ScoredComparison, ScoredRun, corpus_figure
 
 __all__ = ["render_scored", "render_scored_comparison", "scored_page"]
 
@@ -91,6 +92,8 @@ def _metric_lines(case: ScoredCase, names: Sequence[str]) -> str:
             evidence = (
                 f" · matched: {_chips(matched, 'match')} · missing: {_chips(missing, 'missing')}"
             )
+        elif edits := edits_text(result):  # WER, CER, TER: the edit operations
+            evidence = f' · <span class="edits">{esc(edits)}</span>'
         lines.append(
             f'<div class="evidence"><b>{esc(name)}</b> {number(result.score, 4)} '
             f'<span class="{verdict.cls}">{esc(verdict.text)}</span>{evidence}</div>'
@@ -125,6 +128,9 @@ def scored_page(run: ScoredRun, *, title: str | None = None) -> Page:
         summary_rows.append(
             (name, str(agg.n), number(agg.mean, 4), f"[{agg.ci_low:.4f}, {agg.ci_high:.4f}]", rate)
         )
+        corpus = corpus_figure(run.metrics[name], [c.results[name] for c in run.cases])
+        if corpus is not None:  # BLEU, chrF, TER, WER, CER: the corpus figure, as the summary
+            summary_rows.append((f"{name} (corpus)", str(agg.n), number(corpus, 4), "-", "-"))
         low, high = _bounds(scores)
         charts.append(histogram(scores, low=low, high=high, label=name))
     summary = table(["metric", "n", "mean", "95% CI", "pass rate"], summary_rows)

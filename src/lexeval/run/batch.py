@@ -52,6 +52,7 @@ __all__ = [
     "REFERENCE_FIELDS",
     "Record",
     "detect_format",
+    "edits_text",
     "evidence_text",
     "flatten_result",
     "parse_records",
@@ -387,6 +388,37 @@ def flatten_result(name: str, result: MetricResult) -> dict[str, Any]:
     return row
 
 
+def edits_text(result: MetricResult) -> str:
+    """A result's edit operations (WER, CER, TER) as one text: shifts as ``words
+    start->target``, substitutions as ``reference->output``, then deletions and insertions;
+    empty when it lists none (the CSV evidence column and the HTML report show it).
+
+    >>> from lexeval.metrics import MetricResult
+    >>> edits_text(MetricResult(0.5, {"substituted": [("the", "a")], "deleted": ["cat"]}))
+    'substituted: the->a; deleted: cat'
+    """
+    info = result.info
+    parts: list[str] = []
+    shifted, substituted = info.get("shifted"), info.get("substituted")
+    if isinstance(shifted, list):
+        moves = (
+            f"{m[0]} {m[1]}->{m[2]}"
+            for m in shifted
+            if isinstance(m, (list, tuple)) and len(m) == 3
+        )
+        parts.append(f"shifted: {', '.join(moves)}")
+    if isinstance(substituted, list):
+        pairs = (
+            f"{p[0]}->{p[1]}" for p in substituted if isinstance(p, (list, tuple)) and len(p) == 2
+        )
+        parts.append(f"substituted: {', '.join(pairs)}")
+    for key in ("deleted", "inserted"):
+        value = info.get(key)
+        if isinstance(value, list) and parts:
+            parts.append(f"{key}: {', '.join(str(v) for v in value)}")
+    return "; ".join(parts)
+
+
 def evidence_text(result: MetricResult) -> str:
     """A result's evidence as one short text: the matched and missing keywords (words,
     n-grams), or the edit operations (WER, CER, TER: shifts as ``words start->target``,
@@ -410,25 +442,9 @@ def evidence_text(result: MetricResult) -> str:
             parts.append(f"{key}: {', '.join(str(v) for v in value)}")
     if parts:
         return "; ".join(parts)
-    shifted, substituted = info.get("shifted"), info.get("substituted")
-    if isinstance(shifted, list):
-        moves = (
-            f"{m[0]} {m[1]}->{m[2]}"
-            for m in shifted
-            if isinstance(m, (list, tuple)) and len(m) == 3
-        )
-        parts.append(f"shifted: {', '.join(moves)}")
-    if isinstance(substituted, list):
-        pairs = (
-            f"{p[0]}->{p[1]}" for p in substituted if isinstance(p, (list, tuple)) and len(p) == 2
-        )
-        parts.append(f"substituted: {', '.join(pairs)}")
-    for key in ("deleted", "inserted"):
-        value = info.get(key)
-        if isinstance(value, list) and parts:
-            parts.append(f"{key}: {', '.join(str(v) for v in value)}")
-    if parts:
-        return "; ".join(parts)
+    edits = edits_text(result)
+    if edits:
+        return edits
     for key, label in (("parse_error", "unreadable reply: "), ("reason", "")):
         value = info.get(key)
         if isinstance(value, str) and value:

@@ -11,11 +11,12 @@ and ``lexeval runs`` use this API; so can any program::
 
 from __future__ import annotations
 
-from lexeval.runs.schema import APPLICATION_ID, SCHEMA_VERSION, document_means
+from lexeval.runs.schema import APPLICATION_ID, SCHEMA_VERSION, document_corpus, document_means
 from lexeval.runs.store import (
     DEFAULT_STORE,
     KINDS,
     STORE_ENV,
+    Figure,
     RunStore,
     StoredRun,
     StoreError,
@@ -29,10 +30,12 @@ __all__ = [
     "KINDS",
     "SCHEMA_VERSION",
     "STORE_ENV",
+    "Figure",
     "RunStore",
     "StoreError",
     "StoredRun",
     "current_git_commit",
+    "document_corpus",
     "document_means",
     "store_path",
 ]

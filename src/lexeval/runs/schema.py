@@ -31,6 +31,7 @@ __all__ = [
     "SCHEMAS",
     "SCHEMA_VERSION",
     "create_schema",
+    "document_corpus",
     "document_means",
     "insert_means",
     "migrate",
@@ -99,6 +100,39 @@ def create_schema(connection: sqlite3.Connection, version: int = SCHEMA_VERSION)
     connection.execute(f"PRAGMA user_version = {version}")
 
 
+def _number(value: Any) -> float | None:
+    """A stored figure as a finite float, else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond a float's range
+        return None
+    return number if math.isfinite(number) else None
+
+
+def document_corpus(kind: str, document: Mapping[str, Any]) -> dict[str, float | None]:
+    """The corpus figures of a stored score document, in its order: ``summary.<m>.corpus.score``
+    of each metric whose summary has a corpus figure (BLEU, chrF, TER, WER, CER; None where it
+    is not a finite number); empty for other kinds and for documents written before corpus
+    figures were stored.
+
+    >>> summary = {"bleu": {"mean": 0.2, "corpus": {"score": 0.3}}, "rouge1": {"mean": 0.5}}
+    >>> document_corpus("score", {"summary": summary})
+    {'bleu': 0.3}
+    >>> document_corpus("cards", {"summary": summary})
+    {}
+    """
+    summary = document.get("summary")
+    if kind != "score" or not isinstance(summary, dict):
+        return {}
+    return {
+        str(name): _number(agg["corpus"].get("score"))
+        for name, agg in summary.items()
+        if isinstance(agg, dict) and isinstance(agg.get("corpus"), dict)
+    }
+
+
 def document_means(kind: str, document: Mapping[str, Any]) -> dict[str, float | None]:
     """The per-metric means of a stored document, in its order: each metric's ``mean`` of a
     scored run's summary; the micro and macro totals of a card or record run (None where
@@ -109,16 +143,6 @@ def document_means(kind: str, document: Mapping[str, Any]) -> dict[str, float | 
     >>> document_means("cards", {"totals": {"micro": {"f1": 0.75}}})["micro.f1"]
     0.75
     """
-
-    def number(value: Any) -> float | None:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return None
-        try:
-            number = float(value)
-        except OverflowError:  # an int beyond a float's range
-            return None
-        return number if math.isfinite(number) else None
-
     if kind in ("cards", "match"):  # a record report has the card report's totals
         totals = document.get("totals")
         totals = totals if isinstance(totals, dict) else {}
@@ -126,13 +150,13 @@ def document_means(kind: str, document: Mapping[str, Any]) -> dict[str, float | 
         for name in CARD_MEANS:
             scope, _, metric = name.partition(".")
             block = totals.get(scope)
-            means[name] = number(block.get(metric)) if isinstance(block, dict) else None
+            means[name] = _number(block.get(metric)) if isinstance(block, dict) else None
         return means
     summary = document.get("summary")
     if not isinstance(summary, dict):
         return {}
     return {
-        str(name): number(agg.get("mean")) if isinstance(agg, dict) else None
+        str(name): _number(agg.get("mean")) if isinstance(agg, dict) else None
         for name, agg in summary.items()
     }
 

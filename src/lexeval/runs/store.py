@@ -37,7 +37,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any
+from typing import Any, NamedTuple
 
 from lexeval._version import __version__
 from lexeval.io import current_umask
@@ -45,6 +45,7 @@ from lexeval.runs.schema import (
     APPLICATION_ID,
     SCHEMA_VERSION,
     create_schema,
+    document_corpus,
     document_means,
     insert_means,
     migrate,
@@ -54,6 +55,7 @@ __all__ = [
     "DEFAULT_STORE",
     "KINDS",
     "STORE_ENV",
+    "Figure",
     "RunStore",
     "StoreError",
     "StoredRun",
@@ -113,10 +115,26 @@ def current_git_commit(cwd: str | os.PathLike[str] | None = None) -> str | None:
     return commit
 
 
+class Figure(NamedTuple):
+    """The figure a listing shows for one metric of a stored run: ``kind`` is ``"corpus"``
+    (the corpus figure of BLEU, chrF, TER, WER, CER) or ``"mean"`` (the mean of the record
+    scores; the card totals of a card run)."""
+
+    kind: str
+    value: float | None
+
+    def label(self, metric: str) -> str:
+        """``bleu (corpus)`` for a corpus figure, the metric's name for a mean."""
+        return f"{metric} (corpus)" if self.kind == "corpus" else metric
+
+
 @dataclass(frozen=True, slots=True)
 class StoredRun:
     """One saved run: what :meth:`RunStore.list` gives (``document`` None) and
-    :meth:`RunStore.load` gives (``document``: the JSON text the command wrote)."""
+    :meth:`RunStore.load` gives (``document``: the JSON text the command wrote). ``means``:
+    each metric's mean; ``corpus``: the corpus figure of each corpus-level metric of a score
+    run (:func:`~lexeval.runs.schema.document_corpus`); :meth:`figures` the headline of each.
+    """
 
     id: int
     kind: str
@@ -128,6 +146,24 @@ class StoredRun:
     means: Mapping[str, float | None] = field(default_factory=dict)
     baselines: tuple[str, ...] = ()
     document: str | None = None
+    corpus: Mapping[str, float | None] = field(default_factory=dict)
+
+    def figures(self) -> dict[str, Figure]:
+        """The headline figure of each metric, in the run's order: its corpus figure where the
+        run stored one (BLEU, chrF, TER, WER, CER of a score run), else its mean. ``runs
+        list``, ``runs show`` and the history page show these.
+
+        >>> run = StoredRun(1, "score", None, "", (), "0.1.0", None,
+        ...                 {"bleu": 0.25, "rouge1": 0.5}, corpus={"bleu": 0.3})
+        >>> run.figures()
+        {'bleu': Figure(kind='corpus', value=0.3), 'rouge1': Figure(kind='mean', value=0.5)}
+        """
+        return {
+            name: Figure("corpus", self.corpus[name])
+            if self.corpus.get(name) is not None
+            else Figure("mean", mean)
+            for name, mean in self.means.items()
+        }
 
     def data(self) -> Any:
         """The stored document, parsed."""
@@ -143,6 +179,7 @@ class StoredRun:
             "kind": self.kind,
             "created": self.created,
             "means": dict(self.means),
+            "corpus": dict(self.corpus),
             "baselines": list(self.baselines),
             "command": list(self.command),
             "lexeval_version": self.lexeval_version,
@@ -400,6 +437,15 @@ class RunStore:
         for name, run_id in self._query("SELECT name, run_id FROM baselines ORDER BY name"):
             if run_id in names:
                 names[run_id].append(name)
+        corpus: dict[int, dict[str, float | None]] = {i: {} for i in ids}
+        # a score run's corpus figures, from its document's summary (SQLite reads the JSON)
+        for run_id, summary in self._query(
+            "SELECT id, CASE WHEN kind = 'score' AND json_valid(document) THEN "
+            f"json_extract(document, '$.summary') END FROM runs {where}",
+            parameters,
+        ):
+            if run_id in corpus and isinstance(summary, str):
+                corpus[run_id] = document_corpus("score", {"summary": json.loads(summary)})
         return [
             StoredRun(
                 row[0],
@@ -411,6 +457,7 @@ class RunStore:
                 row[6],
                 means[row[0]],
                 tuple(names[row[0]]),
+                corpus=corpus[row[0]],
             )
             for row in rows
         ]
@@ -467,6 +514,7 @@ class RunStore:
             run.means,
             run.baselines,
             document,
+            run.corpus,
         )
 
     def bless(self, ref: int | str, name: str) -> int | None:
