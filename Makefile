@@ -97,10 +97,10 @@ test-pure: $(NATIVE_STAMP)
 # on stderr and skipped), in a venv of its own (.venv-3.X, kept; filled by uv like the
 # integrations venv, the dev extras included): the compiled build in place (the kernels of each
 # version sit side by side, named by its ABI tag), `lexeval --version` and one scored pair from
-# the command line, then the metric and parity tests (PURE_TESTS and the C kernels' tests) in
-# the compiled build and again with LEXEVAL_PURE_PYTHON=1. One process per run (about 2 to 4
-# minutes of CPU per version and build here): not part of `make test` (CI has 15 minutes on 2
-# cores). PYTHONS=3.12 runs one.
+# the command line, then the metric and parity tests (PURE_TESTS) and the C kernels' tests in
+# the compiled build, and PURE_TESTS again with LEXEVAL_PURE_PYTHON=1 (as test-pure). One
+# process per run (about 2 minutes of CPU per version and build here): not part of `make test`
+# (CI has 15 minutes on 2 cores). PYTHONS=3.12 runs one.
 PYTHONS ?= 3.11 3.12 3.13
 VERSION_TESTS := $(PURE_TESTS) $(wildcard tests/test_native*.py)
 test-versions: $(STAMP)
@@ -121,7 +121,7 @@ test-versions: $(STAMP)
 			--output "It is Paris" | grep -q '"score"' || exit 1; \
 		$$venv/bin/python -m pytest -rs -p no:cacheprovider $(VERSION_TESTS) || exit 1; \
 		LEXEVAL_PURE_PYTHON=1 $$venv/bin/python -m pytest -rs -p no:cacheprovider \
-			$(VERSION_TESTS) || exit 1; \
+			$(PURE_TESTS) || exit 1; \
 	done
 
 # dist/: the sdist, the compiled wheel (this interpreter; setuptools reuses the kernels that
