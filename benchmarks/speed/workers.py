@@ -3,17 +3,17 @@ process has not scored before; optionally against another lexeval source tree
 (``--baseline-src``, e.g. an older checkout), called the way that tree scores with workers.
 
 The pairs: EVOUNA (gold alternative, answer) and SummEval (reference, system summary) pairs,
-shuffled together once (a fixed seed) and cut into slices of ``--pairs``: every timed call
-gets a slice of its own, so serial and the pool score different pairs of the same size and mix
-(and the warm-up a slice of its own). Each measurement runs in a new process, which loads the
-metric and scores ``--warm-up`` pairs (spaCy and the tables loaded), then times one call on
-its slice (a pool starts inside the call). The kinds alternate in each round (serial, pool,
-baseline; the first kind of a round alternates too), so that the machine's load falls on all
-of them alike; ``--rounds K`` repeats the round and prints the median ratio. Each line gives
-the wall time, the CPU seconds of every busy process (psutil), and the load average before and
-after: on a shared machine the wall-clock ratio says little without them. After its timed
-call, a pool process scores its slice again in one process (untimed): the results must be
-identical (a digest of every result).
+shuffled together once (a fixed seed) and cut into slices of ``--pairs``: every timed call gets
+a slice of its own, so serial and the pool score different pairs of the same size and mix (and
+the warm-up a slice of its own; each metric's calls use the same slices). Each measurement runs
+in a new process, which loads the metric and scores ``--warm-up`` pairs (spaCy and the tables
+loaded), then times one call on its slice (a pool starts inside the call). The kinds alternate
+in each round (serial, pool, baseline; the first kind of a round alternates too), so that the
+machine's load falls on all of them alike; ``--rounds K`` repeats the round and prints the
+median ratio. Each line gives the wall time, the CPU seconds of every busy process (psutil),
+and the load average before and after: on a shared machine the wall-clock ratio says little
+without them. After its timed call, a pool process scores its slice again in one process
+(untimed): the results must be identical (a digest of every result).
 
 ratio = serial wall / pool wall (the target: >= 1.7x with ``workers=2`` on an idle 2-core
 machine). The estimate for idle cores from CPU time: serial CPU over the larger of the busiest
@@ -187,7 +187,9 @@ def main() -> None:
         return
     kinds = ["serial", "pool"] + (["baseline"] if args.baseline_src else [])
     cores = os.cpu_count() or 1
-    pieces = iter(range(1_000_000))
+    # each metric's calls: a slice each (a new process for every call: one metric's slices
+    # serve the other's calls too, new to that process)
+    pieces = {metric: iter(range(1_000_000)) for metric in args.metrics.split(",")}
     print(
         f"{args.pairs:,} pairs a call (EVOUNA + SummEval, shuffled; every call its own), "
         f"workers={args.workers}, start method {args.start_method}, {cores} cores; warm "
@@ -200,7 +202,7 @@ def main() -> None:
             args.metric = metric
             order = kinds if round_ % 2 else [*kinds[1:], kinds[0]]
             for kind in order:
-                report = in_new_process(kind, next(pieces), args)
+                report = in_new_process(kind, next(pieces[metric]), args)
                 seen.setdefault((metric, kind), []).append(report)
                 shown = f"{report['caller']:.2f}"
                 if report["others"]:
