@@ -102,7 +102,7 @@ test-pure: $(NATIVE_STAMP)
 # process per run (about 2 minutes of CPU per version and build here): not part of `make test`
 # (CI has 15 minutes on 2 cores). PYTHONS=3.12 runs one.
 PYTHONS ?= 3.11 3.12 3.13
-VERSION_TESTS := $(PURE_TESTS) $(wildcard tests/test_native*.py)
+VERSION_TESTS := $(PURE_TESTS) $(wildcard tests/test_native*.py tests/native/test_*.py)
 test-versions: $(STAMP)
 	@for v in $(PYTHONS); do \
 		py=$$(python$$v -c 'import sys; print(sys.executable)' 2>/dev/null \
