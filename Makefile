@@ -9,13 +9,15 @@
 #   make dist-smoke - make dist, then install the compiled wheel in a fresh venv and score a pair
 #   make test-integrations - only the adapter tests, against the pinned frameworks lexeval adapts
 #                to (DeepEval, Ragas, promptfoo); `make test` runs them too
+#   make test-versions - the metric and parity tests in both builds and a CLI smoke test under
+#                every supported Python found here (3.11, 3.12, 3.13; not part of `make test`)
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: install native demo demo-judge test test-pure test-integrations lint typecheck browser \
-	bench dist dist-smoke clean snapshots
+	bench dist dist-smoke clean snapshots test-versions
 
 # The adapters are tested against the real frameworks, pinned in tests/integrations/: DeepEval
 # and Ragas in a second venv (their pytest plugins and LangChain stay out of the main suite's),
@@ -90,6 +92,38 @@ test-pure: $(NATIVE_STAMP)
 	LEXEVAL_PURE_PYTHON=1 $(BIN)/python -m pytest -rs -n 2 --dist loadfile -p no:cacheprovider \
 		$(PURE_TESTS)
 
+# The supported Python versions (pyproject's requires-python and classifiers say the same). For
+# each one found here (python3.X that runs, else pyenv's newest 3.X.*; one not found is named
+# on stderr and skipped), in a venv of its own (.venv-3.X, kept; filled by uv like the
+# integrations venv, the dev extras included): the compiled build in place (the kernels of each
+# version sit side by side, named by its ABI tag), `lexeval --version` and one scored pair from
+# the command line, then the metric and parity tests (PURE_TESTS) and the C kernels' tests in
+# the compiled build, and PURE_TESTS again with LEXEVAL_PURE_PYTHON=1 (as test-pure). One
+# process per run (about 2 minutes of CPU per version and build here): not part of `make test`
+# (CI has 15 minutes on 2 cores). PYTHONS=3.12 runs one.
+PYTHONS ?= 3.11 3.12 3.13
+VERSION_TESTS := $(PURE_TESTS) $(wildcard tests/test_native*.py tests/native/test_*.py)
+test-versions: $(STAMP)
+	@for v in $(PYTHONS); do \
+		py=$$(python$$v -c 'import sys; print(sys.executable)' 2>/dev/null \
+			|| ls -d $$HOME/.pyenv/versions/$$v.*/bin/python 2>/dev/null | sort -V | tail -n 1); \
+		if [ -z "$$py" ]; then echo "test-versions: no Python $$v here: skipped" >&2; continue; fi; \
+		echo "test-versions: Python $$v ($$py)" >&2; \
+		venv=.venv-$$v; \
+		if [ ! -f $$venv/.installed ] || [ pyproject.toml -nt $$venv/.installed ]; then \
+			$(BIN)/uv venv --quiet --python $$py $$venv && \
+			LEXEVAL_PURE_PYTHON=1 $(BIN)/uv pip install --quiet --python $$venv/bin/python \
+				-e '.[dev]' && touch $$venv/.installed || exit 1; \
+		fi; \
+		$$venv/bin/python setup.py -q build_ext --inplace || exit 1; \
+		$$venv/bin/lexeval --version | grep -q '(compiled)' || exit 1; \
+		$$venv/bin/lexeval score --metric keyword_coverage --input "Paris, France" \
+			--output "It is Paris" | grep -q '"score"' || exit 1; \
+		$$venv/bin/python -m pytest -rs -p no:cacheprovider $(VERSION_TESTS) || exit 1; \
+		LEXEVAL_PURE_PYTHON=1 $$venv/bin/python -m pytest -rs -p no:cacheprovider \
+			$(PURE_TESTS) || exit 1; \
+	done
+
 # dist/: the sdist, the compiled wheel (this interpreter; setuptools reuses the kernels that
 # `make native` compiled when they are up to date) and the pure wheel (its own build
 # directory: no compiled module in it).
@@ -153,5 +187,5 @@ bench: $(STAMP)
 	for f in benchmarks/quality/*.py benchmarks/speed/*.py; do $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) $(INTEGRATIONS) .pytest_cache .mypy_cache .ruff_cache build dist
+	rm -rf $(VENV) $(INTEGRATIONS) .venv-3.* .pytest_cache .mypy_cache .ruff_cache build dist
 	find src \( -name '*.so' -o -name '*.pyd' \) -delete

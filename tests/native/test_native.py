@@ -361,6 +361,72 @@ def test_same_results_from_threads() -> None:
 # Python code (a set member's __eq__) running in the middle of a call.
 
 affixes_native = load("affixes")
+#: Run in a new process: each kernel of sys.argv loaded from its file in new subinterpreters
+#: (the default config, and from 3.12 on a legacy one too), each outcome written to a pipe.
+SUBINTERPRETER_IMPORTS = """
+import importlib.util, json, os, sys
+try:
+    import _interpreters as interpreters  # 3.13
+except ImportError:
+    import _xxsubinterpreters as interpreters  # 3.11, 3.12
+configs = {"default": {}}
+if sys.version_info >= (3, 13):
+    configs["legacy"] = {"config": "legacy"}
+elif sys.version_info >= (3, 12):
+    configs["legacy"] = {"isolated": False}  # a shared GIL, extensions not checked
+LOAD = '''
+import importlib.util, os
+spec = importlib.util.spec_from_file_location(FULL, ORIGIN)
+try:
+    spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    said = "loaded"
+except ImportError as error:
+    said = "ImportError: " + str(error)
+os.write(WRITE, (said + "\\\\n").encode())
+'''
+read, write = os.pipe()
+said = {}
+for config, args in configs.items():
+    for name in sys.argv[1:]:
+        full = "lexeval.native." + name
+        origin = importlib.util.find_spec(full).origin
+        code = f"FULL, ORIGIN, WRITE = {full!r}, {origin!r}, {write}" + LOAD
+        interp = interpreters.create(**args)
+        try:
+            interpreters.run_string(interp, code)
+        finally:
+            interpreters.destroy(interp)
+        said[config + " " + name] = os.read(read, 4096).decode().strip()
+import lexeval.native
+said["main"] = lexeval.native.build_kind()
+print(json.dumps(said))
+"""
+
+
+@pytest.mark.skipif(PURE_PYTHON, reason="LEXEVAL_PURE_PYTHON is set: no compiled module loads")
+def test_kernels_with_process_wide_state_refuse_subinterpreters() -> None:
+    """Multi-phase init with honest declarations: a kernel that keeps process-wide static state
+    (every one but affixes) is an ImportError in a subinterpreter (Py_mod_multiple_interpreters
+    from 3.12 on; the module's own check in 3.11 and in a legacy subinterpreter, which does not
+    check extensions); affixes, which keeps none, loads; the main interpreter still loads them
+    all afterwards. The subinterpreters run in a new process."""
+    if build_kind() != "compiled":
+        pytest.skip(f"the compiled build is not complete here: {build_kind()}")
+    proc = run_python(SUBINTERPRETER_IMPORTS, *MODULES, timeout=120)
+    said = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert said.pop("main") == "compiled"
+    configs = {key.split()[0] for key in said}
+    assert configs == ({"default", "legacy"} if sys.version_info >= (3, 12) else {"default"})
+    assert len(said) == len(configs) * len(MODULES)
+    for key, outcome in said.items():
+        name = key.split()[1]
+        if name == "affixes":
+            assert outcome == "loaded", key
+        else:
+            assert outcome.startswith("ImportError: "), (key, outcome)
+            assert f"lexeval.native.{name}" in outcome, (key, outcome)
+
+
 needs_affixes = pytest.mark.skipif(
     affixes_native is None, reason="lexeval.native.affixes not built, or LEXEVAL_PURE_PYTHON set"
 )

@@ -302,9 +302,29 @@ static PyMethodDef METHODS[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef MODULE = {
-    PyModuleDef_HEAD_INIT, "lexeval.native.affixes",
-    "The compiled fast path of spaCy's affix rules on the commonest chunks.", 0, METHODS,
+static int exec_module(PyObject *module)
+{
+    (void)module;
+    return 0;
+}
+
+/* ---- module init: multi-phase (PEP 489) ------------------------------------------------
+ * No state of its own (the tables come with each call): it loads in every interpreter, each with
+ * its own GIL (3.12+); it relies on the GIL (Py_mod_gil, 3.13+). */
+static PyModuleDef_Slot SLOTS[] = {
+    {Py_mod_exec, (void *)exec_module},
+#if PY_VERSION_HEX >= 0x030C0000
+    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+#endif
+#if PY_VERSION_HEX >= 0x030D0000
+    {Py_mod_gil, Py_MOD_GIL_USED},
+#endif
+    {0, NULL},
 };
 
-PyMODINIT_FUNC PyInit_affixes(void) { return PyModule_Create(&MODULE); }
+static struct PyModuleDef MODULE = {
+    PyModuleDef_HEAD_INIT, "lexeval.native.affixes",
+    "The compiled fast path of spaCy's affix rules on the commonest chunks.", 0, METHODS, SLOTS,
+};
+
+PyMODINIT_FUNC PyInit_affixes(void) { return PyModuleDef_Init(&MODULE); }

@@ -2044,29 +2044,55 @@ static PyMethodDef METHODS[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef MODULE = {
-    PyModuleDef_HEAD_INIT, "lexeval.native.keywords",
-    "The compiled fast path of StepProcessor.keyword_analysis (see lexeval.native).", -1,
-    METHODS,
-};
-
-PyMODINIT_FUNC PyInit_keywords(void)
+/* ---- module init: multi-phase (PEP 489) ------------------------------------------------
+ * Process-wide static state stays (a static type (KnownChunks), the sentinel DEFER and the tuple
+ * subclasses' deallocator read at import): one copy for the process, made for the main
+ * interpreter's objects. So the module loads in the main interpreter only: any other one gets an
+ * ImportError (Py_mod_multiple_interpreters says so from 3.12 on; the check below also covers 3.11
+ * and subinterpreters that do not check), and lexeval runs its pure-Python code there
+ * (lexeval.native.load). It relies on the GIL (Py_mod_gil, 3.13+). */
+static int main_interpreter_only(void)
 {
+    if (PyInterpreterState_Get() != PyInterpreterState_Main()) {
+        PyErr_SetString(PyExc_ImportError,
+                        "lexeval.native.keywords keeps process-wide state: it loads in the main "
+                        "interpreter only (lexeval runs its pure-Python code elsewhere)");
+        return -1;
+    }
+    return 0;
+}
+
+static int exec_module(PyObject *module)
+{
+    if (main_interpreter_only() < 0)
+        return -1;
     init_tables();
     PyObject *probe = PyObject_CallFunction((PyObject *)&PyType_Type, "s(O){}", "probe",
                                             (PyObject *)&PyTuple_Type);
     if (probe == NULL)
-        return NULL;
+        return -1;
     class_dealloc = ((PyTypeObject *)probe)->tp_dealloc;
     Py_DECREF(probe);
     if (PyType_Ready(&KnownChunksType) < 0)
-        return NULL;
-    PyObject *module = PyModule_Create(&MODULE);
-    if (module == NULL)
-        return NULL;
-    if (PyModule_AddObjectRef(module, "KnownChunks", (PyObject *)&KnownChunksType) < 0) {
-        Py_DECREF(module);
-        return NULL;
-    }
-    return module;
+        return -1;
+    return PyModule_AddObjectRef(module, "KnownChunks", (PyObject *)&KnownChunksType);
 }
+
+static PyModuleDef_Slot SLOTS[] = {
+    {Py_mod_exec, (void *)exec_module},
+#if PY_VERSION_HEX >= 0x030C0000
+    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
+#endif
+#if PY_VERSION_HEX >= 0x030D0000
+    {Py_mod_gil, Py_MOD_GIL_USED},
+#endif
+    {0, NULL},
+};
+
+static struct PyModuleDef MODULE = {
+    PyModuleDef_HEAD_INIT, "lexeval.native.keywords",
+    "The compiled fast path of StepProcessor.keyword_analysis (see lexeval.native).", 0,
+    METHODS, SLOTS,
+};
+
+PyMODINIT_FUNC PyInit_keywords(void) { return PyModuleDef_Init(&MODULE); }

@@ -65,15 +65,49 @@ static PyMethodDef METHODS[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef MODULE = {
-    PyModuleDef_HEAD_INIT, "lexeval.native.results",
-    "An object of a class with slots built and filled in one call (see lexeval.native).", -1,
-    METHODS,
+/* ---- module init: multi-phase (PEP 489) ------------------------------------------------
+ * Process-wide static state stays (the empty tuple object.__new__ is called with): one copy for
+ * the process, made for the main interpreter's objects. So the module loads in the main
+ * interpreter only: any other one gets an ImportError (Py_mod_multiple_interpreters says so from
+ * 3.12 on; the check below also covers 3.11 and subinterpreters that do not check), and lexeval
+ * runs its pure-Python code there (lexeval.native.load). It relies on the GIL (Py_mod_gil,
+ * 3.13+). */
+static int main_interpreter_only(void)
+{
+    if (PyInterpreterState_Get() != PyInterpreterState_Main()) {
+        PyErr_SetString(PyExc_ImportError,
+                        "lexeval.native.results keeps process-wide state: it loads in the main "
+                        "interpreter only (lexeval runs its pure-Python code elsewhere)");
+        return -1;
+    }
+    return 0;
+}
+
+static int exec_module(PyObject *module)
+{
+    (void)module;
+    if (main_interpreter_only() < 0)
+        return -1;
+    if (EMPTY_ARGS == NULL && (EMPTY_ARGS = PyTuple_New(0)) == NULL)
+        return -1;
+    return 0;
+}
+
+static PyModuleDef_Slot SLOTS[] = {
+    {Py_mod_exec, (void *)exec_module},
+#if PY_VERSION_HEX >= 0x030C0000
+    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
+#endif
+#if PY_VERSION_HEX >= 0x030D0000
+    {Py_mod_gil, Py_MOD_GIL_USED},
+#endif
+    {0, NULL},
 };
 
-PyMODINIT_FUNC PyInit_results(void)
-{
-    if (EMPTY_ARGS == NULL && (EMPTY_ARGS = PyTuple_New(0)) == NULL)
-        return NULL;
-    return PyModule_Create(&MODULE);
-}
+static struct PyModuleDef MODULE = {
+    PyModuleDef_HEAD_INIT, "lexeval.native.results",
+    "An object of a class with slots built and filled in one call (see lexeval.native).", 0,
+    METHODS, SLOTS,
+};
+
+PyMODINIT_FUNC PyInit_results(void) { return PyModuleDef_Init(&MODULE); }

@@ -966,30 +966,63 @@ static PyMethodDef METHODS[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef MODULE = {
-    PyModuleDef_HEAD_INIT, "lexeval.native.rouge",
-    "The compiled fast path of rouge-score compat ROUGE (see lexeval.native).", -1, METHODS,
+/* ---- module init: multi-phase (PEP 489) ------------------------------------------------
+ * Process-wide static state stays (the remembered-token tables and their hash seed): one copy for
+ * the process, made for the main interpreter's objects. So the module loads in the main
+ * interpreter only: any other one gets an ImportError (Py_mod_multiple_interpreters says so from
+ * 3.12 on; the check below also covers 3.11 and subinterpreters that do not check), and lexeval
+ * runs its pure-Python code there (lexeval.native.load). It relies on the GIL (Py_mod_gil,
+ * 3.13+). */
+static int main_interpreter_only(void)
+{
+    if (PyInterpreterState_Get() != PyInterpreterState_Main()) {
+        PyErr_SetString(PyExc_ImportError,
+                        "lexeval.native.rouge keeps process-wide state: it loads in the main "
+                        "interpreter only (lexeval runs its pure-Python code elsewhere)");
+        return -1;
+    }
+    return 0;
+}
+
+static int exec_module(PyObject *module)
+{
+    static int seeded; /* once: the tables' entries were hashed with this seed */
+    if (main_interpreter_only() < 0)
+        return -1;
+    if (!seeded) {
+        PyObject *seed = PyUnicode_FromString("lexeval.native.rouge");
+        if (!seed)
+            return -1;
+        Py_hash_t h = PyObject_Hash(seed);
+        Py_DECREF(seed);
+        if (h == -1)
+            return -1;
+        SEED ^= (uint64_t)h;
+        seeded = 1;
+    }
+    if (PyModule_AddIntConstant(module, "UNIGRAMS", WANT_UNIGRAMS) < 0 ||
+        PyModule_AddIntConstant(module, "BIGRAMS", WANT_BIGRAMS) < 0 ||
+        PyModule_AddIntConstant(module, "LCS", WANT_LCS) < 0 ||
+        PyModule_AddIntConstant(module, "SUMMARY", WANT_SUMMARY) < 0)
+        return -1;
+    return 0;
+}
+
+static PyModuleDef_Slot SLOTS[] = {
+    {Py_mod_exec, (void *)exec_module},
+#if PY_VERSION_HEX >= 0x030C0000
+    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
+#endif
+#if PY_VERSION_HEX >= 0x030D0000
+    {Py_mod_gil, Py_MOD_GIL_USED},
+#endif
+    {0, NULL},
 };
 
-PyMODINIT_FUNC PyInit_rouge(void)
-{
-    PyObject *seed = PyUnicode_FromString("lexeval.native.rouge");
-    if (!seed)
-        return NULL;
-    Py_hash_t h = PyObject_Hash(seed);
-    Py_DECREF(seed);
-    if (h == -1)
-        return NULL;
-    SEED ^= (uint64_t)h;
-    PyObject *m = PyModule_Create(&MODULE);
-    if (!m)
-        return NULL;
-    if (PyModule_AddIntConstant(m, "UNIGRAMS", WANT_UNIGRAMS) < 0 ||
-        PyModule_AddIntConstant(m, "BIGRAMS", WANT_BIGRAMS) < 0 ||
-        PyModule_AddIntConstant(m, "LCS", WANT_LCS) < 0 ||
-        PyModule_AddIntConstant(m, "SUMMARY", WANT_SUMMARY) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+static struct PyModuleDef MODULE = {
+    PyModuleDef_HEAD_INIT, "lexeval.native.rouge",
+    "The compiled fast path of rouge-score compat ROUGE (see lexeval.native).", 0, METHODS,
+    SLOTS,
+};
+
+PyMODINIT_FUNC PyInit_rouge(void) { return PyModuleDef_Init(&MODULE); }

@@ -739,20 +739,36 @@ static PyMethodDef METHODS[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef MODULE = {
-    PyModuleDef_HEAD_INIT, "lexeval.native.weights",
-    "The compiled fast path of a reference's keyword weights (see lexeval.native).", -1, METHODS,
-};
-
-PyMODINIT_FUNC PyInit_weights(void)
+/* ---- module init: multi-phase (PEP 489) ------------------------------------------------
+ * Process-wide static state stays (the numbers 2 and 0.0, builtins.sum, the tuple subclasses'
+ * deallocator read at import): one copy for the process, made for the main interpreter's objects.
+ * So the module loads in the main interpreter only: any other one gets an ImportError
+ * (Py_mod_multiple_interpreters says so from 3.12 on; the check below also covers 3.11 and
+ * subinterpreters that do not check), and lexeval runs its pure-Python code there
+ * (lexeval.native.load). It relies on the GIL (Py_mod_gil, 3.13+). */
+static int main_interpreter_only(void)
 {
+    if (PyInterpreterState_Get() != PyInterpreterState_Main()) {
+        PyErr_SetString(PyExc_ImportError,
+                        "lexeval.native.weights keeps process-wide state: it loads in the main "
+                        "interpreter only (lexeval runs its pure-Python code elsewhere)");
+        return -1;
+    }
+    return 0;
+}
+
+static int exec_module(PyObject *module)
+{
+    (void)module;
+    if (main_interpreter_only() < 0)
+        return -1;
     if ((TWO == NULL && (TWO = PyLong_FromLong(2)) == NULL) ||
         (ZERO == NULL && (ZERO = PyFloat_FromDouble(0.0)) == NULL))
-        return NULL;
+        return -1;
     PyObject *probe = PyObject_CallFunction((PyObject *)&PyType_Type, "s(O){}", "probe",
                                             (PyObject *)&PyTuple_Type);
     if (probe == NULL)
-        return NULL;
+        return -1;
     class_dealloc = ((PyTypeObject *)probe)->tp_dealloc;
     Py_DECREF(probe);
     volatile double ten = 10.0; /* not folded by the compiler: libm's log, as math.log's */
@@ -761,12 +777,31 @@ PyMODINIT_FUNC PyInit_weights(void)
     if (SUM == NULL) {
         PyObject *builtins = PyImport_ImportModule("builtins");
         if (builtins == NULL)
-            return NULL;
+            return -1;
         SUM = PyObject_GetAttrString(builtins, "sum");
         Py_DECREF(builtins);
         if (SUM == NULL)
-            return NULL;
+            return -1;
     }
 #endif
-    return PyModule_Create(&MODULE);
+    return 0;
 }
+
+static PyModuleDef_Slot SLOTS[] = {
+    {Py_mod_exec, (void *)exec_module},
+#if PY_VERSION_HEX >= 0x030C0000
+    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
+#endif
+#if PY_VERSION_HEX >= 0x030D0000
+    {Py_mod_gil, Py_MOD_GIL_USED},
+#endif
+    {0, NULL},
+};
+
+static struct PyModuleDef MODULE = {
+    PyModuleDef_HEAD_INIT, "lexeval.native.weights",
+    "The compiled fast path of a reference's keyword weights (see lexeval.native).", 0, METHODS,
+    SLOTS,
+};
+
+PyMODINIT_FUNC PyInit_weights(void) { return PyModuleDef_Init(&MODULE); }

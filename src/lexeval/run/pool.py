@@ -290,12 +290,13 @@ def _serve(
         except BaseException as error:  # raised in the caller
             reply = ForkingPickler.dumps((False, _portable(error)))
         del columns
-        gc.collect()
-        gc.freeze()
-        try:
+        try:  # first: the caller unpickles these results while this process collects
             conn.send_bytes(reply)
         except OSError:
             _leave(leftover)
+        del reply
+        gc.collect()
+        gc.freeze()
 
 
 def _portable(error: BaseException) -> BaseException:
@@ -432,13 +433,15 @@ def _collect(
             if not isinstance(ready, Connection):
                 raise _died()
             try:
-                ok, payload = ready.recv()
+                reply = ready.recv_bytes()
             except (EOFError, OSError):
                 raise _died() from None
+            i = busy.pop(ready)
+            give(ready)  # first: the worker scores while this process unpickles and unpacks
+            ok, payload = ForkingPickler.loads(reply)
+            del reply
             if not ok:
                 raise payload
-            i = busy.pop(ready)
-            give(ready)  # first: the worker scores while this process unpacks
             chunks[i] = unpack(payload)
             if on_chunk is not None:
                 on_chunk(bounds[i][1] - bounds[i][0])
