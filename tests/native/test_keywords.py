@@ -152,6 +152,9 @@ print(compiled())
 """
 
 
+@pytest.mark.skipif(
+    native is None, reason="the keywords kernel is not built, or LEXEVAL_PURE_PYTHON set"
+)
 def test_the_function_holds_arguments_it_is_lent() -> None:
     """functools.partial lends its arguments without holding them, and the callback for the
     missing chunks (Python code) can drop them: the call then read a freed cache and

@@ -287,6 +287,7 @@ assert counts(["a", "b", "c"], ["a", "c"], [3], [2], 15) == (2, 0, 2, 2)
 """
 
 
+@needs_native
 @pytest.mark.parametrize(
     ("tokens", "sentences", "want"),
     [(200_000, 1, 4), (200_000, 50, 8)],
