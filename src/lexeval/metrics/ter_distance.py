@@ -1,0 +1,172 @@
+"""TER's beam edit distance (sacrebleu 2.6's ``lib_ter.BeamEditDistance``), restructured.
+
+sacrebleu fills a Levenshtein matrix (every edit costs 1) row by row, one row per word of
+the output, each row only inside a beam of 25 cells either side of the pseudo-diagonal
+``floor(i * len(ref) / len(output))`` (wider when the lengths differ wildly; the last row
+whole); cells outside it stay "infinite". Of a cell's three moves it keeps the first
+cheapest in the order substitution (or match), deletion of an output word, insertion of a
+reference word, and it reads the trace back from the last cell. :class:`BeamDistance`
+computes the same rows on integer word ids and plain lists of costs (no operation kept per
+cell, no tuples): the trace is read back from the costs with sacrebleu's order of
+preference, so costs and traces are sacrebleu's (tests/metrics/test_ter_distance.py
+compares them with ``BeamEditDistance``). The beam of each row is computed once per output
+length.
+
+sacrebleu's prefix cache only saves time when every output it sees has the same length (as
+in TER's search, where shifts keep the length). Here the candidates of one round of the
+shift search reuse the rows of the output they were shifted from, up to the first word they
+change: always rows of the same words and length, so the answer never depends on call order.
+
+>>> d = BeamDistance("the cat sat on the mat".split())
+>>> d("the cat mat on the sat".split())
+(2, '  s  s')
+>>> d.costs(["the cat sat on the mat".split(), "the cat mat on the sat".split()])
+[0, 2]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+__all__ = ["BeamDistance"]
+
+#: sacrebleu 2.6's beam width and "infinity" (lib_ter.py)
+_BEAM_WIDTH = 25
+_INF = 10**16
+
+_Rows = list[list[int]]
+
+
+class BeamDistance:
+    """sacrebleu's beam edit distance from output words to the reference ``words_ref``.
+
+    ``distance(words)`` returns sacrebleu's ``(cost, trace)`` (the output rewritten into the
+    reference: ``" "`` kept, ``"s"`` substituted, ``"d"`` an output word deleted, ``"i"`` a
+    reference word inserted) and remembers the rows; ``distance.costs(outputs)`` the costs of
+    outputs of the same length, reusing those rows where they share the first words.
+    """
+
+    def __init__(self, words_ref: Sequence[str]) -> None:
+        self._ids: dict[str, int] = {}
+        self._ref = self._encode(words_ref)
+        self._m = len(self._ref)
+        self._base: list[int] = []
+        self._base_rows: _Rows = [list(range(self._m + 1))]
+        self._beams: dict[int, list[tuple[int, int]]] = {}
+
+    def _encode(self, words: Sequence[str]) -> list[int]:
+        ids = self._ids
+        return [ids.setdefault(w, len(ids)) for w in words]
+
+    def _beam(self, n: int) -> list[tuple[int, int]]:
+        """sacrebleu's beam ``[min_j, max_j)`` of each row of an output of ``n`` words."""
+        beam = self._beams.get(n)
+        if beam is None:
+            beam = self._beams[n] = _beam(n, self._m)
+        return beam
+
+    def __call__(self, words_hyp: Sequence[str]) -> tuple[int, str]:
+        hyp = self._encode(words_hyp)
+        rows = _rows(self._ref, hyp, [list(range(self._m + 1))], self._beam(len(hyp)))
+        self._base, self._base_rows = hyp, rows
+        return rows[-1][-1], _trace(rows, hyp, self._ref)
+
+    def costs(self, outputs: Sequence[Sequence[str]]) -> list[int]:
+        """The costs of ``outputs``, in order."""
+        base, base_rows = self._base, self._base_rows
+        found: list[int] = []
+        for words in outputs:
+            hyp = self._encode(words)
+            shared = 0
+            if len(hyp) == len(base):
+                for a, b in zip(hyp, base, strict=True):
+                    if a != b:
+                        break
+                    shared += 1
+            rows = _rows(self._ref, hyp, base_rows[: shared + 1], self._beam(len(hyp)))
+            found.append(rows[-1][-1])
+        return found
+
+
+def _beam(n: int, m: int) -> list[tuple[int, int]]:
+    """sacrebleu's ``[min_j, max_j)`` of rows 0..n (row 0, the reference inserted, whole)."""
+    length_ratio = m / n if n else 1
+    beam_width = _BEAM_WIDTH
+    if length_ratio / 2 > _BEAM_WIDTH:  # lengths so far apart that rows would not overlap
+        beam_width = math.ceil(length_ratio / 2 + _BEAM_WIDTH)
+    beam = [(0, m + 1)]
+    for i in range(1, n + 1):
+        pseudo_diag = math.floor(i * length_ratio)
+        hi = m + 1 if i == n else min(m + 1, pseudo_diag + beam_width)
+        beam.append((max(0, pseudo_diag - beam_width), hi))
+    return beam
+
+
+def _rows(ref: list[int], hyp: list[int], rows: _Rows, beam: list[tuple[int, int]]) -> _Rows:
+    """``rows`` (the first rows of the matrix, reused) completed to the last row of ``hyp``.
+
+    A cell takes the cheapest of its diagonal (plus 1 unless the words match), the cell above
+    plus 1 and the cell to its left plus 1, the first in that order on ties; "infinite"
+    (``_INF``) when none is finite, as sacrebleu's cells outside the beam."""
+    rows = list(rows)
+    prev = rows[-1]
+    empty = [_INF] * (len(ref) + 1)
+    for i in range(len(rows), len(hyp) + 1):
+        word = hyp[i - 1]
+        lo, hi = beam[i]
+        cur = empty[:]
+        if lo < hi:
+            if lo == 0:
+                left = cur[0] = prev[0] + 1  # delete the output word
+                lo = 1
+            else:
+                left = _INF
+            j = lo
+            cells = zip(prev[lo - 1 : hi - 1], prev[lo:hi], ref[lo - 1 : hi - 1], strict=True)
+            for diag, up, ref_word in cells:
+                if ref_word != word:
+                    diag += 1
+                up += 1
+                if up < diag:
+                    diag = up
+                left += 1
+                if left < diag:
+                    diag = left
+                if diag >= _INF:
+                    diag = _INF
+                cur[j] = left = diag
+                j += 1
+        rows.append(cur)
+        prev = cur
+    return rows
+
+
+def _trace(rows: _Rows, hyp: list[int], ref: list[int]) -> str:
+    """sacrebleu's trace read back from the costs: a finite cell's operation is the first of
+    substitution (match), deletion, insertion that reaches its cost."""
+    ops: list[str] = []
+    i, j = len(hyp), len(ref)
+    while i > 0 or j > 0:
+        cost = rows[i][j]
+        if i == 0:
+            ops.append("i")
+            j -= 1
+        elif j == 0:
+            if cost == _INF:
+                raise ValueError("unknown operation 'x'")
+            ops.append("d")
+            i -= 1
+        elif cost >= _INF:
+            raise ValueError("unknown operation 'x'")
+        elif rows[i - 1][j - 1] + (hyp[i - 1] != ref[j - 1]) == cost:
+            ops.append(" " if hyp[i - 1] == ref[j - 1] else "s")
+            i -= 1
+            j -= 1
+        elif rows[i - 1][j] + 1 == cost:
+            ops.append("d")
+            i -= 1
+        else:
+            ops.append("i")
+            j -= 1
+    return "".join(reversed(ops))
