@@ -12,10 +12,10 @@ preference, so costs and traces are sacrebleu's (tests/metrics/test_ter_distance
 compares them with ``BeamEditDistance``). The beam of each row is computed once per output
 length.
 
-sacrebleu's prefix cache only saves time when every output it sees has the same length (as
-in TER's search, where shifts keep the length). Here the candidates of one round of the
-shift search reuse the rows of the output they were shifted from, up to the first word they
-change: always rows of the same words and length, so the answer never depends on call order.
+sacrebleu's prefix cache (rows kept by the words before them) only saves time when every
+output it sees has the same length (as in TER's search, where shifts keep the length): a
+row's beam depends on the length. Here the cache is emptied when the length changes, so
+the answer never depends on call order.
 
 >>> d = BeamDistance("the cat sat on the mat".split())
 >>> d("the cat mat on the sat".split())
@@ -35,7 +35,9 @@ __all__ = ["BeamDistance"]
 _BEAM_WIDTH = 25
 _INF = 10**16
 
+_MAX_CACHE = 10000
 _Rows = list[list[int]]
+_Node = dict[int, tuple["_Node", list[int]]]
 
 
 class BeamDistance:
@@ -43,50 +45,57 @@ class BeamDistance:
 
     ``distance(words)`` returns sacrebleu's ``(cost, trace)`` (the output rewritten into the
     reference: ``" "`` kept, ``"s"`` substituted, ``"d"`` an output word deleted, ``"i"`` a
-    reference word inserted) and remembers the rows; ``distance.costs(outputs)`` the costs of
-    outputs of the same length, reusing those rows where they share the first words.
+    reference word inserted); ``distance.costs(outputs)`` the costs of several outputs.
+    Rows already computed for the first words of an output of the same length are reused
+    (a trie of word prefixes, as sacrebleu's cache, up to its 10,000 rows).
     """
 
     def __init__(self, words_ref: Sequence[str]) -> None:
         self._ids: dict[str, int] = {}
         self._ref = self._encode(words_ref)
         self._m = len(self._ref)
-        self._base: list[int] = []
-        self._base_rows: _Rows = [list(range(self._m + 1))]
-        self._beams: dict[int, list[tuple[int, int]]] = {}
+        self._initial = list(range(self._m + 1))
+        self._length = -1  # the output length the cache and beam are for
+        self._cache: _Node = {}
+        self._cached = 0
+        self._beam: list[tuple[int, int]] = []
 
     def _encode(self, words: Sequence[str]) -> list[int]:
         ids = self._ids
         return [ids.setdefault(w, len(ids)) for w in words]
 
-    def _beam(self, n: int) -> list[tuple[int, int]]:
-        """sacrebleu's beam ``[min_j, max_j)`` of each row of an output of ``n`` words."""
-        beam = self._beams.get(n)
-        if beam is None:
-            beam = self._beams[n] = _beam(n, self._m)
-        return beam
-
     def __call__(self, words_hyp: Sequence[str]) -> tuple[int, str]:
         hyp = self._encode(words_hyp)
-        rows = _rows(self._ref, hyp, [list(range(self._m + 1))], self._beam(len(hyp)))
-        self._base, self._base_rows = hyp, rows
+        rows = self._rows(hyp)
         return rows[-1][-1], _trace(rows, hyp, self._ref)
 
     def costs(self, outputs: Sequence[Sequence[str]]) -> list[int]:
         """The costs of ``outputs``, in order."""
-        base, base_rows = self._base, self._base_rows
-        found: list[int] = []
-        for words in outputs:
-            hyp = self._encode(words)
-            shared = 0
-            if len(hyp) == len(base):
-                for a, b in zip(hyp, base, strict=True):
-                    if a != b:
-                        break
-                    shared += 1
-            rows = _rows(self._ref, hyp, base_rows[: shared + 1], self._beam(len(hyp)))
-            found.append(rows[-1][-1])
-        return found
+        return [self._rows(self._encode(words))[-1][-1] for words in outputs]
+
+    def _rows(self, hyp: list[int]) -> _Rows:
+        """All rows of ``hyp``'s matrix: the cached ones of its first words, then new ones
+        (cached in turn)."""
+        if len(hyp) != self._length:  # rows and beam depend on the output's length
+            self._length, self._cache, self._cached = len(hyp), {}, 0
+            self._beam = _beam(len(hyp), self._m)
+        rows = [self._initial]
+        node = self._cache
+        for word in hyp:
+            entry = node.get(word)
+            if entry is None:
+                break
+            node, row = entry
+            rows.append(row)
+        known = len(rows)
+        rows = _complete(self._ref, hyp, rows, self._beam)
+        if self._cached < _MAX_CACHE:
+            for word, row in zip(hyp[known - 1 :], rows[known:], strict=True):
+                child: _Node = {}
+                node[word] = (child, row)
+                node = child
+            self._cached += len(rows) - known
+        return rows
 
 
 def _beam(n: int, m: int) -> list[tuple[int, int]]:
@@ -103,40 +112,40 @@ def _beam(n: int, m: int) -> list[tuple[int, int]]:
     return beam
 
 
-def _rows(ref: list[int], hyp: list[int], rows: _Rows, beam: list[tuple[int, int]]) -> _Rows:
-    """``rows`` (the first rows of the matrix, reused) completed to the last row of ``hyp``.
+def _complete(ref: list[int], hyp: list[int], rows: _Rows, beam: list[tuple[int, int]]) -> _Rows:
+    """``rows`` (the first rows of the matrix, known) completed to the last row of ``hyp``.
 
     A cell takes the cheapest of its diagonal (plus 1 unless the words match), the cell above
-    plus 1 and the cell to its left plus 1, the first in that order on ties; "infinite"
-    (``_INF``) when none is finite, as sacrebleu's cells outside the beam."""
-    rows = list(rows)
+    plus 1 and the cell to its left plus 1 (which one, sacrebleu's order on ties, is read back
+    by :func:`_trace`); cells outside the beam are "infinite" (``_INF``). The beams of
+    consecutive rows overlap (sacrebleu widens them for that), so every cell inside one is
+    reachable and finite, as in sacrebleu."""
     prev = rows[-1]
     empty = [_INF] * (len(ref) + 1)
     for i in range(len(rows), len(hyp) + 1):
         word = hyp[i - 1]
         lo, hi = beam[i]
-        cur = empty[:]
-        if lo < hi:
+        if lo >= hi:
+            cur = empty[:]
+        else:
             if lo == 0:
-                left = cur[0] = prev[0] + 1  # delete the output word
+                left = prev[0] + 1  # delete the output word
+                found = [left]
                 lo = 1
             else:
                 left = _INF
-            j = lo
+                found = []
+            add = found.append
             cells = zip(prev[lo - 1 : hi - 1], prev[lo:hi], ref[lo - 1 : hi - 1], strict=True)
             for diag, up, ref_word in cells:
+                cost = (up if up < left else left) + 1
                 if ref_word != word:
                     diag += 1
-                up += 1
-                if up < diag:
-                    diag = up
-                left += 1
-                if left < diag:
-                    diag = left
-                if diag >= _INF:
-                    diag = _INF
-                cur[j] = left = diag
-                j += 1
+                if diag < cost:
+                    cost = diag
+                add(cost)
+                left = cost
+            cur = empty[: hi - len(found)] + found + empty[hi:]
         rows.append(cur)
         prev = cur
     return rows
