@@ -15,7 +15,10 @@ length.
 sacrebleu's prefix cache (rows kept by the words before them) only saves time when every
 output it sees has the same length (as in TER's search, where shifts keep the length): a
 row's beam depends on the length. Here the cache is emptied when the length changes, so
-the answer never depends on call order.
+the answer never depends on call order. A shifted output differs from the output it was
+shifted from only in a span of words: its rows are computed up to the end of that span and
+met by the first output's costs read backwards from the last cell (every path crosses
+each row, so the cheapest sum over a row's cells is the cost).
 
 >>> d = BeamDistance("the cat sat on the mat".split())
 >>> d("the cat mat on the sat".split())
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from operator import add
 
 __all__ = ["BeamDistance"]
 
@@ -59,6 +63,8 @@ class BeamDistance:
         self._cache: _Node = {}
         self._cached = 0
         self._beam: list[tuple[int, int]] = []
+        self._base: list[int] = []  # the output last traced, and the costs of its suffixes
+        self._suffix: _Rows = []
 
     def _encode(self, words: Sequence[str]) -> list[int]:
         ids = self._ids
@@ -66,31 +72,53 @@ class BeamDistance:
 
     def __call__(self, words_hyp: Sequence[str]) -> tuple[int, str]:
         hyp = self._encode(words_hyp)
-        rows = self._rows(hyp)
+        rows = self._rows(hyp, len(hyp))
+        self._base, self._suffix = hyp, []
         return rows[-1][-1], _trace(rows, hyp, self._ref)
 
     def costs(self, outputs: Sequence[Sequence[str]]) -> list[int]:
-        """The costs of ``outputs``, in order."""
-        return [self._rows(self._encode(words))[-1][-1] for words in outputs]
+        """The costs of ``outputs``, in order. An output of the last traced output's length
+        whose last words are the same has its rows computed only up to them: the cost is
+        the cheapest sum of a cell's cost from the start and the traced output's cost from
+        that cell to the end (every path crosses the row)."""
+        found: list[int] = []
+        base = self._base
+        for words in outputs:
+            hyp = self._encode(words)
+            n = len(hyp)
+            end = n
+            if n == len(base):
+                while end > 0 and hyp[end - 1] == base[end - 1]:
+                    end -= 1
+            if end == n:
+                found.append(self._rows(hyp, n)[-1][-1])
+                continue
+            if not self._suffix:
+                self._suffix = _suffix_costs(self._ref, base, self._beam)
+            row, rest = self._rows(hyp, end)[end], self._suffix[end]
+            lo, hi = self._beam[end]
+            found.append(min(map(add, row[lo:hi], rest[lo:hi]), default=_INF))
+        return found
 
-    def _rows(self, hyp: list[int]) -> _Rows:
-        """All rows of ``hyp``'s matrix: the cached ones of its first words, then new ones
-        (cached in turn)."""
+    def _rows(self, hyp: list[int], upto: int) -> _Rows:
+        """Rows 0..``upto`` of ``hyp``'s matrix: the cached ones of its first words, then new
+        ones (cached in turn)."""
         if len(hyp) != self._length:  # rows and beam depend on the output's length
             self._length, self._cache, self._cached = len(hyp), {}, 0
             self._beam = _beam(len(hyp), self._m)
         rows = [self._initial]
         node = self._cache
-        for word in hyp:
+        for word in hyp[:upto]:
             entry = node.get(word)
             if entry is None:
                 break
             node, row = entry
             rows.append(row)
         known = len(rows)
-        rows = _complete(self._ref, hyp, rows, self._beam)
+        if known <= upto:
+            rows = _complete(self._ref, hyp[:upto], rows, self._beam)
         if self._cached < _MAX_CACHE:
-            for word, row in zip(hyp[known - 1 :], rows[known:], strict=True):
+            for word, row in zip(hyp[known - 1 : len(rows) - 1], rows[known:], strict=True):
                 child: _Node = {}
                 node[word] = (child, row)
                 node = child
@@ -148,6 +176,33 @@ def _complete(ref: list[int], hyp: list[int], rows: _Rows, beam: list[tuple[int,
             cur = empty[: hi - len(found)] + found + empty[hi:]
         rows.append(cur)
         prev = cur
+    return rows
+
+
+def _suffix_costs(ref: list[int], hyp: list[int], beam: list[tuple[int, int]]) -> _Rows:
+    """The matrix read backwards: row i, cell j is the cheapest way from cell (i, j) to the
+    last cell through cells inside the beam (moves as in :func:`_complete`)."""
+    m, n = len(ref), len(hyp)
+    empty = [_INF] * (m + 1)
+    lo = beam[n][0]
+    last = empty[:lo] + list(range(m - lo, -1, -1))  # insert the rest of the reference
+    rows = [last]
+    nxt = last
+    for i in range(n - 1, -1, -1):
+        word = hyp[i]
+        lo, hi = beam[i]
+        cur = empty[:]
+        right = _INF
+        for j in range(hi - 1, lo - 1, -1):
+            cost = (nxt[j] if nxt[j] < right else right) + 1
+            if j < m:
+                diag = nxt[j + 1] + (ref[j] != word)
+                if diag < cost:
+                    cost = diag
+            cur[j] = right = cost
+        rows.append(cur)
+        nxt = cur
+    rows.reverse()
     return rows
 
 
