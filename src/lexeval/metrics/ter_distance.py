@@ -132,11 +132,12 @@ def _beam(n: int, m: int) -> list[tuple[int, int]]:
     beam_width = _BEAM_WIDTH
     if length_ratio / 2 > _BEAM_WIDTH:  # lengths so far apart that rows would not overlap
         beam_width = math.ceil(length_ratio / 2 + _BEAM_WIDTH)
-    beam = [(0, m + 1)]
-    for i in range(1, n + 1):
-        pseudo_diag = math.floor(i * length_ratio)
-        hi = m + 1 if i == n else min(m + 1, pseudo_diag + beam_width)
-        beam.append((max(0, pseudo_diag - beam_width), hi))
+    # the pseudo-diagonal floor(i * length_ratio): int() floors a float >= 0
+    diagonals = [int(i * length_ratio) for i in range(n + 1)]
+    beam = [(max(0, d - beam_width), min(m + 1, d + beam_width)) for d in diagonals]
+    beam[0] = (0, m + 1)
+    if n:
+        beam[n] = (beam[n][0], m + 1)
     return beam
 
 
