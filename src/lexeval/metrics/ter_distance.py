@@ -65,6 +65,7 @@ class BeamDistance:
         self._beam: list[tuple[int, int]] = []
         self._base: list[int] = []  # the output last traced, and the costs of its suffixes
         self._suffix: _Rows = []
+        self._traced: tuple[int, str] | None = None  # its cost and trace
 
     def _encode(self, words: Sequence[str]) -> list[int]:
         ids = self._ids
@@ -72,9 +73,12 @@ class BeamDistance:
 
     def __call__(self, words_hyp: Sequence[str]) -> tuple[int, str]:
         hyp = self._encode(words_hyp)
+        if self._traced is not None and hyp == self._base:  # TER asks twice at the end
+            return self._traced
         rows = self._rows(hyp, len(hyp))
         self._base, self._suffix = hyp, []
-        return rows[-1][-1], _trace(rows, hyp, self._ref)
+        self._traced = (rows[-1][-1], _trace(rows, hyp, self._ref))
+        return self._traced
 
     def costs(self, outputs: Sequence[Sequence[str]]) -> list[int]:
         """The costs of ``outputs``, in order. An output of the last traced output's length
