@@ -4,9 +4,10 @@ substitutions, deletions and insertions left after them.
 sacrebleu's ``translation_edit_rate`` returns only the number of edits. :func:`ter_trace` runs
 the same search and keeps what it did: the shift loop and the candidate ranking are
 sacrebleu's ``lib_ter`` (``translation_edit_rate``, ``_shift``, ``_find_shifted_pairs``,
-``_perform_shift``) line by line, with sacrebleu's own beam edit distance
-(``BeamEditDistance``, called in the same order, so its cache and beam give the same
-numbers) and its ``trace_to_alignment``. The edits after the shifts become alignment blocks,
+``_perform_shift``) line by line, with sacrebleu's beam edit distance computed by
+:class:`lexeval.metrics.ter_distance.BeamDistance` (the same costs and traces as its
+``BeamEditDistance``, each round's candidates at once) and sacrebleu's
+``trace_to_alignment``. The edits after the shifts become alignment blocks,
 so that :func:`lexeval.metrics.edits.count_edits` and :func:`~lexeval.metrics.edits.edit_evidence`
 count and list them as for WER and CER. ``shifts + errors`` equals sacrebleu's number of edits
 (tests/metrics/test_mt.py asserts it on real pairs).
@@ -26,6 +27,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from lexeval.metrics.edits import Block, EditCounts, count_edits, edit_evidence
+from lexeval.metrics.ter_distance import BeamDistance
 
 __all__ = ["Shift", "TerTrace", "ter_trace", "trace_blocks"]
 
@@ -120,12 +122,10 @@ def ter_trace(words_hyp: Sequence[str], words_ref: Sequence[str]) -> TerTrace:
     >>> t.edits, t.shifts, t.evidence(limit=3)["inserted"]
     (2, [Shift(words=('a',), start=0, target=1)], ['x'])
     """
-    from sacrebleu.metrics.lib_ter import BeamEditDistance  # lazy: sacrebleu loads on use
-
     hyp, ref = list(words_hyp), list(words_ref)
     if not ref:  # sacrebleu: every output word an edit
         return TerTrace([], hyp, ref, len(hyp), "i" * len(hyp))
-    distance = BeamEditDistance(ref)
+    distance = BeamDistance(ref)
     shifts: list[Shift] = []
     checked = 0
     while True:  # shifts until they stop reducing the edit distance
@@ -139,17 +139,18 @@ def ter_trace(words_hyp: Sequence[str], words_ref: Sequence[str]) -> TerTrace:
 
 
 def _best_shift(
-    words_h: list[str], words_r: list[str], distance: Any, checked: int
+    words_h: list[str], words_r: list[str], distance: BeamDistance, checked: int
 ) -> tuple[int, list[str], Shift | None, int]:
     """sacrebleu's ``_shift``: the shift that reduces the edit distance most (ranked as
-    Tercom ranks them), with the shifted words and the candidates checked so far."""
+    Tercom ranks them), with the shifted words and the candidates checked so far. Which
+    candidates sacrebleu tries does not depend on their costs, so they are listed first and
+    their costs computed together."""
     from sacrebleu.metrics.lib_ter import trace_to_alignment
 
     pre_score, inv_trace = distance(words_h)
     align, ref_err, hyp_err = trace_to_alignment(inv_trace.translate(_FLIP))
     # sacrebleu ranks (gain, length, -start, -target, words); equal first four mean equal words
-    best: tuple[int, int, int, int] | None = None
-    best_words = words_h
+    tried: list[tuple[int, int, int, list[str]]] = []  # (length, start, target, words)
     for start_h, start_r, length in _shifted_pairs(words_h, words_r):
         if sum(hyp_err[start_h : start_h + length]) == 0:
             continue  # the output was right there
@@ -168,13 +169,18 @@ def _best_shift(
             if idx == prev_idx:
                 continue
             prev_idx = idx
-            shifted = _perform_shift(words_h, start_h, length, idx)
-            candidate = (pre_score - distance(shifted)[0], length, -start_h, -idx)
+            tried.append((length, start_h, idx, _perform_shift(words_h, start_h, length, idx)))
             checked += 1
-            if best is None or candidate > best:
-                best, best_words = candidate, shifted
         if checked >= _MAX_SHIFT_CANDIDATES:
             break
+    # sacrebleu ranks (gain, length, -start, -target, words); equal first four mean equal words
+    best: tuple[int, int, int, int] | None = None
+    best_words = words_h
+    costs = distance.costs([words for _, _, _, words in tried])
+    for (length, start_h, idx, shifted), cost in zip(tried, costs, strict=True):
+        candidate = (pre_score - cost, length, -start_h, -idx)
+        if best is None or candidate > best:
+            best, best_words = candidate, shifted
     if best is None:
         return 0, words_h, None, checked
     gain, length, start, idx = best[0], best[1], -best[2], -best[3]
