@@ -41,7 +41,12 @@ def _ext_modules() -> list[Extension]:
         return []
     return [
         # optional: a failed compile warns, and the install is pure Python
-        Extension(f"lexeval.native.{source.stem}", [source.as_posix()], optional=True)
+        Extension(
+            f"lexeval.native.{source.stem}",
+            [source.as_posix()],
+            depends=[header.as_posix() for header in sorted(NATIVE.glob("*.h"))],
+            optional=True,
+        )
         for source in sorted(NATIVE.glob("*.c"))
     ]
 

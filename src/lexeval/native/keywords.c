@@ -52,6 +52,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include "process_state.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -2047,24 +2048,11 @@ static PyMethodDef METHODS[] = {
 /* ---- module init: multi-phase (PEP 489) ------------------------------------------------
  * Process-wide static state stays (a static type (KnownChunks), the sentinel DEFER and the tuple
  * subclasses' deallocator read at import): one copy for the process, made for the main
- * interpreter's objects. So the module loads in the main interpreter only: any other one gets an
- * ImportError (Py_mod_multiple_interpreters says so from 3.12 on; the check below also covers 3.11
- * and subinterpreters that do not check), and lexeval runs its pure-Python code there
- * (lexeval.native.load). It relies on the GIL (Py_mod_gil, 3.13+). */
-static int main_interpreter_only(void)
-{
-    if (PyInterpreterState_Get() != PyInterpreterState_Main()) {
-        PyErr_SetString(PyExc_ImportError,
-                        "lexeval.native.keywords keeps process-wide state: it loads in the main "
-                        "interpreter only (lexeval runs its pure-Python code elsewhere)");
-        return -1;
-    }
-    return 0;
-}
-
+ * interpreter's objects.
+ * (process_state.h: so the module loads in the main interpreter only). */
 static int exec_module(PyObject *module)
 {
-    if (main_interpreter_only() < 0)
+    if (lexeval_main_interpreter_only("lexeval.native.keywords") < 0)
         return -1;
     init_tables();
     PyObject *probe = PyObject_CallFunction((PyObject *)&PyType_Type, "s(O){}", "probe",
@@ -2080,12 +2068,7 @@ static int exec_module(PyObject *module)
 
 static PyModuleDef_Slot SLOTS[] = {
     {Py_mod_exec, (void *)exec_module},
-#if PY_VERSION_HEX >= 0x030C0000
-    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
-#endif
-#if PY_VERSION_HEX >= 0x030D0000
-    {Py_mod_gil, Py_MOD_GIL_USED},
-#endif
+    LEXEVAL_PROCESS_WIDE_STATE_SLOTS
     {0, NULL},
 };
 

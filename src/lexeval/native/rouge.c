@@ -22,6 +22,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include "process_state.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -968,26 +969,12 @@ static PyMethodDef METHODS[] = {
 
 /* ---- module init: multi-phase (PEP 489) ------------------------------------------------
  * Process-wide static state stays (the remembered-token tables and their hash seed): one copy for
- * the process, made for the main interpreter's objects. So the module loads in the main
- * interpreter only: any other one gets an ImportError (Py_mod_multiple_interpreters says so from
- * 3.12 on; the check below also covers 3.11 and subinterpreters that do not check), and lexeval
- * runs its pure-Python code there (lexeval.native.load). It relies on the GIL (Py_mod_gil,
- * 3.13+). */
-static int main_interpreter_only(void)
-{
-    if (PyInterpreterState_Get() != PyInterpreterState_Main()) {
-        PyErr_SetString(PyExc_ImportError,
-                        "lexeval.native.rouge keeps process-wide state: it loads in the main "
-                        "interpreter only (lexeval runs its pure-Python code elsewhere)");
-        return -1;
-    }
-    return 0;
-}
-
+ * the process, made for the main interpreter's objects.
+ * (process_state.h: so the module loads in the main interpreter only). */
 static int exec_module(PyObject *module)
 {
     static int seeded; /* once: the tables' entries were hashed with this seed */
-    if (main_interpreter_only() < 0)
+    if (lexeval_main_interpreter_only("lexeval.native.rouge") < 0)
         return -1;
     if (!seeded) {
         PyObject *seed = PyUnicode_FromString("lexeval.native.rouge");
@@ -1010,12 +997,7 @@ static int exec_module(PyObject *module)
 
 static PyModuleDef_Slot SLOTS[] = {
     {Py_mod_exec, (void *)exec_module},
-#if PY_VERSION_HEX >= 0x030C0000
-    {Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_NOT_SUPPORTED},
-#endif
-#if PY_VERSION_HEX >= 0x030D0000
-    {Py_mod_gil, Py_MOD_GIL_USED},
-#endif
+    LEXEVAL_PROCESS_WIDE_STATE_SLOTS
     {0, NULL},
 };
 
