@@ -404,13 +404,19 @@ print(json.dumps(said))
 """
 
 
+#: The kernels that keep their state per module object (none process-wide): they load in
+#: every interpreter.
+PER_INTERPRETER = {"affixes", "rouge"}
+
+
 @pytest.mark.skipif(PURE_PYTHON, reason="LEXEVAL_PURE_PYTHON is set: no compiled module loads")
 def test_kernels_with_process_wide_state_refuse_subinterpreters() -> None:
     """Multi-phase init with honest declarations: a kernel that keeps process-wide static state
-    (every one but affixes) is an ImportError in a subinterpreter (Py_mod_multiple_interpreters
-    from 3.12 on; the module's own check in 3.11 and in a legacy subinterpreter, which does not
-    check extensions); affixes, which keeps none, loads; the main interpreter still loads them
-    all afterwards. The subinterpreters run in a new process."""
+    (every one but those of PER_INTERPRETER) is an ImportError in a subinterpreter
+    (Py_mod_multiple_interpreters from 3.12 on; the module's own check in 3.11 and in a legacy
+    subinterpreter, which does not check extensions); those of PER_INTERPRETER, which keep
+    none, load; the main interpreter still loads them all afterwards. The subinterpreters run
+    in a new process."""
     if build_kind() != "compiled":
         pytest.skip(f"the compiled build is not complete here: {build_kind()}")
     proc = run_python(SUBINTERPRETER_IMPORTS, *MODULES, timeout=120)
@@ -421,11 +427,98 @@ def test_kernels_with_process_wide_state_refuse_subinterpreters() -> None:
     assert len(said) == len(configs) * len(MODULES)
     for key, outcome in said.items():
         name = key.split()[1]
-        if name == "affixes":
+        if name in PER_INTERPRETER:
             assert outcome == "loaded", key
         else:
             assert outcome.startswith("ImportError: "), (key, outcome)
             assert f"lexeval.native.{name}" in outcome, (key, outcome)
+
+
+#: Run in a new process: lexeval.native.rouge loaded from its file in new subinterpreters (the
+#: default config, its own GIL from 3.12 on; and from 3.12 on a legacy one, the GIL shared),
+#: each scoring in its own thread while two threads of the main interpreter score too, all at
+#: once and clearing the tables every round; each compares its results with the main
+#: interpreter's, computed first. Then, the subinterpreters' modules freed, the main
+#: interpreter's module (its own state) gives them again.
+SUBINTERPRETER_ROUGE = r"""
+import json, os, sys, threading
+try:
+    import _interpreters as interpreters  # 3.13
+except ImportError:
+    import _xxsubinterpreters as interpreters  # 3.11, 3.12
+configs = {"default": {}}
+if sys.version_info >= (3, 13):
+    configs["legacy"] = {"config": "legacy"}
+elif sys.version_info >= (3, 12):
+    configs["legacy"] = {"isolated": False}
+WORK = '''
+def work(rouge, rounds):
+    texts = ["The quick brown foxes jumped over the lazy dogs", "Ca va? Tr\u00e8s bien. K\u212a",
+             "generalizations " * 3 + "y" * 70 + "al " + "x" * 300, "", "1990s' cats agreed"]
+    words = ["running", "Caresses", "ponies", "sky", "dying", "generalization", "y" * 90 + "al"]
+    pairs = [(["a", "b", "c", "a"], ["a", "c", "b", "a", "d"]), (["x"] * 70, ["x", "y"] * 40)]
+    found = []
+    for _ in range(rounds):
+        for text in texts:
+            found.append([rouge.tokens(text, False), rouge.tokens(text, True)])
+        found.append([rouge.stem(word) for word in words])
+        found.extend(list(rouge.counts(a, b, [len(a)], [len(b)], 15)) for a, b in pairs)
+        rouge.clear()
+    return found
+'''
+LOAD = '''
+import importlib.util, json, os
+spec = importlib.util.spec_from_file_location("lexeval.native.rouge", ORIGIN)
+rouge = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(rouge)
+one = rouge.tokens("remembered", True)[0]
+same = rouge.tokens("remembered", True)[0] is one  # this module's table of tokens is in use
+said = "equal" if work(rouge, ROUNDS) == json.loads(EXPECTED) and same else "different"
+os.write(WRITE, (NAME + " " + said + "\\n").encode())
+'''
+exec(WORK)
+import lexeval.native.rouge as rouge
+rounds = int(sys.argv[1])
+expected = work(rouge, rounds)
+read, write = os.pipe()
+said = {}
+def in_sub(name, interp):
+    code = (f"ORIGIN, WRITE, ROUNDS, NAME, EXPECTED = {rouge.__file__!r}, {write}, {rounds}, "
+            f"{name!r}, {json.dumps(expected)!r}" + WORK + LOAD)
+    interpreters.run_string(interp, code)
+def in_main(name):
+    said[name] = "equal" if work(rouge, rounds) == expected else "different"
+interps = {name: interpreters.create(**args) for name, args in configs.items()}
+threads = [threading.Thread(target=in_sub, args=item) for item in interps.items()]
+threads += [threading.Thread(target=in_main, args=(f"main {k}",)) for k in range(2)]
+try:
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+finally:
+    for interp in interps.values():
+        interpreters.destroy(interp)
+os.close(write)
+with os.fdopen(read) as lines:
+    for line in lines:
+        name, _, outcome = line.strip().partition(" ")
+        said[name] = outcome
+said["main after"] = "equal" if work(rouge, 1) == expected[: len(expected) // rounds] else "x"
+print(json.dumps(said, sort_keys=True))
+"""
+
+
+@needs_native
+def test_rouge_gives_the_same_results_in_subinterpreters_and_threads_at_once() -> None:
+    """lexeval.native.rouge keeps its tables in module state (one per interpreter) and says so
+    (Py_mod_multiple_interpreters: a GIL per interpreter supported, 3.12+): it loads in new
+    subinterpreters (an own GIL from 3.12 on, and legacy ones) and, scoring there in threads
+    while threads of the main interpreter score too, gives the main interpreter's results.
+    A new process."""
+    said = json.loads(run_python(SUBINTERPRETER_ROUGE, "20", timeout=120).stdout)
+    configs = ["default", "legacy"] if sys.version_info >= (3, 12) else ["default"]
+    assert said == dict.fromkeys([*configs, "main 0", "main 1", "main after"], "equal")
 
 
 needs_affixes = pytest.mark.skipif(

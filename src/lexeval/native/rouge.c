@@ -13,8 +13,8 @@
  *   clear()               forget the remembered stems
  *
  * Every function holds the GIL from start to end and calls no Python code while it works on
- * the one piece of state (the bounded table of stems this module has computed), so that needs
- * no lock. Python code runs only in argument conversion (a flag's __bool__, __index__, the
+ * the one piece of mutable state (the bounded tables of tokens the module object has computed,
+ * in its module state: one per interpreter), so that needs no lock. Python code runs only in argument conversion (a flag's __bool__, __index__, the
  * iteration of an argument that is not a list or tuple), before the table is touched; in
  * counts(), read_lengths may run it after the ids are assigned, so nothing may read the
  * borrowed items (or the id table that points at them) past that point. Nothing of the host
@@ -22,7 +22,6 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include "process_state.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -296,14 +295,19 @@ typedef struct {
 } Table;
 
 #define TABLE_MAX_USED ((size_t)1 << 18) /* as lexeval.compat's _STEMS_MAX */
-static Table TABLES[2];                 /* [0]: no stemming, [1]: stemming */
 
-/* FNV-1a from a per-process seed (str's randomized hash of a constant, at import) */
-static uint64_t SEED = 1469598103934665603ULL;
+/* The module's state (one per module object, so one per interpreter that imports it): the
+ * remembered tokens and the seed of their hash. The only mutable state of this file. */
+typedef struct {
+    Table tables[2]; /* [0]: no stemming, [1]: stemming */
+    uint64_t seed;   /* FNV-1a's offset basis ^ str's randomized hash of a constant */
+} State;
 
-static uint64_t hash_bytes(const char *s, Py_ssize_t n)
+static State *get_state(PyObject *module) { return (State *)PyModule_GetState(module); }
+
+static uint64_t hash_bytes(uint64_t seed, const char *s, Py_ssize_t n)
 {
-    uint64_t h = SEED;
+    uint64_t h = seed;
     for (Py_ssize_t i = 0; i < n; i++) {
         h ^= (unsigned char)s[i];
         h *= 1099511628211ULL;
@@ -326,6 +330,12 @@ static void table_clear(Table *t)
         }
     }
     PyMem_Free(slots);
+}
+
+static void state_clear(State *st)
+{
+    table_clear(&st->tables[0]);
+    table_clear(&st->tables[1]);
 }
 
 static Slot *table_find(Table *t, const char *key, Py_ssize_t len, uint64_t hash)
@@ -387,18 +397,29 @@ static PyObject *compute_value(const char *tok, Py_ssize_t n, int stem)
     return value;
 }
 
-/* The rouge-score token of the token bytes tok[0..n) (borrowed; NULL: dropped), remembered
- * (n <= MAX_REMEMBERED); *error set on a memory error. */
-static PyObject *token_value(const char *tok, Py_ssize_t n, int stem, int *error)
+/* The rouge-score token of the token bytes tok[0..n) (a new reference; NULL: dropped),
+ * remembered when n <= MAX_REMEMBERED; *error set on a memory error. */
+static PyObject *token_value(State *st, const char *tok, Py_ssize_t n, int stem, int *error)
 {
-    Table *t = &TABLES[stem ? 1 : 0];
-    uint64_t hash = hash_bytes(tok, n);
+    PyObject *value;
+    if (n > MAX_REMEMBERED) { /* computed on every call */
+        value = compute_value(tok, n, stem);
+        if (!value)
+            *error = 1;
+        else if (value == Py_None)
+            Py_CLEAR(value);
+        return value;
+    }
+    Table *t = &st->tables[stem ? 1 : 0];
+    uint64_t hash = hash_bytes(st->seed, tok, n);
     if (t->slots) {
         Slot *s = table_find(t, tok, n, hash);
-        if (s->key)
+        if (s->key) {
+            Py_XINCREF(s->value);
             return s->value;
+        }
     }
-    PyObject *value = compute_value(tok, n, stem);
+    value = compute_value(tok, n, stem);
     if (!value || table_reserve(t) < 0) {
         Py_XDECREF(value);
         *error = 1;
@@ -422,6 +443,7 @@ static PyObject *token_value(const char *tok, Py_ssize_t n, int stem, int *error
     s->len = n;
     s->value = value;
     t->used++;
+    Py_XINCREF(value);
     return value;
 }
 
@@ -451,7 +473,7 @@ static PyObject *py_stem(PyObject *self, PyObject *arg)
 static int token_char(Py_UCS4 c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
 
 /* Append the tokens of the lower-case code points of `text` to `out`. */
-static int append_tokens(PyObject *out, PyObject *text, int stem)
+static int append_tokens(State *st, PyObject *out, PyObject *text, int stem)
 {
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     int kind = PyUnicode_KIND(text);
@@ -483,29 +505,13 @@ static int append_tokens(PyObject *out, PyObject *text, int stem)
         }
         if (!k)
             continue;
-        if (k > MAX_REMEMBERED) {
-            PyObject *fresh = compute_value(buf, k, stem);
-            k = 0;
-            if (!fresh) {
-                error = 1;
-                break;
-            }
-            int failed = fresh != Py_None && PyList_Append(out, fresh) < 0;
-            Py_DECREF(fresh);
-            if (failed) {
-                error = 1;
-                break;
-            }
-            continue;
-        }
-        PyObject *value = token_value(buf, k, stem, &error);
+        PyObject *value = token_value(st, buf, k, stem, &error);
         k = 0;
+        if (value && PyList_Append(out, value) < 0)
+            error = 1;
+        Py_XDECREF(value);
         if (error)
             break;
-        if (value && PyList_Append(out, value) < 0) {
-            error = 1;
-            break;
-        }
     }
     if (buf != small)
         PyMem_Free(buf);
@@ -521,15 +527,16 @@ static PyObject *py_tokens(PyObject *self, PyObject *args)
     PyObject *out = PyList_New(0);
     if (!out)
         return NULL;
+    State *st = get_state(self);
     if (PyUnicode_IS_ASCII(text)) { /* lower-cased on the fly */
-        if (append_tokens(out, text, stem) < 0)
+        if (append_tokens(st, out, text, stem) < 0)
             Py_CLEAR(out);
         return out;
     }
     /* str.lower() of other text may give ASCII letters (K, the Kelvin sign, gives k); str's
      * own method, whatever a subclass defines */
     PyObject *low = PyObject_CallMethod((PyObject *)&PyUnicode_Type, "lower", "O", text);
-    if (!low || !PyUnicode_Check(low) || append_tokens(out, low, stem) < 0)
+    if (!low || !PyUnicode_Check(low) || append_tokens(st, out, low, stem) < 0)
         Py_CLEAR(out);
     Py_XDECREF(low);
     return out;
@@ -537,8 +544,7 @@ static PyObject *py_tokens(PyObject *self, PyObject *args)
 
 static PyObject *py_clear(PyObject *self, PyObject *unused)
 {
-    table_clear(&TABLES[0]);
-    table_clear(&TABLES[1]);
+    state_clear(get_state(self));
     Py_RETURN_NONE;
 }
 
@@ -967,26 +973,24 @@ static PyMethodDef METHODS[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* ---- module init: multi-phase (PEP 489) ------------------------------------------------
- * Process-wide static state stays (the remembered-token tables and their hash seed): one copy for
- * the process, made for the main interpreter's objects.
- * (process_state.h: so the module loads in the main interpreter only). */
+/* ---- module init: multi-phase (PEP 489), state per module object ---------------------------
+ * Every interpreter that imports this module gets its own module object and State (its own
+ * tables, whose values are its own str objects); nothing mutable is shared across them, so the
+ * module supports subinterpreters, each with its own GIL (3.12+). The functions mutate their
+ * module's tables without a lock: they need the GIL (Py_mod_gil, 3.13+: a free-threaded Python
+ * turns it on when this module loads). The tables hold only str values, which take part in no
+ * reference cycle, so the module has no m_traverse; m_clear and m_free release them. */
 static int exec_module(PyObject *module)
 {
-    static int seeded; /* once: the tables' entries were hashed with this seed */
-    if (lexeval_main_interpreter_only("lexeval.native.rouge") < 0)
+    State *st = get_state(module);
+    PyObject *seed = PyUnicode_FromString("lexeval.native.rouge");
+    if (!seed)
         return -1;
-    if (!seeded) {
-        PyObject *seed = PyUnicode_FromString("lexeval.native.rouge");
-        if (!seed)
-            return -1;
-        Py_hash_t h = PyObject_Hash(seed);
-        Py_DECREF(seed);
-        if (h == -1)
-            return -1;
-        SEED ^= (uint64_t)h;
-        seeded = 1;
-    }
+    Py_hash_t h = PyObject_Hash(seed);
+    Py_DECREF(seed);
+    if (h == -1)
+        return -1;
+    st->seed = 1469598103934665603ULL ^ (uint64_t)h;
     if (PyModule_AddIntConstant(module, "UNIGRAMS", WANT_UNIGRAMS) < 0 ||
         PyModule_AddIntConstant(module, "BIGRAMS", WANT_BIGRAMS) < 0 ||
         PyModule_AddIntConstant(module, "LCS", WANT_LCS) < 0 ||
@@ -995,16 +999,34 @@ static int exec_module(PyObject *module)
     return 0;
 }
 
+static int clear_module(PyObject *module)
+{
+    state_clear(get_state(module));
+    return 0;
+}
+
+static void free_module(void *module) { clear_module((PyObject *)module); }
+
 static PyModuleDef_Slot SLOTS[] = {
     {Py_mod_exec, (void *)exec_module},
-    LEXEVAL_PROCESS_WIDE_STATE_SLOTS
+#if PY_VERSION_HEX >= 0x030C0000
+    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+#endif
+#if PY_VERSION_HEX >= 0x030D0000
+    {Py_mod_gil, Py_MOD_GIL_USED},
+#endif
     {0, NULL},
 };
 
 static struct PyModuleDef MODULE = {
-    PyModuleDef_HEAD_INIT, "lexeval.native.rouge",
-    "The compiled fast path of rouge-score compat ROUGE (see lexeval.native).", 0, METHODS,
-    SLOTS,
+    PyModuleDef_HEAD_INIT,
+    .m_name = "lexeval.native.rouge",
+    .m_doc = "The compiled fast path of rouge-score compat ROUGE (see lexeval.native).",
+    .m_size = sizeof(State),
+    .m_methods = METHODS,
+    .m_slots = SLOTS,
+    .m_clear = clear_module,
+    .m_free = free_module,
 };
 
 PyMODINIT_FUNC PyInit_rouge(void) { return PyModuleDef_Init(&MODULE); }
