@@ -276,6 +276,22 @@ static void porter(char *w, Py_ssize_t *n)
     step5b(w, n);
 }
 
+/* The Porter stem of the ASCII bytes src[0..n) (lower-cased first when `lower`): a new str. */
+static PyObject *stem_str(const char *src, Py_ssize_t n, int lower)
+{
+    char buf[256];
+    char *w = n + 8 <= (Py_ssize_t)sizeof(buf) ? buf : PyMem_Malloc((size_t)n + 8);
+    if (!w)
+        return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n; i++)
+        w[i] = (lower && src[i] >= 'A' && src[i] <= 'Z') ? (char)(src[i] + 32) : src[i];
+    porter(w, &n);
+    PyObject *out = PyUnicode_FromStringAndSize(w, n);
+    if (w != buf)
+        PyMem_Free(w);
+    return out;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* The remembered tokens: token bytes -> its rouge-score token (a str; NULL: dropped).          */
 /* Open addressing, bounded: cleared whole when full. One table per stemming setting.          */
@@ -382,18 +398,13 @@ static PyObject *compute_value(const char *tok, Py_ssize_t n, int stem)
 {
     if (!(stem && n > 3))
         return PyUnicode_FromStringAndSize(tok, n);
-    char buf[256];
-    char *w = n + 8 <= (Py_ssize_t)sizeof(buf) ? buf : PyMem_Malloc((size_t)n + 8);
-    if (!w)
-        return PyErr_NoMemory();
-    memcpy(w, tok, (size_t)n);
-    Py_ssize_t k = n;
-    porter(w, &k);
     /* rouge-score keeps a stem only when it is [a-z0-9]+ (every stem of such a token is,
      * unless empty) */
-    PyObject *value = k > 0 ? PyUnicode_FromStringAndSize(w, k) : (Py_INCREF(Py_None), Py_None);
-    if (w != buf)
-        PyMem_Free(w);
+    PyObject *value = stem_str(tok, n, 0);
+    if (value && PyUnicode_GET_LENGTH(value) == 0) {
+        Py_DECREF(value);
+        Py_RETURN_NONE;
+    }
     return value;
 }
 
@@ -457,17 +468,7 @@ static PyObject *py_stem(PyObject *self, PyObject *arg)
         PyErr_SetString(PyExc_TypeError, "stem() takes an ASCII str");
         return NULL;
     }
-    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
-    const char *src = (const char *)PyUnicode_1BYTE_DATA(arg);
-    char *w = PyMem_Malloc((size_t)n + 8);
-    if (!w)
-        return PyErr_NoMemory();
-    for (Py_ssize_t i = 0; i < n; i++)
-        w[i] = (src[i] >= 'A' && src[i] <= 'Z') ? (char)(src[i] + 32) : src[i];
-    porter(w, &n);
-    PyObject *out = PyUnicode_FromStringAndSize(w, n);
-    PyMem_Free(w);
-    return out;
+    return stem_str((const char *)PyUnicode_1BYTE_DATA(arg), PyUnicode_GET_LENGTH(arg), 1);
 }
 
 static int token_char(Py_UCS4 c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
@@ -618,23 +619,21 @@ static Py_ssize_t bigram_overlap(const Py_ssize_t *r, Py_ssize_t nr, const Py_ss
         *error = 1;
         return 0;
     }
-    for (Py_ssize_t i = 0; i + 1 < nr; i++) {
-        uint64_t key = (uint64_t)r[i] * (uint64_t)vocab + (uint64_t)r[i + 1] + 1;
-        size_t j = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
-        while (slots[j].key && slots[j].key != key)
-            j = (j + 1) & mask;
-        slots[j].key = key;
-        slots[j].count++;
-    }
     Py_ssize_t overlap = 0;
-    for (Py_ssize_t i = 0; i + 1 < no; i++) {
-        uint64_t key = (uint64_t)o[i] * (uint64_t)vocab + (uint64_t)o[i + 1] + 1;
-        size_t j = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
-        while (slots[j].key && slots[j].key != key)
-            j = (j + 1) & mask;
-        if (slots[j].key && slots[j].count > 0) {
-            slots[j].count--;
-            overlap++;
+    for (int side = 0; side < 2; side++) { /* count ref's bigrams, then match out's */
+        const Py_ssize_t *t = side ? o : r;
+        for (Py_ssize_t i = 0, n = side ? no : nr; i + 1 < n; i++) {
+            uint64_t key = (uint64_t)t[i] * (uint64_t)vocab + (uint64_t)t[i + 1] + 1;
+            size_t j = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+            while (slots[j].key && slots[j].key != key)
+                j = (j + 1) & mask;
+            if (!side) {
+                slots[j].key = key;
+                slots[j].count++;
+            } else if (slots[j].key && slots[j].count > 0) {
+                slots[j].count--;
+                overlap++;
+            }
         }
     }
     PyMem_Free(slots);
