@@ -150,6 +150,28 @@ def test_long_tokens_are_not_remembered(monkeypatch: pytest.MonkeyPatch) -> None
         assert native.tokens(text, stemmer) == _reference_tokens(text, stemmer, monkeypatch)
 
 
+@needs_native
+def test_clear_releases_the_remembered_tokens() -> None:
+    """The tables live in the module's state: 50,000 new words fill them (megabytes kept after
+    the call), clear() gives it all back."""
+    import tracemalloc
+
+    assert native is not None
+    native.clear()
+    text = " ".join(f"w{i}x" for i in range(50_000))
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        native.tokens(text, True)
+        kept = tracemalloc.get_traced_memory()[0] - before
+        native.clear()
+        left = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert kept > 1_000_000, kept
+    assert left < 50_000, left
+
+
 TOKENS = st.lists(st.sampled_from(["a", "b", "c", "dd", "e"]), max_size=70)
 
 
