@@ -14,11 +14,11 @@
  *
  * Every function holds the GIL from start to end and calls no Python code while it works on
  * the one piece of mutable state (the bounded tables of tokens the module object has computed,
- * in its module state: one per interpreter), so that needs no lock. Python code runs only in argument conversion (a flag's __bool__, __index__, the
- * iteration of an argument that is not a list or tuple), before the table is touched; in
- * counts(), read_lengths may run it after the ids are assigned, so nothing may read the
- * borrowed items (or the id table that points at them) past that point. Nothing of the host
- * process is touched.
+ * in its module state: one per interpreter), so that needs no lock. Python code runs only in
+ * argument conversion (a flag's __bool__, __index__, the iteration of an argument that is not
+ * a list or tuple), before the tables are touched; in counts(), read_lengths may run it after
+ * the ids are assigned, so nothing may read the borrowed items (or the id table that points at
+ * them) past that point. Nothing of the host process is touched.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
