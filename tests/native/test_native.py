@@ -1,11 +1,9 @@
 """The compiled fast path (lexeval.native): equal to the pure-Python reference it
 replaces (rouge-score's tokens, the overlaps, LCS and rougeLsum's union-LCS), and switched off
-by LEXEVAL_PURE_PYTHON=1; lexeval.native.affixes called directly with malformed arguments,
-edge chunks and failing allocations."""
+by LEXEVAL_PURE_PYTHON=1; every kernel refuses subinterpreters."""
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 import os
@@ -13,7 +11,6 @@ import pickle
 import subprocess
 import sys
 import threading
-import warnings
 from typing import Any
 
 import pytest
@@ -358,10 +355,6 @@ def test_same_results_from_threads() -> None:
     assert found == [expected] * 4
 
 
-# lexeval.native.affixes called directly: arguments of every shape, allocation failures, and
-# Python code (a set member's __eq__) running in the middle of a call.
-
-affixes_native = load("affixes")
 #: Run in a new process: each kernel of sys.argv loaded from its file in new subinterpreters
 #: (the default config, and from 3.12 on a legacy one too), each outcome written to a pipe.
 SUBINTERPRETER_IMPORTS = """
@@ -406,11 +399,11 @@ print(json.dumps(said))
 
 @pytest.mark.skipif(PURE_PYTHON, reason="LEXEVAL_PURE_PYTHON is set: no compiled module loads")
 def test_kernels_with_process_wide_state_refuse_subinterpreters() -> None:
-    """Multi-phase init with honest declarations: a kernel that keeps process-wide static state
-    (every one but affixes) is an ImportError in a subinterpreter (Py_mod_multiple_interpreters
-    from 3.12 on; the module's own check in 3.11 and in a legacy subinterpreter, which does not
-    check extensions); affixes, which keeps none, loads; the main interpreter still loads them
-    all afterwards. The subinterpreters run in a new process."""
+    """Multi-phase init with honest declarations: every kernel keeps process-wide static state
+    and is an ImportError in a subinterpreter (Py_mod_multiple_interpreters from 3.12 on; the
+    module's own check in 3.11 and in a legacy subinterpreter, which does not check
+    extensions); the main interpreter still loads them all afterwards. The subinterpreters run
+    in a new process."""
     if build_kind() != "compiled":
         pytest.skip(f"the compiled build is not complete here: {build_kind()}")
     proc = run_python(SUBINTERPRETER_IMPORTS, *MODULES, timeout=120)
@@ -421,190 +414,5 @@ def test_kernels_with_process_wide_state_refuse_subinterpreters() -> None:
     assert len(said) == len(configs) * len(MODULES)
     for key, outcome in said.items():
         name = key.split()[1]
-        if name == "affixes":
-            assert outcome == "loaded", key
-        else:
-            assert outcome.startswith("ImportError: "), (key, outcome)
-            assert f"lexeval.native.{name}" in outcome, (key, outcome)
-
-
-needs_affixes = pytest.mark.skipif(
-    affixes_native is None, reason="lexeval.native.affixes not built, or LEXEVAL_PURE_PYTHON set"
-)
-
-
-def _affix_tables(
-    cores: frozenset[Any] = frozenset({"Mr"}),
-    specials: frozenset[Any] = frozenset({"Mr.", "((", ":)"}),
-) -> tuple[Any, ...]:
-    """Small tables of lexeval.native.affixes (the layout EdgeSplit builds): ASCII heads "(\\"",
-    tails ")\\".,", the run "..", non-ASCII heads and tails "«“" and "»”", the clitic "'s"."""
-    flags = bytearray(128)
-    for char in '("':
-        flags[ord(char)] |= 1
-    for char in ')".,':
-        flags[ord(char)] |= 2
-    flags[ord(".")] |= 4
-    for i in range(128):
-        if not chr(i).isalnum():
-            flags[i] |= 8 | 16
-    return (bytes(flags), "«“", "»”", cores, specials, 3, 2, True, "'s")
-
-
-_AFFIX_CHUNKS = ['"Paris,"', "(Peter's).", "«Москва»", "“😀x”", "(Mr.", "((x))", "x", "", "\ud800"]
-
-
-@needs_affixes
-def test_affixes_split_on_edge_chunks() -> None:
-    """Tokens, None or False, never a crash: empty and one-character chunks, lone surrogates,
-    only edge characters, UCS-2 and UCS-4 words and edges, very long chunks."""
-    assert affixes_native is not None
-    split = functools.partial(affixes_native.split, _affix_tables())
-    assert split('"Paris,"') == ['"', "Paris", ",", '"']
-    assert split("(Peter's).") == ["(", "Peter", "'s", ")", "."]
-    assert split("«Москва»") == ["«", "Москва", "»"]
-    assert split("“\U0001d518x”") == ["“", "\U0001d518x", "”"]
-    assert split("((x))") is None  # "((" is a special case
-    assert split("wait..") is None  # ".." is one suffix
-    for chunk in ["", "(", "«", "((((", '("«“,.)', "\ud800", "(\ud800)", "x\udfff", "'s", "(’s)"]:
-        assert split(chunk) in (None, False), chunk
-    for n in (7, 1000, 100_000):  # past the longest edge run, long words, long edges
-        for chunk in ["(" * n + "x" + ")" * n, "x" * n, "(" + "a-" * n + "a)", "«" * n, "."]:
-            found = split(chunk)
-            assert found is None or found is False or "".join(found) == chunk
-
-
-@needs_affixes
-@pytest.mark.parametrize(
-    ("change", "chunk"),
-    [
-        ({}, b"x"),
-        ({}, type("S", (str,), {})("x")),
-        ({0: bytes(127)}, "x"),
-        ({0: bytearray(128)}, "x"),
-        ({1: None}, "x"),
-        ({2: b"x"}, "x"),
-        ({3: {"Mr"}}, "x"),
-        ({4: ["Mr."]}, "x"),
-        ({5: 3.0}, "x"),
-        ({5: 2**70}, "x"),
-        ({6: "2"}, "x"),
-        ({7: 1}, "x"),
-        ({8: None}, "x"),
-    ],
-)
-def test_affixes_split_refuses_malformed_arguments(change: dict[int, Any], chunk: Any) -> None:
-    assert affixes_native is not None
-    tables = list(_affix_tables())
-    for index, value in change.items():
-        tables[index] = value
-    with pytest.raises((TypeError, OverflowError)):
-        affixes_native.split(tuple(tables), chunk)
-
-
-@needs_affixes
-def test_affixes_split_argument_counts_and_shapes() -> None:
-    assert affixes_native is not None
-    tables = _affix_tables()
-    split: Any = affixes_native.split
-    for args in [(), (tables,), (tables, "x", "y"), (list(tables), "x"), (tables[:8], "x")]:
-        with pytest.raises(TypeError):
-            split(*args)
-    with pytest.raises(TypeError):
-        split((*tables, 1), "x")
-    with pytest.raises(TypeError):
-        split(tables, chunk="x")
-
-
-@needs_affixes
-def test_affixes_split_converts_no_guard_after_a_malformed_one() -> None:
-    """A malformed guard's error was left set while the next entries were converted: the
-    digit flag's __bool__ (Python code) then ran with an exception set, and its first call
-    into C failed with SystemError ("returned a result with an exception set")."""
-    assert affixes_native is not None
-    called: list[int] = []
-
-    class Loud:
-        def __bool__(self) -> bool:
-            called.append(len(called))
-            return True
-
-    tables = list(_affix_tables())
-    tables[5], tables[7] = "3", Loud()
-    with pytest.raises(TypeError):
-        affixes_native.split(tuple(tables), "(x)")
-    assert called == []
-
-
-_DROPPED_TABLES = """
-import functools
-from lexeval.native import load
-split = load("affixes").split
-flags = bytearray(128)
-flags[ord("(")], flags[ord(")")] = 1 | 16, 2 | 8
-class Member:
-    def __hash__(self):
-        return hash("Paris")
-    def __eq__(self, other):  # drops the partial's tables, the only reference to them
-        compiled.__setstate__((split, ("x",), None, None))
-        return False
-tables = (bytes(flags), "", "", frozenset({Member()}), frozenset({"((", "))"}), 0, 0, False, "")
-compiled = functools.partial(split, tables)
-del tables
-print(compiled("((Paris))"))
-"""
-
-
-@needs_affixes
-def test_affixes_split_keeps_its_tables_while_a_set_member_runs_python() -> None:
-    """Set membership runs a member's __eq__ when hashes collide; functools.partial (how
-    EdgeSplit calls split) lends its tables without holding them, and __setstate__ drops them:
-    the call then read freed sets (a crash under PYTHONMALLOC=debug, which fills freed memory).
-    A new process, with the debug allocator."""
-    done = run_python(_DROPPED_TABLES, env={"PYTHONMALLOC": "debug"}, check=False)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == "None"  # "((" is a special case
-
-
-@needs_affixes
-def test_affixes_split_with_legacy_strings_in_its_tables() -> None:
-    """Python 3.11 still has strings that are not "ready" (made by the C API): their length and
-    data were read unchecked from the tables (the non-ASCII edges and the clitics), so that
-    no clitic or edge was seen (an assertion failure in a debug build)."""
-    assert affixes_native is not None
-    testcapi = pytest.importorskip("_testcapi")
-    legacy = getattr(testcapi, "unicode_legacy_string", None)
-    if legacy is None:
-        pytest.skip("no legacy strings in this Python (3.12 and later)")
-    tables = _affix_tables()
-    ready = [affixes_native.split(tables, chunk) for chunk in _AFFIX_CHUNKS]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        old = (*tables[:1], legacy(tables[1]), legacy(tables[2]), *tables[3:8], legacy(tables[8]))
-        chunks = [legacy(chunk) for chunk in _AFFIX_CHUNKS]
-    assert [affixes_native.split(old, chunk) for chunk in _AFFIX_CHUNKS] == ready
-    assert [affixes_native.split(tables, chunk) for chunk in chunks] == ready
-
-
-@needs_affixes
-def test_affixes_split_when_each_allocation_fails() -> None:
-    """Every allocation of a call failed in turn (and every one from some point on): a
-    MemoryError or the same tokens, never a crash or a wrong answer."""
-    assert affixes_native is not None
-    testcapi = pytest.importorskip("_testcapi")
-    tables = _affix_tables()
-    for chunk in [*_AFFIX_CHUNKS, "((Mr))", "«“Peter's”»"]:
-        want = affixes_native.split(tables, chunk)
-        failed = 0
-        for start, stop in [*((i, i + 1) for i in range(30)), *((i, 0) for i in range(30))]:
-            testcapi.set_nomemory(start, stop)
-            try:
-                found = affixes_native.split(tables, chunk)
-            except MemoryError:
-                failed += 1
-                continue
-            finally:
-                testcapi.remove_mem_hooks()
-            assert found == want, (chunk, start, stop)
-        if isinstance(want, list) and len(want) > 2:
-            assert failed > 0, chunk  # the list and the word are allocated
+        assert outcome.startswith("ImportError: "), (key, outcome)
+        assert f"lexeval.native.{name}" in outcome, (key, outcome)

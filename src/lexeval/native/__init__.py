@@ -8,7 +8,7 @@ lexeval is imported. Both paths give identical results (property tests compare t
 
 Each module initializes in several phases (PEP 489) and declares what it supports: every one
 relies on the GIL (``Py_mod_gil``, so a free-threaded Python turns the GIL on when one loads);
-all but ``affixes`` keep process-wide static state (interned names, caches, a static type), so
+each keeps process-wide static state (interned names, caches, a static type), so
 they load in the main interpreter only: in a subinterpreter they are an ImportError
 (``Py_mod_multiple_interpreters``, and their own check for 3.11 and legacy subinterpreters)
 and :func:`load` gives None there: the pure-Python code runs.
