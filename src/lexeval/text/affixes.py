@@ -580,6 +580,27 @@ class AffixRules:
         token_match = self.token_match
         if edges is None or token_match is None:
             return None
+        # The commonest shapes first, what the steps below give them: a word alone ("1990"), a
+        # word and one edge character after it ("Paris,") or before it ("(January"). A letter
+        # or digit is no edge character (edge characters are no word characters), so the
+        # word is the body, there is no clitic (it holds an apostrophe) and no run of a tail
+        # character; one turn of the loop checks the side that is bare.
+        word = chunk[:-1]
+        if word.isalnum():
+            last = chunk[-1]
+            if last.isalnum():  # a word alone: no edge, no turn
+                return None if chunk in edges.cores or not token_match(chunk) else [chunk]
+            if last in edges.tails:
+                if word in edges.cores or not token_match(word):
+                    return None
+                return [word, last] if self._no_prefix(chunk, edges) else None
+        else:
+            word = chunk[1:]
+            first = chunk[:1]
+            if first in edges.heads and word.isalnum():  # ("" is in every string, no word)
+                if word in edges.cores or not token_match(word):
+                    return None
+                return [first, word] if self._no_suffix(word, edges) else None
         rest = chunk.lstrip(edges.heads)
         body = rest.rstrip(edges.tails)
         if not body:
