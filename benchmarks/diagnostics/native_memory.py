@@ -1,11 +1,6 @@
 """The compiled paths leak nothing: resident memory over 100,000 calls of each entry point
 (ROUGE: ``RougeScorer.score``, ``score_many``, the module's ``tokens``, ``counts`` and ``stem``,
-and the error paths; keyword coverage's text layer: ``keyword_analysis`` through
-``lexeval.native.keywords`` with its chunks cached, with caches of 256 entries, emptied
-whole when full, so that the callback for missing chunks runs, and on new chunks and tokens in
-every call (``keyword_analysis`` and ``tokens``, the default and the ``rouge`` presets: analyzed
-by the compiled code, caches of 4,096 entries), and its deferred and error paths;
-``lexeval.native.affixes``' split; lenient keyword matching's ``lexeval.native.lenient``: the
+and the error paths; lenient keyword matching's ``lexeval.native.lenient``: the
 scoring loop with its rules and evidence through ``lenient_score``, ``has``, the canonical keys
 of known keys and of new words (the memo, 65,536 keys, emptied whole when full), and its error
 paths), after a warm-up that fills every bounded cache. RSS should stay flat (a few hundred kB
@@ -33,7 +28,6 @@ from _shared import shared_path
 from lexeval.metrics.rouge import RougeScorer
 from lexeval.native import load
 from lexeval.normalize import Normalizer
-from lexeval.text.resources import load_language
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
@@ -44,60 +38,6 @@ def rss_kb() -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
-
-
-def text_layer_tasks(texts: list[str]) -> dict[str, Callable[[int], object]]:
-    """The entry points of keyword coverage's compiled text layer (none when not built)."""
-    processor = Normalizer().processor
-    rules = load_language("en").affixes
-    compiled = rules.edges.compiled if rules is not None and rules.edges is not None else None
-    if load("keywords") is None or compiled is None:
-        print("lexeval.native.keywords or .affixes is not built: text layer not run")
-        return {}
-    chunks = [c for c in dict.fromkeys(c for t in texts[:2000] for c in t.split())]
-
-    # caches of 256 entries, emptied whole when full: the callback for missing chunks runs
-    small = Normalizer(cache_size=256).processor
-    # new chunks and tokens in every call, analyzed by the compiled code (caches of 4,096
-    # entries, emptied whole when full)
-    new = Normalizer(cache_size=4096).processor
-    words = Normalizer("rouge", cache_size=4096).processor  # words split
-
-    def new_words(i: int) -> str:
-        return f"The w{i}s (Q{i}s), x{i}-dogs APIs{i} café{i} Zoë{i}-networks"
-
-    native = load("keywords")
-    assert native is not None
-    new.steps  # noqa: B018 - loaded: its compiled configuration is built
-    config = new._read_config
-    tables = config[6]
-    odd_keys = (*tables[5][:3], {"dogs": 7}, *tables[5][4:])  # a lemma that is no str
-    odd = (*config[:6], (*tables[:5], odd_keys))
-    bad = (*config[:6], (*tables[:5], (1, 2)))
-
-    def fail(chunks: list[str]) -> dict[str, object]:
-        raise ValueError(chunks)
-
-    def error_paths(i: int) -> None:
-        text = f"dogs w{i}s (Q{i}s), x{i}-dogs"
-        native.analysis(text, {}, new._analyze_missing, odd)  # dogs: to the callback
-        for call in (
-            lambda: native.analysis(text, {}, fail, odd),
-            lambda: native.analysis(text, {}, fail, bad),
-            lambda: native.entries(text.split(), {}, fail, odd),
-        ):
-            with contextlib.suppress(ValueError, TypeError):
-                call()
-
-    return {
-        "keyword_analysis (cached)": lambda i: processor.keyword_analysis(texts[i % len(texts)]),
-        "new chunks: deferred and error paths": error_paths,
-        "keyword_analysis (small caches)": lambda i: small.keyword_analysis(texts[i % 300]),
-        "keyword_analysis (new chunks)": lambda i: new.keyword_analysis(new_words(i)),
-        "tokens (new chunks)": lambda i: new.tokens(new_words(i + 10**7)),
-        "tokens, words split (new chunks)": lambda i: words.tokens(f"{new_words(i)} 1,{i:03}"),
-        "affixes split": lambda i: compiled(chunks[i % len(chunks)]),
-    }
 
 
 def lenient_tasks(pairs: list[tuple[str, str]]) -> dict[str, Callable[[int], object]]:
@@ -233,7 +173,6 @@ def main() -> None:
         "tokens of new words": lambda i: native.tokens(f"w{i}ing x{i}ations {i}y q{i}", True),
         "stem": lambda i: native.stem("generalizations"),
         "error paths": lambda i: bad_calls(),
-        **text_layer_tasks([o for _, o in pairs]),
         **lenient_tasks(pairs),
     }
     for name, task in tasks.items():

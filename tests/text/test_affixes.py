@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from lexeval.metrics import KeywordCoverageMetric
 from lexeval.metrics.keyword_modes import LenientCoverage
 from lexeval.normalize import Normalizer
-from lexeval.text.affixes import NATIVE_AFFIXES, AffixRules, head_search, tail_search
+from lexeval.text.affixes import AffixRules, head_search, tail_search
 from lexeval.text.processor import StepProcessor
 from lexeval.text.resources import (
     TECH_TOKEN_RE,
@@ -56,31 +56,25 @@ def spacy_tokens(res: LanguageResources, chunk: str) -> list[str]:
         return [t.text for t in res.nlp.tokenizer(chunk)]
 
 
-def check_fast_paths(rules: AffixRules, compiled: Any, chunk: str, want: list[str] | None) -> bool:
-    """Assert that the fast paths give ``want`` (the rules' tokens) wherever they decide, and
-    that the compiled one says False exactly where :meth:`AffixRules.split_edges` does not
-    decide; whether ``split_edges`` decides."""
+def check_fast_paths(rules: AffixRules, chunk: str, want: list[str] | None) -> bool:
+    """Assert that the fast path (:meth:`AffixRules.split_edges`) gives ``want`` (the rules'
+    tokens) wherever it decides; whether it decides."""
     edges = rules.split_edges(chunk)
     assert edges is None or edges == want, chunk
-    if compiled is not None:
-        found = compiled(chunk)
-        assert found is None or found is False or found == want, chunk
-        assert found is None or (found is False) == (edges is None), chunk
     return edges is not None
 
 
 def check_chunks(chunks: list[str], language: str = "en") -> int:
     """Assert that every chunk the rules split comes out as spaCy splits it, and that the fast
-    paths (:meth:`AffixRules.split_edges`, its compiled twin) give the rules' tokens wherever
-    they decide; the number of chunks the rules split."""
+    path (:meth:`AffixRules.split_edges`) gives the rules' tokens wherever it decides; the
+    number of chunks the rules split."""
     res = load_language(language)
     rules = res.affixes
     assert rules is not None
-    compiled = rules.edges.compiled if rules.edges is not None else None
     split = 0
     for chunk in chunks:
         want = rules.split_rules(chunk)
-        check_fast_paths(rules, compiled, chunk, want)
+        check_fast_paths(rules, chunk, want)
         assert rules.split(chunk) == want, chunk
         if want is not None:
             assert want == spacy_tokens(res, chunk), chunk
@@ -152,16 +146,8 @@ def test_edge_fast_path_decides_the_common_shapes() -> None:
     # special cases, a unit after digits, a prefix of letters and "..": the rules decide
     for chunk in ["(it's)", "(Mr.", "(10km", "US$5", "wait..", "x:)", '"s', "(cannot"]:
         assert rules.split_edges(chunk) is None, chunk
-    compiled = rules.edges.compiled if rules.edges is not None else None
-    if NATIVE_AFFIXES:
-        assert compiled is not None
-        assert compiled('"Paris,"') == ['"', "Paris", ",", '"']
-        assert compiled('"Paris') == ['"', "Paris"]  # no suffix can end a word without a digit
-        assert compiled("(Mass") is None  # "Mass." is a special case
-        assert compiled('"Peter’s".') == ['"', "Peter", "’s", '"', "."]
-        assert compiled("(it's)") is None  # "it's" is a special case
-    else:
-        assert compiled is None
+    assert rules.split_edges('"Paris') == ['"', "Paris"]  # no suffix ends a word without a digit
+    assert rules.split_edges('"Peter’s".') == ['"', "Peter", "’s", '"', "."]
 
 
 def test_affix_rules_take_part_only_without_special_cases() -> None:
@@ -288,10 +274,9 @@ def test_fast_paths_equal_rules_on_every_chunk_of_the_corpora() -> None:
     assert len(chunks) > 40_000
     rules = load_language("en").affixes
     assert rules is not None and rules.edges is not None
-    compiled = rules.edges.compiled
     decided = 0
     for chunk in chunks:
-        decided += check_fast_paths(rules, compiled, chunk, rules.split_rules(chunk))
+        decided += check_fast_paths(rules, chunk, rules.split_rules(chunk))
     assert decided > 0.9 * len(chunks)
 
 

@@ -36,7 +36,6 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 from lexeval.checks import check_references, check_text
 from lexeval.metrics.evidence import check_evidence_limit
 from lexeval.metrics.overlap import fmeasure
-from lexeval.native import load
 
 __all__ = [
     "BaseMetric",
@@ -92,15 +91,11 @@ def new_result(
     dataclass sets each field through ``object.__setattr__``, which costs more than scoring a
     short pair's n-grams (the metrics' hot path and the pool's caller build one result per
     pair). The fields are slots: no ``__dict__`` per result, one object fewer for the
-    collector to walk. Compiled (``lexeval.native.results``), it is one call; the code below is
-    its reference.
+    collector to walk.
 
     >>> new_result(0.5, {}, True, "sig") == MetricResult(0.5, {}, True, "sig")
     True
     """
-    if _NATIVE is not None:
-        made: MetricResult = _NATIVE.new(MetricResult, _MEMBERS, score, info, passed, signature)
-        return made
     result = _new_object(MetricResult)
     _set_score(result, score)
     _set_info(result, info)
@@ -110,10 +105,10 @@ def new_result(
 
 
 _new_object = object.__new__
-#: The slots' member descriptors, in new_result's order.
-_MEMBERS = tuple([vars(MetricResult)[name] for name in ("score", "info", "passed", "signature")])
-_set_score, _set_info, _set_passed, _set_signature = (member.__set__ for member in _MEMBERS)
-_NATIVE = load("results")
+#: The slots' setters (their member descriptors' ``__set__``).
+_set_score, _set_info, _set_passed, _set_signature = (
+    vars(MetricResult)[name].__set__ for name in ("score", "info", "passed", "signature")
+)
 
 
 @runtime_checkable

@@ -6,14 +6,11 @@ code each one speeds up stays the reference: it runs when the extension was not 
 compiler at install) or when the environment variable ``LEXEVAL_PURE_PYTHON=1`` is set before
 lexeval is imported. Both paths give identical results (property tests compare them).
 
-Each module initializes in several phases (PEP 489) and declares what it supports: every one
+Each module initializes in several phases (PEP 489) and declares what it supports: each
 relies on the GIL (``Py_mod_gil``, so a free-threaded Python turns the GIL on when one loads).
-``rouge`` keeps its state (its tables of tokens) per module object, so per interpreter, and
-``affixes`` keeps none: both load in subinterpreters, a GIL each supported
-(``Py_mod_multiple_interpreters``). The others keep process-wide static state (interned
-names, caches, a static type), so they load in the main interpreter only: in a subinterpreter
-they are an ImportError (``Py_mod_multiple_interpreters``, and their own check for 3.11 and
-legacy subinterpreters) and :func:`load` gives None there: the pure-Python code runs.
+There is one: ``rouge`` (rouge-score's Porter stems, tokens and counts: strings in, numbers
+out). It keeps its state (its tables of tokens) per module object, so per interpreter, and
+loads in subinterpreters, a GIL each supported (``Py_mod_multiple_interpreters``).
 
 >>> PURE_PYTHON in (True, False)
 True

@@ -16,9 +16,8 @@ alternatives that can begin or end with the string's first or last character
 
 The commonest chunks, a word with plain punctuation at its edges and maybe a clitic ("Paris,",
 "(1990).", "Peter's."), skip the rules' loop (:meth:`AffixRules.split_edges`, :class:`EdgeSplit`:
-what each edge character does is read from the patterns' structure); the compiled module
-``lexeval.native.affixes`` decides most of them when it is built. :meth:`AffixRules.split_rules`
-stays the reference: property tests compare the three.
+what each edge character does is read from the patterns' structure). :meth:`AffixRules.split_rules`
+stays the reference: property tests compare the two.
 
 >>> from lexeval.text.resources import load_language
 >>> rules = load_language("en").affixes
@@ -35,15 +34,9 @@ import importlib
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-from lexeval.native import load
-
-__all__ = ["NATIVE_AFFIXES", "AffixRules", "EdgeSplit", "head_search", "tail_search"]
-
-_NATIVE = load("affixes")
-#: Whether the compiled fast path (``lexeval.native.affixes``) is in use.
-NATIVE_AFFIXES = _NATIVE is not None
+__all__ = ["AffixRules", "EdgeSplit", "head_search", "tail_search"]
 
 _Search = Callable[[str], Any]  # a compiled pattern's search/match/fullmatch: Match or None
 #: A pattern wider than this counts as unbounded ("\.\.+").
@@ -434,10 +427,6 @@ class EdgeSplit:
     no_suffix: frozenset[str]
     #: every special case without its leading heads and trailing tails
     cores: frozenset[str]
-    #: the compiled fast path (``lexeval.native.affixes``) with its tables, when built: the
-    #: tokens, None where it does not decide, False where :meth:`AffixRules.split_edges`
-    #: does not either (the chunk is no word with edges)
-    compiled: Callable[[str], list[str] | Literal[False] | None] | None = None
 
     @classmethod
     def of(
@@ -469,33 +458,7 @@ class EdgeSplit:
             for c in _CLITICS
             if f"{re.escape(c)}$" in branches and c not in other and _unjoined(c)
         )
-        compiled = None
-        if _NATIVE is not None and all(run.isascii() for run in runs):
-            flags = bytearray(128)
-            for i, char in enumerate(ascii_chars):
-                flags[i] = (
-                    (char in heads) * _HEAD
-                    | (char in tails) * _TAIL
-                    | (char * 2 in runs) * _RUN
-                    | (char in no_prefix) * _NO_PREFIX
-                    | (char in no_suffix) * _NO_SUFFIX
-                )
-            tables = (
-                bytes(flags),
-                "".join(c for c in heads if not c.isascii()),
-                "".join(c for c in tails if not c.isascii()),
-                cores,
-                specials,
-                _word_guard(prefixes, lookbehind=False)[0],
-                *_word_guard(suffixes, lookbehind=True),
-                "".join(sorted(clitics)),
-            )
-            compiled = functools.partial(_NATIVE.split, tables)
-        return cls(heads, tails, clitics, runs, no_prefix, no_suffix, cores, compiled)
-
-
-#: The bits of the compiled fast path's table of ASCII characters (``native/affixes.c``).
-_HEAD, _TAIL, _RUN, _NO_PREFIX, _NO_SUFFIX = 1, 2, 4, 8, 16
+        return cls(heads, tails, clitics, runs, no_prefix, no_suffix, cores)
 
 
 def _branches(search: _Search | None) -> list[str]:
@@ -587,14 +550,8 @@ class AffixRules:
     def split(self, chunk: str) -> list[str] | None:
         """The tokens of ``chunk`` (no white space in it) as spaCy's tokenizer gives them, or
         None where a special case could take part: :meth:`split_edges` where it decides,
-        else :meth:`split_rules` (the compiled :class:`EdgeSplit` first, when built)."""
+        else :meth:`split_rules`."""
         edges = self.edges
-        if edges is not None and edges.compiled is not None:
-            found = edges.compiled(chunk)
-            if found is False:
-                return self.split_rules(chunk)
-            if found is not None:
-                return found
         if edges is not None:
             found = self.split_edges(chunk)
             if found is not None:
@@ -623,6 +580,27 @@ class AffixRules:
         token_match = self.token_match
         if edges is None or token_match is None:
             return None
+        # The commonest shapes first, what the steps below give them: a word alone ("1990"), a
+        # word and one edge character after it ("Paris,") or before it ("(January"). A letter
+        # or digit is no edge character (edge characters are no word characters), so the
+        # word is the body, there is no clitic (it holds an apostrophe) and no run of a tail
+        # character; one turn of the loop checks the side that is bare.
+        word = chunk[:-1]
+        if word.isalnum():
+            last = chunk[-1]
+            if last.isalnum():  # a word alone: no edge, no turn
+                return None if chunk in edges.cores or not token_match(chunk) else [chunk]
+            if last in edges.tails:
+                if word in edges.cores or not token_match(word):
+                    return None
+                return [word, last] if self._no_prefix(chunk, edges) else None
+        else:
+            word = chunk[1:]
+            first = chunk[:1]
+            if first in edges.heads and word.isalnum():  # ("" is in every string, no word)
+                if word in edges.cores or not token_match(word):
+                    return None
+                return [first, word] if self._no_suffix(word, edges) else None
         rest = chunk.lstrip(edges.heads)
         body = rest.rstrip(edges.tails)
         if not body:

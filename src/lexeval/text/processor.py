@@ -15,7 +15,6 @@ per white-space chunk and per token, so that text seen before costs a dictionary
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -25,19 +24,15 @@ from typing import Any
 
 from lexeval._version import __version__
 from lexeval.checks import check_text, check_texts
-from lexeval.native import PURE_PYTHON
 from lexeval.porter import NLTK_VERSION as PORTER_NLTK_VERSION
 from lexeval.text.base import KeywordAnalysis
 from lexeval.text.config import NormalizerConfig
 from lexeval.text.resources import (
-    TECH_TOKEN_RE,
-    LanguageResources,
     load_language,
     load_lock,
     load_pipeline,
     package_version,
     short_hash,
-    tech_token_match,
 )
 from lexeval.text.signature import Signature
 from lexeval.text.steps import (
@@ -64,18 +59,7 @@ from lexeval.text.steps import (
     word_pieces,
 )
 
-try:  # the compiled reading of cached chunks, unless LEXEVAL_PURE_PYTHON asks for Python
-    if PURE_PYTHON:
-        raise ImportError("LEXEVAL_PURE_PYTHON is set")
-    from lexeval.native.keywords import KnownChunks
-    from lexeval.native.keywords import analysis as native_analysis
-    from lexeval.native.keywords import entries as native_entries
-
-    NATIVE_KEYWORDS = True
-except ImportError:
-    NATIVE_KEYWORDS = False
-
-__all__ = ["NATIVE_KEYWORDS", "Explanation", "StepProcessor"]
+__all__ = ["Explanation", "StepProcessor"]
 
 Pair = tuple[str, bool]
 
@@ -88,33 +72,8 @@ def _never(keys: list[str]) -> bool:
     return False
 
 
-def _plain_rules(res: LanguageResources) -> tuple[bytes, Any, Any, Any] | None:
-    """What ``lexeval.native.keywords`` reads of the affix rules to keep a chunk whole that no
-    affix can begin or end ("3,389", "8:42"), as :meth:`AffixRules.split_rules` does: per
-    ASCII character, bit 1 when no prefix alternative begins with it, bit 2 when no suffix
-    alternative ends with it (:class:`EdgeSplit`), and the token rule's, URL rule's and infix
-    rule's own patterns; None when the rules are not these (another token rule, or infixes or
-    URLs that are no pattern's ``finditer`` and ``match``)."""
-    affixes = res.affixes
-    if affixes is None or affixes.edges is None or affixes.token_match is not tech_token_match:
-        return None
-    infixes = affixes.infix_finditer
-    pattern = getattr(infixes, "__self__", None)
-    if not isinstance(pattern, re.Pattern) or infixes != pattern.finditer:
-        return None
-    url = affixes.url_match
-    url_pattern = getattr(url, "__self__", None)
-    if url is not None and not (isinstance(url_pattern, re.Pattern) and url == url_pattern.match):
-        return None  # the C code reads a match or None
-    edges = affixes.edges
-    flags = bytes(
-        (chr(i) in edges.no_prefix) * 1 | (chr(i) in edges.no_suffix) * 2 for i in range(128)
-    )
-    return flags, TECH_TOKEN_RE.fullmatch, url, pattern.search
-
-
 #: What a white-space chunk gives, cached whole per chunk (a text's views are the concatenations
-#: of its chunks' when no compound term spans chunks), a plain tuple (built often, read in C):
+#: of its chunks' when no compound term spans chunks), a plain tuple (built often):
 #: - [0] ``pairs``: (key, is_stopword) of each token;
 #: - [1] ``keys``: the keys of ``pairs``;
 #: - [2] ``words``: the keys that are not stopwords, each one-token compound spelling as its
@@ -180,9 +139,6 @@ class StepProcessor:
         self._sentence_splitter: SentenceSplitter | None = None
         self._pipeline: PipelineTokenizer | None = None
         self._signature: Signature | None = None
-        self._read: Callable[..., KeywordAnalysis | None] | None = None
-        self._entries: Callable[..., list[_Chunk] | None] | None = None
-        self._known: KnownChunks | None = None  # the compiled reading's known chunks
 
     def __getstate__(self) -> dict[str, Any]:
         """The configuration only: caches and spaCy objects are rebuilt in the new process."""
@@ -281,92 +237,9 @@ class StepProcessor:
             self._drop_punct = cfg.drop_punct
             self._lemma_version = res.lookups_version if lemmas.table is not None else None
             self._stops = stops
-            # the compiled reading, unless a compound's alias could start a pattern (then the
-            # reference path's merge decides)
-            native = NATIVE_KEYWORDS and cfg.pipeline is None
-            if native and (compounds is None or compounds.aliases_apart):
-                self._read_config = (
-                    self._unicode,
-                    compounds.first_words if compounds is not None else None,
-                    compounds.first_bigrams if compounds is not None else None,
-                    cfg.unicode_form is not None,
-                    MAX_CHUNK,
-                    KeywordAnalysis,
-                    self._new_chunk_tables(res, lemmas),
-                    (
-                        (compounds.aliases, compounds.labels, compounds.lengths)
-                        if compounds is not None
-                        else None
-                    ),
-                    KnownChunks(self.cache_size),
-                )
-                self._known = self._read_config[8]
-                self._read = native_analysis
-                self._entries = native_entries
             steps = [self._unicode, tokenizer, words, fold, lemmas, compounds, stopwords]
             self._steps = tuple(step for step in steps if step is not None)
             return self._steps
-
-    def _new_chunk_tables(self, res: LanguageResources, lemmas: Lemmatizer) -> tuple[Any, ...]:
-        """What ``lexeval.native.keywords`` needs to analyze new chunks itself: split them as
-        :meth:`SpacyTokenizer.split_chunks` does when that is plain (letters alone, or the
-        compiled edge split), and give new tokens their entries as :meth:`_memo_token` does
-        (:meth:`_words` when words are split; ``keys`` None: a chunk with a new token goes to
-        the Python code, as tables of other types than the compiled code reads do); the
-        special cases' tokens as :meth:`_special_tokens` gives them."""
-        affixes = res.affixes
-        edges = affixes.edges if affixes is not None else None
-        split_edges = edges.compiled if edges is not None else None
-        keys = None
-        sets = (lemmas.unstemmed, self._stops)
-        if (
-            (lemmas.table is None or type(lemmas.table) is dict)
-            and type(lemmas.overrides) is dict
-            and type(self._aliases) is dict
-            and all(type(found) is frozenset for found in sets)
-        ):
-            keys = (
-                self._drop_punct,
-                self.config.casefold,
-                self._fold,
-                lemmas.table,
-                lemmas.overrides,
-                lemmas.stem,
-                lemmas.stem_min_length,
-                lemmas.unstemmed,
-                self._stops,
-                self._aliases,
-                _NOTHING,
-                self._split_words,
-            )
-        return (
-            self._token_memo,
-            self.cache_size,
-            res.specials,
-            split_edges,
-            self.config.split_cjk,
-            keys,
-            self._special_tokens(res),
-            _plain_rules(res),
-        )
-
-    def _special_tokens(self, res: LanguageResources) -> dict[str, list[str]] | None:
-        """The tokens :meth:`SpacyTokenizer.split_chunks` gives each of the tokenizer's special
-        cases (its own answers: one tokenizer call, once per language and CJK setting in a
-        process), so that the compiled analysis splits a contraction ("don't") without a call
-        of spaCy."""
-        affixes = res.affixes
-        if affixes is None or not (affixes.same or affixes.other):
-            return None
-        split_cjk = self.config.split_cjk
-        found = res.special_tokens.get(split_cjk)
-        if found is None:
-            specials = affixes.same | affixes.other
-            chunks = sorted(s for s in specials if s and len(s.split()) == 1 and s == s.strip())
-            chunks = [c for c in chunks if len(c) <= MAX_CHUNK]
-            split = self._tokenizer.split_chunks(chunks, split_cjk=split_cjk)
-            found = res.special_tokens[split_cjk] = dict(zip(chunks, split, strict=True))
-        return found
 
     def _compound_entries(self) -> list[str]:
         entries: list[str] = []
@@ -411,21 +284,10 @@ class StepProcessor:
         """:meth:`keywords` and the keys of :meth:`analyze` with ``merge_compounds=False``,
         from one analysis (lenient keyword matching needs both).
 
-        With :data:`NATIVE_KEYWORDS`, texts are read by ``lexeval.native.keywords`` from the
-        chunk cache (after the missing chunks are analyzed and cached), which also analyzes
-        the missing chunks whose steps are plain (:meth:`_new_chunk_tables`; the others go to
-        :meth:`_analyze_missing`) and merges compound terms as :meth:`Compounds.merge` does
-        when each pattern has one term; the Python code below is the reference it equals.
-
         >>> from lexeval.text.config import PRESETS
         >>> StepProcessor(PRESETS["default"]).keyword_analysis("The neural networks")
         KeywordAnalysis(keywords=['neural network'], keys=['the', 'neural', 'network'])
         """
-        read = self._read
-        if read is not None:
-            found = read(text, self._cache, self._analyze_missing, self._read_config)
-            if found is not None:
-                return found
         check_text(text, "text")
         if self._whitespace:
             keys = self._unicode(text).split()
@@ -550,14 +412,7 @@ class StepProcessor:
 
     def _analyze_chunks(self, chunks: list[str]) -> list[_Chunk]:
         """The analysis of each of ``chunks``, analyzing those not cached (thread-safe: the
-        cache is only read with ``get`` and written whole entries at a time); with
-        :data:`NATIVE_KEYWORDS`, ``lexeval.native.keywords`` reads them and analyzes the new
-        ones it can (the code below is the reference)."""
-        entries = self._entries
-        if entries is not None:
-            found_all = entries(chunks, self._cache, self._analyze_missing, self._read_config)
-            if found_all is not None:
-                return found_all
+        cache is only read with ``get`` and written whole entries at a time)."""
         cache = self._cache
         found: dict[str, _Chunk] = {}
         missing: list[str] = []
@@ -636,12 +491,9 @@ class StepProcessor:
         )
 
     def _clear_chunks(self) -> None:
-        """Empty the chunk cache (when full), and the compiled reading's table of known
-        chunks; prefetched texts must then be analyzed again."""
+        """Empty the chunk cache (when full); prefetched texts must then be analyzed again."""
         self._cache.clear()
         self._prefetched.clear()
-        if self._known is not None:
-            self._known.clear()
 
     def _memo_token(self, token: str) -> _Chunk:
         """The analysis of a token not in the token memo, remembered there: case, key and

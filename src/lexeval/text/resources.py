@@ -117,8 +117,6 @@ class LanguageResources:
     compound_indexes: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     # phrase matchers on ``nlp``'s vocabulary and their patterns, by the same keys
     matchers: dict[tuple[Any, ...], tuple[Patterns, Any]] = field(default_factory=dict)
-    # the tokens of each special case, by whether Han and kana are split (StepProcessor's)
-    special_tokens: dict[bool, dict[str, list[str]]] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
     zone_depth: int = 0
     renew_after: int = RENEW_AFTER_LEXEMES

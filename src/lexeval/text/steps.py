@@ -564,7 +564,12 @@ class Lemmatizer:
         """The key of ``token`` (``folded`` is its folded form, ``lemma`` a trained pipeline's
         lemma for it)."""
         # a word in lower case after its first letter is never technical: asked without a call
-        if not (token.isalpha() and token[1:].islower()) and is_technical(token):
+        # (a word in lower case, the commonest, without a copy)
+        if (
+            not (token.islower() and token.isalpha())
+            and not (token.isalpha() and token[1:].islower())
+            and is_technical(token)
+        ):
             if _ACRONYM_PLURAL_RE.fullmatch(token):
                 return folded[:-1]  # APIs -> api
             head, dash, last = folded.rpartition("-")
@@ -582,7 +587,7 @@ class Lemmatizer:
         elif table is not None:
             # Tables are keyed by lower-case forms, except where the language capitalizes
             # (German nouns): try the folded form, then the form as written.
-            found = table.get(folded) or table.get(token)
+            found = table.get(folded) or (table.get(token) if token != folded else None)
             if found:  # most words have no entry
                 if isinstance(found, list):  # fr and ca tables map a form to a list of lemmas
                     found = found[0]
