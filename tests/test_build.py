@@ -56,17 +56,12 @@ def test_pure_python_loads_no_compiled_code() -> None:
 KERNEL_SWITCHES = {
     "affixes": ("import lexeval.text.affixes as a", "[a.NATIVE_AFFIXES]"),
     "keywords": ("import lexeval.text.processor as p", "[p.NATIVE_KEYWORDS]"),
-    "lenient": (
-        "import lexeval.metrics.keyword_lenient as k, lexeval.text.lenient as t",
-        "[k.NATIVE_SCORE, t.NATIVE_LENIENT]",
-    ),
     "results": ("import lexeval.metrics.base as b", "[b._NATIVE is not None]"),
     "rouge": (
         "import lexeval.compat as c, lexeval.porter as p, lexeval.metrics.rouge as r",
         "[c.NATIVE_ROUGE, p.NATIVE_STEM, r.RougeScorer("
         "['rouge1', 'rouge2', 'rougeL', 'rougeLsum'], compat='rouge-score')._native != 0]",
     ),
-    "weights": ("import lexeval.metrics.weights as w", "[w.NATIVE_WEIGHTS]"),
 }
 
 

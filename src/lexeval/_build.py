@@ -24,9 +24,7 @@ __all__ = ["NATIVE_MODULES", "PURE_PYTHON", "build", "note_build"]
 PURE_PYTHON: bool = os.environ.get("LEXEVAL_PURE_PYTHON", "").strip() not in ("", "0")
 
 #: The C kernels (``src/lexeval/native/*.c``) that setup.py builds, by name.
-NATIVE_MODULES: frozenset[str] = frozenset(
-    ["affixes", "keywords", "lenient", "results", "rouge", "weights"]
-)
+NATIVE_MODULES: frozenset[str] = frozenset(["affixes", "keywords", "results", "rouge"])
 
 _logger = logging.getLogger("lexeval")
 _noted = False

@@ -49,15 +49,12 @@ from rapidfuzz.process import extractOne
 
 from lexeval.metrics.keyword_info import coverage_info
 from lexeval.metrics.substring import LONG_TEXT, SubstringIndex, find_all
-from lexeval.native import load
 from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, processor_language
 from lexeval.text.lenient import (
     NUMBER_WORDS_EN,
-    canonical_forms,
     canonical_index_parts,
     canonical_key_set,
     canonical_keys,
-    canonical_tables,
     fold_accents,
     hyphenate_dashes,
     merge_number_words,
@@ -70,7 +67,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MONTHS_EN",
-    "NATIVE_SCORE",
     "NEAR_MAX_OUTPUT_KEYWORDS",
     "NEAR_MIN",
     "LenientMatcher",
@@ -80,14 +76,6 @@ __all__ = [
     "conflict_kind",
     "lenient_score",
 ]
-
-_NATIVE = load("lenient")
-#: Whether :func:`lenient_score`'s loop and evidence are compiled (``lexeval.native.lenient``).
-NATIVE_SCORE = _NATIVE is not None
-#: ``LenientMatcher.weighted``'s compiled look-up (used where ``KeywordWeights.native_state``).
-_NATIVE_WEIGHTS = load("weights")
-#: ``lexeval.native.lenient.reference``: LenientMatcher.reference's compiled path, or None.
-_NATIVE_REFERENCE: Callable[..., Any] | None = None if _NATIVE is None else _NATIVE.reference
 
 _PARTS = re.compile(r"[-‐-―/ ]+")
 _THOUSANDS_IN_TEXT = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?!\d)")
@@ -229,7 +217,6 @@ class OutputKeys:
         "_all_keys",
         "_english",
         "_every",
-        "_forms",
         "_found",
         "_indexes",
         "_keys",
@@ -256,7 +243,6 @@ class OutputKeys:
     _parts: frozenset[str] | dict[str, None]
     # built on first use
     _every: dict[str, None] | None  # the stopword-keeping keys
-    _forms: tuple[str, ...] | None  # _every_forms()
     _found: dict[str, bool] | None  # answers of has_word(), per reference key
     _near: dict[str, tuple[str, float] | None] | None  # answers of near()
     _plain_keys: tuple[str, ...] | None
@@ -279,22 +265,19 @@ class OutputKeys:
         self._english = english
         self.canonical, self._keys, parts = canonical_index_parts(keywords, english)
         self._parts = _NO_PARTS if parts is None else parts
-        self._every = self._forms = self._found = self._near = self._plain_keys = None
+        self._every = self._found = self._near = self._plain_keys = None
         self._text = self._indexes = self._sorted = self._kinds = None
 
     def _texts(self) -> tuple[str, str]:
         """The folded text (accents off, dashes as hyphens, numbers without thousands
         separators) and its letters and digits alone (built once, for the substring rule)."""
         texts = self._text
-        if texts is None and NATIVE_SCORE and _NATIVE is not None:
-            texts = self._text = _NATIVE.texts(self.output)  # ASCII, no thousands: in C
         if texts is None:
             texts = self._fold_texts()
         return texts
 
     def _fold_texts(self) -> tuple[str, str]:
-        """:meth:`_texts` built in Python (stored): for an output that the compiled texts()
-        leaves to it (not ASCII, or with thousands separators)."""
+        """:meth:`_texts`, built (and stored)."""
         folded = hyphenate_dashes(fold_accents(self.output))
         numbers = folded
         if "," in folded and _COMMA_THOUSAND(folded):  # the pattern may match
@@ -322,15 +305,11 @@ class OutputKeys:
             found: dict[str, list[str]] = {}
             english = self._english
             # conflict_kind is None but for keys with a digit and (English) month names
-            candidates = None
-            if NATIVE_SCORE and _NATIVE is not None:
-                candidates = _NATIVE.kind_candidates(self.canonical, MONTHS_EN if english else None)
-            if candidates is None:
-                candidates = [
-                    key
-                    for key in dict.fromkeys(self.canonical)
-                    if (english and key in MONTHS_EN) or (not key.isalpha() and _has_digit(key))
-                ]
+            candidates = [
+                key
+                for key in dict.fromkeys(self.canonical)
+                if (english and key in MONTHS_EN) or (not key.isalpha() and _has_digit(key))
+            ]
             for key in candidates:
                 k = conflict_kind(key, english)
                 if k is not None:
@@ -348,27 +327,12 @@ class OutputKeys:
             keys = self._every = canonical_key_set(words, english, joined=True)
         return keys
 
-    def _every_forms(self) -> tuple[str, ...]:
-        """The canonical forms of every key, stopwords kept and number words merged, in order
-        (built once): the keys of :meth:`_extend`'s dict before their hyphen-less forms, which
-        the compiled rules scan instead of building that dict."""
-        forms = self._forms
-        if forms is None:  # (the keywords' canonical forms known: not looked up again)
-            forms = canonical_forms(self._all_keys, self._english, (self.keywords, self.canonical))
-            self._forms = forms
-        return forms
-
     def _prefix_match(self, key: str) -> bool:
         """Rule 3: an output key without digits shares with ``key`` a prefix of at least
         ``_PREFIX_MIN`` characters and ``_PREFIX_SHARE`` of the longer word (all keys sorted
         once for these queries)."""
         every = self._extend()
-        # a scan in C for a short output; a long one's keys sorted once (a scan per missing
-        # key would be quadratic)
-        if NATIVE_SCORE and _NATIVE is not None and len(self._keys) + len(every) <= 64:
-            found = _NATIVE.prefix_match(key, self._keys, every, _PREFIX_MIN, _PREFIX_SHARE)
-            if found is not None:
-                return bool(found)
+        # the keys sorted once (a scan per missing key would be quadratic on a long output)
         ordered = self._sorted
         if ordered is None:
             ordered = self._sorted = tuple(sorted([*self._keys, *every]))
@@ -430,17 +394,9 @@ class OutputKeys:
             if len(canonical) > NEAR_MAX_OUTPUT_KEYWORDS:
                 plain = self._plain_keys = ()
             else:
-                found = None
-                if NATIVE_SCORE and _NATIVE is not None:
-                    found = _NATIVE.without_digits(canonical)
-                if found is None:
-                    found = tuple([k for k in canonical if k.isalpha() or not _has_digit(k)])
-                plain = self._plain_keys = found
-        best: tuple[str, float] | tuple[str, float, int] | tuple[()] | None = None
-        if NATIVE_SCORE and _NATIVE is not None:  # the same search in C: (), or a similarity
-            best = _NATIVE.near(key, plain, NEAR_MIN)  # at the cutoff's edge: None
-        if best is None:
-            best = extractOne(key, plain, scorer=Indel.normalized_similarity, score_cutoff=NEAR_MIN)
+                plain = tuple([k for k in canonical if k.isalpha() or not _has_digit(k)])
+                self._plain_keys = plain
+        best = extractOne(key, plain, scorer=Indel.normalized_similarity, score_cutoff=NEAR_MIN)
         found = None if not best else (self.keywords[self.canonical.index(best[0])], best[1])
         answers[key] = found
         return found
@@ -461,41 +417,6 @@ class OutputKeys:
         if len(key) < _PREFIX_MIN or (not key.isalpha() and _has_digit(key)):
             return False
         return self._prefix_match(key)
-
-
-def _thaw(state: tuple[str, tuple[str, ...], tuple[str, ...], bool]) -> OutputKeys:
-    """The output that ``(output, keywords, keys, english)`` of an :class:`OutputKeys`
-    prepared (its canonical keys and parts made again; the other parts when used), without a
-    call of the class (its ``__init__``): in one compiled call (``lexeval.native.lenient``'s
-    ``output_keys``) when :data:`NATIVE_SCORE`, the code below being its reference. (A
-    function, not a classmethod: a call of a plain function with plain arguments runs in the
-    caller's loop of the interpreter.)"""
-    if NATIVE_SCORE and _NATIVE is not None:
-        made: OutputKeys | None = _NATIVE.output_keys(
-            OutputKeys, _OUTPUT_MEMBERS, state, _CANONICAL_TABLES[state[3]], _NO_PARTS
-        )
-        if made is not None:
-            return made
-    out: OutputKeys = _new_object(OutputKeys)
-    output, keywords, keys, english = state
-    out._fill(output, keywords, keys, english)
-    return out
-
-
-#: The slots of an :class:`OutputKeys` in the order the compiled ``_thaw`` sets them: the kept
-#: fields, the canonical index, then the parts built on first use (None).
-_OUTPUT_FIELDS = ("output", "keywords", "_all_keys", "_english", "canonical", "_keys", "_parts")
-_OUTPUT_MEMBERS = tuple(
-    [
-        vars(OutputKeys)[name]
-        for name in (
-            *_OUTPUT_FIELDS,
-            *[name for name in OutputKeys.__slots__ if name not in _OUTPUT_FIELDS],
-        )
-    ]
-)
-#: The memo of canonical keys and its tables, by ``english``.
-_CANONICAL_TABLES = (canonical_tables(False), canonical_tables(True))
 
 
 class ReferenceKeys(NamedTuple):
@@ -540,20 +461,6 @@ class LenientMatcher:
         # the caches hold the fields as plain tuples: the garbage collector stops tracking a
         # tuple of strings, numbers and such tuples (never a named tuple: a subclass instance)
         self._references: dict[str, tuple[Any, ...]] = {}
-        # what the compiled reference() reads (None: the Python code, the reference; also for
-        # a subclass, whose methods the compiled path would not call)
-        self._native: tuple[Any, ...] | None = None
-        if NATIVE_SCORE and _NATIVE_REFERENCE is not None and type(self) is LenientMatcher:
-            memo, tables = canonical_tables(self.english)
-            self._native = (
-                *_REFERENCE_CONSTANTS,
-                self._references,
-                _REFERENCE_CACHE_SIZE,
-                self._analyze,
-                self.english,
-                memo,
-                tables,
-            )
         # the weighing function of each weights object, with its cache (a metric has one or
         # two weights objects; a few kept)
         self._weighted: dict[KeywordWeights, Callable[[ReferenceKeys], Weighted]] = {}
@@ -603,11 +510,6 @@ class LenientMatcher:
 
     def reference(self, reference: str) -> ReferenceKeys:
         """The reference's keywords prepared for matching (cached per reference)."""
-        native = self._native
-        if native is not None and _NATIVE_REFERENCE is not None:  # compiled: known or common
-            found: ReferenceKeys | None = _NATIVE_REFERENCE(native, self, reference)
-            if found is not None:
-                return found
         cached = self._references.get(reference)
         if cached is not None:
             return _new_tuple(ReferenceKeys, cached)  # ReferenceKeys(*cached), without its frame
@@ -615,9 +517,7 @@ class LenientMatcher:
         return self._prepare(reference, text, self._analyze(text))
 
     def _prepare(self, reference: str, text: str, analysis: KeywordAnalysis) -> ReferenceKeys:
-        """The reference prepared from its (repaired) text's analysis, and cached (the
-        reference of the compiled path, ``lexeval.native.lenient.reference``, which calls it
-        for the texts it leaves: number words, no keyword, types it does not know)."""
+        """The reference prepared from its (repaired) text's analysis, and cached."""
         english = self.english
         keys = tuple(self._keywords_of(text, analysis))
         canonical = canonical_keys(keys, english)
@@ -654,22 +554,9 @@ class LenientMatcher:
         return weigh(reference)
 
     def _weigher(self, weights: KeywordWeights) -> Callable[[ReferenceKeys], Weighted]:
-        """:func:`_weighted` with a new cache for ``weights`` (compiled where
-        ``weights.native_state``: ``lexeval.native.weights.weighted``), kept."""
+        """:func:`_weighted` with a new cache for ``weights``, kept."""
         cache: dict[tuple[str, ...], tuple[Any, ...]] = {}
-        state = weights.native_state
-        weigh: Callable[[ReferenceKeys], Weighted]
-        if state and _NATIVE_WEIGHTS is not None:
-            weigh = partial(
-                _NATIVE_WEIGHTS.weighted,
-                cache,
-                _REFERENCE_CACHE_SIZE,
-                Weighted,
-                state,
-                weights.of_reference,
-            )
-        else:
-            weigh = partial(_weighted, cache, weights)
+        weigh: Callable[[ReferenceKeys], Weighted] = partial(_weighted, cache, weights)
         if len(self._weighted) >= _WEIGHTS_KEPT:
             self._weighted.clear()
         return self._weighted.setdefault(weights, weigh)
@@ -690,15 +577,8 @@ class LenientMatcher:
                 self._out_chars = 0
             cache[output] = state
             self._out_chars += len(output)  # approximate under threads: only bounds the cache
-        # the same fields as OutputKeys(text, analysis, ...): _thaw's compiled call inline (no
-        # frame of its own), else _thaw
-        prepared: OutputKeys | None = None
-        if NATIVE_SCORE and _NATIVE is not None:
-            prepared = _NATIVE.output_keys(
-                OutputKeys, _OUTPUT_MEMBERS, state, _CANONICAL_TABLES[state[3]], _NO_PARTS
-            )
-        if prepared is None:
-            prepared = _thaw(state)
+        prepared: OutputKeys = _new_object(OutputKeys)
+        prepared._fill(*state)
         self._last = (output, prepared)  # published whole: threads see a key and its output
         return prepared
 
@@ -717,7 +597,7 @@ def _weighted(
     cache: dict[tuple[str, ...], tuple[Any, ...]], weights: KeywordWeights, reference: ReferenceKeys
 ) -> Weighted:
     """The weights of ``reference`` (:meth:`KeywordWeights.of_reference`) through ``cache``, by
-    its keys (the reference of the compiled ``lexeval.native.weights.weighted``)."""
+    its keys."""
     keys = reference.keys
     cached = cache.get(keys)
     if cached is None:
@@ -737,9 +617,7 @@ def lenient_score(
 ) -> tuple[float, dict[str, Any]]:
     """The score of one output against one reference with ``profile``'s knobs (reference
     keys in ``echoed``, a question's keys, weigh ``profile.question_weight`` of their weight),
-    and its evidence. The loop over the reference keys and rules 1 to 3 are compiled when
-    :data:`NATIVE_SCORE`; parts, conflicts and near matches stay in :class:`_Missed`, which
-    both loops call."""
+    and its evidence (parts, conflicts and near matches in :class:`_Missed`)."""
     keys, canonical = ref.keys, ref.canonical
     if not keys:
         return _empty_reference(out)
@@ -752,12 +630,6 @@ def lenient_score(
         total = sum(weights)
     else:
         echoed = _NOTHING_ECHOED
-    if NATIVE_SCORE and _NATIVE is not None:
-        found: tuple[float, dict[str, Any]] | None = _NATIVE.score(
-            _SCORE_TYPES, ref, weighted, weights, total, out, profile, echoed
-        )
-        if found is not None:
-            return found
     return _score(ref, weighted.part_weights, weights, total, out, profile, echoed)
 
 
@@ -770,8 +642,7 @@ def _score(
     profile: TaskProfile,
     echoed: frozenset[str],
 ) -> tuple[float, dict[str, Any]]:
-    """:func:`lenient_score`'s loop and evidence in Python (the reference of the compiled
-    one, ``lexeval.native.lenient.score``)."""
+    """:func:`lenient_score`'s loop and evidence."""
     keys, canonical = ref.keys, ref.canonical
     hit: list[str] = []
     hit_keys: list[str] = []
@@ -913,11 +784,6 @@ class _Missed:
         return None
 
 
-#: What the compiled loop checks and makes: the exact types of a prepared reference and its
-#: weights, the rules of missed keys, and the length of texts searched through an index.
-_SCORE_TYPES = (ReferenceKeys, Weighted, _Missed, LONG_TEXT)
-
-
 def _empty_reference(out: OutputKeys) -> tuple[float, dict[str, Any]]:
     """A reference without keywords: 1.0 when the output has none either, else 0.0."""
     info = coverage_info([], out.keywords, [], output_hits=0)
@@ -942,22 +808,3 @@ def _pieces(canonical: str, english: bool) -> tuple[str, ...]:
 
 def _drop_commas(match: re.Match[str]) -> str:
     return match.group().replace(",", "")
-
-
-#: What the compiled ``reference`` reads, before each matcher's own (``LenientMatcher._native``;
-#: the order of lenient.c's ``R_`` names).
-_REFERENCE_CONSTANTS = (
-    ReferenceKeys,
-    KeywordAnalysis,
-    LenientMatcher._prepare,
-    repair_mojibake,
-    _names_number,
-    _NUMBER_WORD_SET,
-    _NOT_NUMERIC,
-    _NO_PIECES,
-    _NO_KINDS,
-    _MONTH_KINDS,
-    _pieces,
-    conflict_kind,
-    fold_accents,
-)
