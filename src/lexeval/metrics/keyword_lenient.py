@@ -88,6 +88,10 @@ _QUOTES = "\u2018\u2019\u201c\u201d\u2026"
 _ASCII_NON_WORD = bytes([i for i in range(128) if not (chr(i).isalnum() or chr(i) == "_")])
 _PREFIX_MIN = 5
 _PREFIX_SHARE = 0.8
+#: Up to this many keys, an output's rule 3 searches its keys joined in one string (cheaper
+#: than sorting them for a few queries); past it, the sorted keys (a search per query in
+#: O(log n): linear in long texts).
+_BLOB_MAX_KEYS = 1000
 _SUBSTRING_MIN = 4
 #: Least rapidfuzz Indel similarity of a near match (rule 5); it earns nothing at this value.
 NEAR_MIN = 0.5
@@ -210,11 +214,12 @@ class OutputKeys:
     key); the stopword-keeping keys and the prefix index are added only when a reference key is
     not found directly. On a long output substring queries go through :class:`SubstringIndex`,
     so their cost does not grow with it. (The matcher keeps an output as the plain tuple of
-    its text, keywords and keys, which the garbage collector stops tracking, and makes it an
-    :class:`OutputKeys` again with :func:`_thaw`.)"""
+    its text, keywords and keys, which the garbage collector stops tracking, and fills an
+    :class:`OutputKeys` from it again when it is scored.)"""
 
     __slots__ = (
         "_all_keys",
+        "_blob",
         "_english",
         "_every",
         "_found",
@@ -249,6 +254,7 @@ class OutputKeys:
     _text: tuple[str, str] | None  # _texts()
     _indexes: tuple[SubstringIndex, SubstringIndex] | None
     _sorted: tuple[str, ...] | None
+    _blob: str | None  # the keys of a short output, one per line (rule 3)
     _kinds: dict[str, tuple[str, ...]] | None
 
     def __init__(self, output: str, analysis: KeywordAnalysis, english: bool) -> None:
@@ -266,7 +272,7 @@ class OutputKeys:
         self.canonical, self._keys, parts = canonical_index_parts(keywords, english)
         self._parts = _NO_PARTS if parts is None else parts
         self._every = self._found = self._near = self._plain_keys = None
-        self._text = self._indexes = self._sorted = self._kinds = None
+        self._text = self._indexes = self._sorted = self._kinds = self._blob = None
 
     def _texts(self) -> tuple[str, str]:
         """The folded text (accents off, dashes as hyphens, numbers without thousands
@@ -332,17 +338,37 @@ class OutputKeys:
         ``_PREFIX_MIN`` characters and ``_PREFIX_SHARE`` of the longer word (all keys sorted
         once for these queries)."""
         every = self._extend()
-        # the keys sorted once (a scan per missing key would be quadratic on a long output)
+        head = key[:_PREFIX_MIN]
         ordered = self._sorted
         if ordered is None:
+            blob = self._blob
+            if blob is None and len(self._keys) + len(every) <= _BLOB_MAX_KEYS:
+                keys = [*self._keys, *every]
+                blob = "\n".join(keys)
+                # (a key with a line break: the sorted keys instead)
+                blob = self._blob = f"\n{blob}\n" if blob.count("\n") == len(keys) - 1 else ""
+            if blob and "\n" not in head:
+                # a short output: its keys one per line, searched for "\n" + head (no sort)
+                return self._blob_prefix_match(blob, key, head)
+            # a long one's keys sorted once (a scan per missing key would be quadratic)
             ordered = self._sorted = tuple(sorted([*self._keys, *every]))
-        head = key[:_PREFIX_MIN]
         for i in range(bisect_left(ordered, head), len(ordered)):
             other = ordered[i]
             if not other.startswith(head):
                 return False
             if _prefix_close(key, other):
                 return True  # "himalayas" / "himalaya", "eukarya" / "eukaryota"
+        return False
+
+    @staticmethod
+    def _blob_prefix_match(blob: str, key: str, head: str) -> bool:
+        """Rule 3 over the keys of ``blob`` (one per line) that begin with ``head``."""
+        start = blob.find("\n" + head)
+        while start >= 0:
+            end = blob.index("\n", start + 1)
+            if _prefix_close(key, blob[start + 1 : end]):
+                return True
+            start = blob.find("\n" + head, end)
         return False
 
     def _inside(self, key: str) -> bool:
@@ -366,6 +392,17 @@ class OutputKeys:
         """Whether a (canonical) reference key is present in the output, as a word or as a
         part of a hyphenated word ("25" in "25th-largest")."""
         return self.has_word(key) or key in self._parts
+
+    def has_missing(self, key: str) -> bool:
+        """:meth:`has` of a (canonical) reference key that is not one of the output's
+        keywords (rules 1 to 3 past the first look-up)."""
+        answers = self._found
+        if answers is None:
+            answers = self._found = {}
+        found = answers.get(key)
+        if found is None:
+            found = answers[key] = self._find(key)
+        return found or key in self._parts
 
     def has_word(self, key: str) -> bool:
         """Whether a (canonical) reference key is present in the output other than as a part
@@ -394,7 +431,10 @@ class OutputKeys:
             if len(canonical) > NEAR_MAX_OUTPUT_KEYWORDS:
                 plain = self._plain_keys = ()
             else:
-                plain = tuple([k for k in canonical if k.isalpha() or not _has_digit(k)])
+                if _has_digit("".join(canonical)):
+                    plain = tuple([k for k in canonical if k.isalpha() or not _has_digit(k)])
+                else:  # no key has a digit (most texts): all of them
+                    plain = canonical
                 self._plain_keys = plain
         best = extractOne(key, plain, scorer=Indel.normalized_similarity, score_cutoff=NEAR_MIN)
         found = None if not best else (self.keywords[self.canonical.index(best[0])], best[1])
@@ -461,9 +501,9 @@ class LenientMatcher:
         # the caches hold the fields as plain tuples: the garbage collector stops tracking a
         # tuple of strings, numbers and such tuples (never a named tuple: a subclass instance)
         self._references: dict[str, tuple[Any, ...]] = {}
-        # the weighing function of each weights object, with its cache (a metric has one or
+        # per weights object, the weights of references by their keys (a metric has one or
         # two weights objects; a few kept)
-        self._weighted: dict[KeywordWeights, Callable[[ReferenceKeys], Weighted]] = {}
+        self._weighted: dict[KeywordWeights, dict[tuple[str, ...], tuple[Any, ...]]] = {}
         # outputs as plain tuples (text, keywords, keys, english), which the collector stops
         # tracking (an OutputKeys it would walk in every full collection, and more of them
         # make full collections come sooner); the last one prepared as (key, OutputKeys), with
@@ -513,7 +553,7 @@ class LenientMatcher:
         cached = self._references.get(reference)
         if cached is not None:
             return _new_tuple(ReferenceKeys, cached)  # ReferenceKeys(*cached), without its frame
-        text = repair_mojibake(reference)
+        text = reference if reference.isascii() else repair_mojibake(reference)
         return self._prepare(reference, text, self._analyze(text))
 
     def _prepare(self, reference: str, text: str, analysis: KeywordAnalysis) -> ReferenceKeys:
@@ -548,18 +588,19 @@ class LenientMatcher:
 
     def weighted(self, reference: ReferenceKeys, weights: KeywordWeights) -> Weighted:
         """The weights of a prepared reference's keywords and of their parts (cached)."""
-        weigh = self._weighted.get(weights)
-        if weigh is None:
-            weigh = self._weigher(weights)
-        return weigh(reference)
-
-    def _weigher(self, weights: KeywordWeights) -> Callable[[ReferenceKeys], Weighted]:
-        """:func:`_weighted` with a new cache for ``weights``, kept."""
-        cache: dict[tuple[str, ...], tuple[Any, ...]] = {}
-        weigh: Callable[[ReferenceKeys], Weighted] = partial(_weighted, cache, weights)
-        if len(self._weighted) >= _WEIGHTS_KEPT:
-            self._weighted.clear()
-        return self._weighted.setdefault(weights, weigh)
+        cache = self._weighted.get(weights)
+        if cache is None:
+            if len(self._weighted) >= _WEIGHTS_KEPT:
+                self._weighted.clear()
+            cache = self._weighted.setdefault(weights, {})
+        keys = reference.keys
+        cached = cache.get(keys)  # (by the keys: references with the same keys weigh the same)
+        if cached is None:
+            cached = weights.of_reference(keys, reference.numeric, reference.pieces)
+            if len(cache) >= _REFERENCE_CACHE_SIZE:
+                cache.clear()
+            cache[keys] = cached
+        return _new_tuple(Weighted, cached)  # Weighted(*cached)
 
     def output(self, output: str) -> OutputKeys:
         """The output prepared for matching (cached, bounded in count and characters)."""
@@ -591,21 +632,6 @@ class LenientMatcher:
                 self._questions.clear()
             self._questions[question] = cached
         return cached
-
-
-def _weighted(
-    cache: dict[tuple[str, ...], tuple[Any, ...]], weights: KeywordWeights, reference: ReferenceKeys
-) -> Weighted:
-    """The weights of ``reference`` (:meth:`KeywordWeights.of_reference`) through ``cache``, by
-    its keys."""
-    keys = reference.keys
-    cached = cache.get(keys)
-    if cached is None:
-        cached = weights.of_reference(keys, reference.numeric, reference.pieces)
-        if len(cache) >= _REFERENCE_CACHE_SIZE:
-            cache.clear()
-        cache[keys] = cached
-    return _new_tuple(Weighted, cached)  # Weighted(*cached)
 
 
 def lenient_score(
@@ -642,7 +668,8 @@ def _score(
     profile: TaskProfile,
     echoed: frozenset[str],
 ) -> tuple[float, dict[str, Any]]:
-    """:func:`lenient_score`'s loop and evidence."""
+    """:func:`lenient_score`'s loop and evidence: a reference key among the output's keys is
+    found by one look-up, the others go through the rules of :class:`_Missed`."""
     keys, canonical = ref.keys, ref.canonical
     hit: list[str] = []
     hit_keys: list[str] = []
@@ -653,10 +680,10 @@ def _score(
     for k, ck, weight, parts, part_ws, kind in zip(  # noqa: B905  (strict= costs a tenth)
         keys, canonical, weights, ref.pieces, part_weights, ref.kinds
     ):
-        if ck not in out_keys and not out.has(ck):
+        if ck not in out_keys and not out.has_missing(ck):
             if missed is None:
                 missed = _Missed(out, canonical, profile)
-            found = missed(k, ck, weight, parts, part_ws, kind)
+            found = missed.credit(k, ck, weight, parts, part_ws, kind)
             if found is not None:
                 credit += found
             continue
@@ -733,7 +760,7 @@ class _Missed:
             known = self.known = frozenset(canonical) if len(canonical) > 8 else canonical
         return known
 
-    def __call__(
+    def credit(
         self,
         k: str,
         ck: str,

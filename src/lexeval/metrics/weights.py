@@ -393,13 +393,14 @@ class KeywordWeights:
             out = list(map(self._memo.__getitem__, keys))
             if any(numeric):
                 out = [w * NUMBER_FACTOR if n else w for w, n in zip(out, numeric, strict=True)]
-        if self.negations and not self.negations.isdisjoint(keys):
+        negations = self._negations
+        if negations and not negations.isdisjoint(keys):
             heaviest = max(
-                (w for k, w in zip(keys, out, strict=True) if k not in self.negations),
+                (w for k, w in zip(keys, out, strict=True) if k not in negations),
                 default=0.0,
             )
             out = [
-                max(w, NEGATION_FACTOR * heaviest) if k in self.negations else w
+                max(w, NEGATION_FACTOR * heaviest) if k in negations else w
                 for k, w in zip(keys, out, strict=True)
             ]
         return out

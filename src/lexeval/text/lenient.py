@@ -23,7 +23,6 @@ __all__ = [
     "DASHES",
     "NUMBER_WORDS_EN",
     "UNITS_EN",
-    "canonical_index",
     "canonical_index_parts",
     "canonical_key",
     "canonical_key_set",
@@ -238,7 +237,11 @@ class _CanonicalMemo(dict[str, str]):
         self.english = english
 
     def __missing__(self, key: str) -> str:
-        found = _canonical(key, self.english)
+        if key.isascii() and key.isalpha():  # a plain word: only a number word or a unit changes
+            key_folded = key if key.islower() else key.lower()  # (casefold, for ASCII)
+            found = _PLAIN_CHANGES.get(key_folded, key_folded) if self.english else key_folded
+        else:
+            found = _canonical(key, self.english)
         if len(self) >= _CANONICAL_CACHE_SIZE:
             self.clear()
         self[key] = found  # one whole entry: threads that race here store equal values
@@ -246,6 +249,9 @@ class _CanonicalMemo(dict[str, str]):
 
 
 _CANONICAL = (_CanonicalMemo(False), _CanonicalMemo(True))  # [english]
+#: The canonical form of an English plain word that is not itself: a number word's digits, else
+#: a unit's one spelling (what :func:`_canonical` gives a word of ASCII letters).
+_PLAIN_CHANGES: dict[str, str] = {**_WORD_UNITS, **NUMBER_WORDS_EN}
 
 
 def canonical_key(key: str, english: bool) -> str:
@@ -290,39 +296,27 @@ def canonical_key_set(keys: Iterable[str], english: bool, joined: bool = False) 
     return extra
 
 
-def canonical_index(
-    keys: Sequence[str], english: bool
-) -> tuple[tuple[str, ...], dict[str, None], tuple[str, ...]]:
-    """:func:`canonical_keys` of ``keys``; the distinct ones, then the form without hyphens of
-    each with a hyphen, as the keys of a dict; the distinct ones with a hyphen.
-
-    >>> canonical_index(["10–12", "Four", "4"], english=True)
-    (('10-12', '4', '4'), {'10-12': None, '4': None, '1012': None}, ('10-12',))
-    """
-    canonical = canonical_keys(keys, english)
-    index = dict.fromkeys(canonical)
-    compounds: tuple[str, ...] = ()
-    if "-" in "".join(canonical):
-        compounds = tuple([k for k in index if "-" in k])
-        index.update(dict.fromkeys([k.replace("-", "") for k in compounds]))
-    return canonical, index, compounds
-
-
 def canonical_index_parts(
     keys: Sequence[str], english: bool
 ) -> tuple[tuple[str, ...], dict[str, None], dict[str, None] | None]:
-    """:func:`canonical_index`'s canonical keys and index, then the distinct canonical keys
-    of the non-empty parts of its keys with a hyphen (split at "-"), as the keys of a dict, or
-    None when none has a hyphen (an output's index for lenient matching, in one call).
+    """:func:`canonical_keys` of ``keys``; the distinct ones, then the form without hyphens of
+    each with a hyphen, as the keys of a dict; the distinct canonical keys of the non-empty
+    parts of those with a hyphen (split at "-"), as the keys of a dict, or None when none has
+    a hyphen (an output's index for lenient matching, in one call).
 
     >>> canonical_index_parts(["six-year", "Four"], english=True)
     (('six-year', '4'), {'six-year': None, '4': None, 'sixyear': None}, {'6': None, 'year': None})
+    >>> canonical_index_parts(["10–12", "Four", "4"], english=True)
+    (('10-12', '4', '4'), {'10-12': None, '4': None, '1012': None}, {'10': None, '12': None})
     >>> canonical_index_parts(["cats"], english=True)[2] is None
     True
     """
-    canonical, index, compounds = canonical_index(keys, english)
-    if not compounds:
+    canonical = tuple(map(_CANONICAL[english].__getitem__, keys))
+    index = dict.fromkeys(canonical)
+    if "-" not in "".join(canonical):
         return canonical, index, None
+    compounds = [k for k in index if "-" in k]
+    index.update(dict.fromkeys([k.replace("-", "") for k in compounds]))
     parts = canonical_key_set([p for k in compounds for p in k.split("-") if p], english)
     return canonical, index, parts
 
