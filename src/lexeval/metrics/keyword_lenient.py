@@ -333,25 +333,49 @@ class OutputKeys:
             keys = self._every = canonical_key_set(words, english, joined=True)
         return keys
 
+    def _keys_text(self) -> str:
+        """A short output's keys (``_keys``, then the canonical forms of every key, stopwords
+        kept and number words merged, then all of them again without hyphens when one has
+        one), one per line between line breaks: what :meth:`_extend`'s dict holds, searched
+        as text ("\\nkey\\n"; a prefix: "\\nhead"), without a dict or a sort. Empty for a
+        long output (over ``_BLOB_MAX_KEYS`` keys: a search per query would be quadratic) or
+        a key with a line break: the dict and the sorted keys then (built once)."""
+        blob = self._blob
+        if blob is None:
+            blob = ""
+            if len(self._all_keys) + len(self._keys) <= _BLOB_MAX_KEYS:
+                english = self._english
+                forms = canonical_keys(merge_number_words(self._all_keys, english), english)
+                keys = [*self._keys, *forms]
+                joined = "\n".join(keys)
+                if joined.count("\n") == len(keys) - 1:  # (no key with a line break)
+                    if "-" in joined:
+                        joined = f"{joined}\n{joined.replace('-', '')}"
+                    blob = f"\n{joined}\n"
+            self._blob = blob
+        return blob
+
+    def _in_every(self, key: str, plain: str) -> bool:
+        """Whether ``key`` or its form without hyphens ``plain`` is one of the keys of
+        :meth:`_extend` or ``_keys``."""
+        blob = self._keys_text()
+        if blob and "\n" not in key:
+            return f"\n{key}\n" in blob or (plain != key and f"\n{plain}\n" in blob)
+        every = self._extend()
+        return key in every or plain in every
+
     def _prefix_match(self, key: str) -> bool:
         """Rule 3: an output key without digits shares with ``key`` a prefix of at least
-        ``_PREFIX_MIN`` characters and ``_PREFIX_SHARE`` of the longer word (all keys sorted
-        once for these queries)."""
-        every = self._extend()
+        ``_PREFIX_MIN`` characters and ``_PREFIX_SHARE`` of the longer word (a short output's
+        keys searched as text, a long one's sorted once for these queries)."""
         head = key[:_PREFIX_MIN]
         ordered = self._sorted
         if ordered is None:
-            blob = self._blob
-            if blob is None and len(self._keys) + len(every) <= _BLOB_MAX_KEYS:
-                keys = [*self._keys, *every]
-                blob = "\n".join(keys)
-                # (a key with a line break: the sorted keys instead)
-                blob = self._blob = f"\n{blob}\n" if blob.count("\n") == len(keys) - 1 else ""
+            blob = self._keys_text()
             if blob and "\n" not in head:
-                # a short output: its keys one per line, searched for "\n" + head (no sort)
                 return self._blob_prefix_match(blob, key, head)
-            # a long one's keys sorted once (a scan per missing key would be quadratic)
-            ordered = self._sorted = tuple(sorted([*self._keys, *every]))
+            # a long output's keys sorted once (a scan per missing key would be quadratic)
+            ordered = self._sorted = tuple(sorted([*self._keys, *self._extend()]))
         for i in range(bisect_left(ordered, head), len(ordered)):
             other = ordered[i]
             if not other.startswith(head):
@@ -446,13 +470,9 @@ class OutputKeys:
         keys = self._keys
         if key in keys or plain in keys:
             return True
-        every = self._every  # the stopword-keeping keys, once they are added
-        if every is not None and (key in every or plain in every):
-            return True
         if len(key) >= _SUBSTRING_MIN and self._inside(key):
             return True  # glued words and citation marks: "Massachusetts1", "byJohann"
-        every = self._extend()  # stopwords kept: "four", "no"
-        if key in every or plain in every:
+        if self._in_every(key, plain):  # stopwords kept: "four", "no"
             return True
         if len(key) < _PREFIX_MIN or (not key.isalpha() and _has_digit(key)):
             return False
