@@ -358,7 +358,9 @@ class OutputKeys:
     def _in_every(self, key: str, plain: str) -> bool:
         """Whether ``key`` or its form without hyphens ``plain`` is one of the keys of
         :meth:`_extend` or ``_keys``."""
-        blob = self._keys_text()
+        blob = self._blob
+        if blob is None:
+            blob = self._keys_text()
         if blob and "\n" not in key:
             return f"\n{key}\n" in blob or (plain != key and f"\n{plain}\n" in blob)
         every = self._extend()
@@ -398,7 +400,8 @@ class OutputKeys:
     def _inside(self, key: str) -> bool:
         """The substring rule: ``key`` inside the output text or its letters and digits
         (a key with a digit only as a whole number)."""
-        text, joined = self._texts()
+        texts = self._text
+        text, joined = self._fold_texts() if texts is None else texts
         if len(text) < LONG_TEXT:
             if key.isalpha() or not _has_digit(key):
                 return key in text or key in joined
@@ -425,7 +428,9 @@ class OutputKeys:
             answers = self._found = {}
         found = answers.get(key)
         if found is None:
-            found = answers[key] = self._find(key)
+            plain = key.replace("-", "")
+            found = plain in self._keys or self._find_missing(key, plain)
+            answers[key] = found
         return found or key in self._parts
 
     def has_word(self, key: str) -> bool:
@@ -470,6 +475,11 @@ class OutputKeys:
         keys = self._keys
         if key in keys or plain in keys:
             return True
+        return self._find_missing(key, plain)
+
+    def _find_missing(self, key: str, plain: str) -> bool:
+        """Rules 1 to 3 for a key that is not one of ``_keys``, nor its form without hyphens
+        ``plain``."""
         if len(key) >= _SUBSTRING_MIN and self._inside(key):
             return True  # glued words and citation marks: "Massachusetts1", "byJohann"
         if self._in_every(key, plain):  # stopwords kept: "four", "no"
@@ -663,7 +673,8 @@ def lenient_score(
 ) -> tuple[float, dict[str, Any]]:
     """The score of one output against one reference with ``profile``'s knobs (reference
     keys in ``echoed``, a question's keys, weigh ``profile.question_weight`` of their weight),
-    and its evidence (parts, conflicts and near matches in :class:`_Missed`)."""
+    and its evidence (rules 1 to 3 by :meth:`OutputKeys.has_missing`; parts, conflicts and
+    near matches in :class:`_Missed`)."""
     keys, canonical = ref.keys, ref.canonical
     if not keys:
         return _empty_reference(out)
@@ -676,21 +687,9 @@ def lenient_score(
         total = sum(weights)
     else:
         echoed = _NOTHING_ECHOED
-    return _score(ref, weighted.part_weights, weights, total, out, profile, echoed)
-
-
-def _score(
-    ref: ReferenceKeys,
-    part_weights: tuple[tuple[float, ...], ...],
-    weights: tuple[float, ...],
-    total: float,
-    out: OutputKeys,
-    profile: TaskProfile,
-    echoed: frozenset[str],
-) -> tuple[float, dict[str, Any]]:
-    """:func:`lenient_score`'s loop and evidence: a reference key among the output's keys is
-    found by one look-up, the others go through the rules of :class:`_Missed`."""
-    keys, canonical = ref.keys, ref.canonical
+    # a reference key among the output's keys is found by one look-up, the others go through
+    # the rules of _Missed
+    part_weights = weighted.part_weights
     hit: list[str] = []
     hit_keys: list[str] = []
     credit = 0.0
