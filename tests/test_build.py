@@ -54,16 +54,11 @@ def test_pure_python_loads_no_compiled_code() -> None:
 #: their switches, whether the kernel is in use: each test below runs over every kernel
 #: (each file of tests/native/ then tests one kernel's results against its Python code).
 KERNEL_SWITCHES = {
-    "lenient": (
-        "import lexeval.metrics.keyword_lenient as k, lexeval.text.lenient as t",
-        "[k.NATIVE_SCORE, t.NATIVE_LENIENT]",
-    ),
     "rouge": (
         "import lexeval.compat as c, lexeval.porter as p, lexeval.metrics.rouge as r",
         "[c.NATIVE_ROUGE, p.NATIVE_STEM, r.RougeScorer("
         "['rouge1', 'rouge2', 'rougeL', 'rougeLsum'], compat='rouge-score')._native != 0]",
     ),
-    "weights": ("import lexeval.metrics.weights as w", "[w.NATIVE_WEIGHTS]"),
 }
 
 

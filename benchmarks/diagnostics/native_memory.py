@@ -1,10 +1,7 @@
 """The compiled paths leak nothing: resident memory over 100,000 calls of each entry point
 (ROUGE: ``RougeScorer.score``, ``score_many``, the module's ``tokens``, ``counts`` and ``stem``,
-and the error paths; lenient keyword matching's ``lexeval.native.lenient``: the
-scoring loop with its rules and evidence through ``lenient_score``, ``has``, the canonical keys
-of known keys and of new words (the memo, 65,536 keys, emptied whole when full), and its error
-paths), after a warm-up that fills every bounded cache. RSS should stay flat (a few hundred kB
-of allocator noise); a leak of one object per call would add megabytes. New words fill the
+and the error paths), after a warm-up that fills every bounded cache. RSS should stay flat (a
+few hundred kB of allocator noise); a leak of one object per call would add megabytes. New words fill the
 table of stems (2**18 entries, then cleared whole): four rounds that fill it once each (65,536
 calls of 4 new words), RSS after each, should not grow.
 
@@ -27,7 +24,6 @@ from _shared import shared_path
 
 from lexeval.metrics.rouge import RougeScorer
 from lexeval.native import load
-from lexeval.normalize import Normalizer
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
@@ -38,102 +34,6 @@ def rss_kb() -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
-
-
-def lenient_tasks(pairs: list[tuple[str, str]]) -> dict[str, Callable[[int], object]]:
-    """The entry points of ``lexeval.native.lenient`` (none when not built)."""
-    native = load("lenient")
-    if native is None:
-        print("lexeval.native.lenient is not built: lenient keyword matching not run")
-        return {}
-    import lexeval.metrics.keyword_lenient as kl
-    from lexeval.metrics.keyword_tasks import PROFILES
-    from lexeval.metrics.weights import KeywordWeights
-    from lexeval.text import lenient
-
-    matcher = kl.LenientMatcher(Normalizer())
-    weights = KeywordWeights("en")
-    profile = PROFILES["short_answer"]
-    # short answers against summaries: every rule runs (misses, near matches, conflicts)
-    prepared = []
-    for reference, output in pairs[:300]:
-        ref = matcher.reference(" ".join(reference.split()[:4]))
-        out = matcher.output(output)
-        prepared.append(
-            (ref, matcher.weighted(ref, weights), out, matcher.question_keys(output[:40]))
-        )
-    keys = [list(out.keywords) for _, _, out, _ in prepared]
-
-    class Failing(kl._Missed):
-        def __call__(self, *args: object) -> float | None:
-            raise LookupError("missed")
-
-    failing = (*kl._SCORE_TYPES[:2], Failing, kl._SCORE_TYPES[3])
-
-    def bad_calls(i: int) -> None:
-        ref, weighted, out, _ = prepared[i % len(prepared)]
-        args = (ref, weighted, weighted.weights, weighted.total, out, profile, frozenset())
-        for call in (
-            lambda: native.score(failing, *args),
-            lambda: native.canonical_keys(["a"], [], (None, None, 1), 0),
-            lambda: native.has(object(), "x", 10),
-            lambda: native.reference((), matcher, "x"),
-        ):
-            with contextlib.suppress(LookupError, TypeError, AttributeError):
-                call()
-
-    texts = [r for r, _ in pairs[:300]] + ["four", "Twenty-four hours", "", "Röntgen 1,000"]
-
-    def reference(i: int) -> object:
-        matcher._references.clear()  # prepared again: the compiled path of a new reference
-        return matcher.reference(texts[i % len(texts)])
-
-    def score(i: int) -> object:
-        ref, weighted, out, echoed = prepared[i % len(prepared)]
-        return kl.lenient_score(ref, weighted, out, profile, echoed if i % 2 else frozenset())
-
-    from lexeval.metrics import KeywordCoverageMetric
-    from lexeval.metrics.keyword_modes import LenientCoverage
-    from lexeval.metrics.weights import clear_caches
-
-    metric = KeywordCoverageMetric()
-    short = [(" ".join(r.split()[:4]), o) for r, o in pairs[:300]]
-
-    def measure(i: int) -> object:
-        # the metric's caches and the weights' memo emptied: every compiled step of a call on
-        # a new pair runs (the reference's preparation and weights, the output's keys, the
-        # scoring with near matches, the result), on words the process knows
-        assert isinstance(metric._mode, LenientCoverage)
-        lm = metric._mode.matcher
-        lm._references.clear()
-        lm._weighted.clear()
-        lm._outputs.clear()
-        lm._last = None
-        clear_caches()
-        return metric.measure(*short[i % len(short)])
-
-    near = getattr(native, "near", None)
-    return {
-        "KeywordCoverageMetric.measure (caches emptied)": measure,
-        "near": (lambda i: near(f"w{i % 97}ord", tuple(keys[i % len(keys)]), 0.5))
-        if near is not None
-        else (lambda i: None),
-        "lenient_score": score,
-        "LenientMatcher.reference (new references)": reference,
-        "has": lambda i: native.has(prepared[i % 300][2], f"k{i % 500}ey", 32768),
-        "canonical_keys (known)": lambda i: lenient.canonical_keys(keys[i % len(keys)], True),
-        "canonical_key_set (new words)": lambda i: lenient.canonical_key_set(
-            [f"Word{i}x", f"{i:07d}", f"w{i}-x"], True, joined=True
-        ),
-        "canonical_forms (number words merged)": lambda i: lenient.canonical_forms(
-            ("born", "twenty", "four", f"w{i % 300}", "two", "thousand", "x"), True
-        ),
-        "texts (folded output)": lambda i: native.texts(pairs[i % len(pairs)][1]),
-        "canonical_index (output keys)": lambda i: lenient.canonical_index(
-            (*keys[i % len(keys)], "10-12", "six-year"), True
-        ),
-        "lenient error paths": bad_calls,
-    }
 
 
 def main() -> None:
@@ -173,7 +73,6 @@ def main() -> None:
         "tokens of new words": lambda i: native.tokens(f"w{i}ing x{i}ations {i}y q{i}", True),
         "stem": lambda i: native.stem("generalizations"),
         "error paths": lambda i: bad_calls(),
-        **lenient_tasks(pairs),
     }
     for name, task in tasks.items():
         if args.only not in name:

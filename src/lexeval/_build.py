@@ -24,7 +24,7 @@ __all__ = ["NATIVE_MODULES", "PURE_PYTHON", "build", "note_build"]
 PURE_PYTHON: bool = os.environ.get("LEXEVAL_PURE_PYTHON", "").strip() not in ("", "0")
 
 #: The C kernels (``src/lexeval/native/*.c``) that setup.py builds, by name.
-NATIVE_MODULES: frozenset[str] = frozenset(["lenient", "rouge", "weights"])
+NATIVE_MODULES: frozenset[str] = frozenset(["rouge"])
 
 _logger = logging.getLogger("lexeval")
 _noted = False

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from lexeval.metrics import wordlists
-from lexeval.metrics.weights import _LEAST_FREQUENCY
 from lexeval.normalize import Normalizer
 from lexeval.text import resources as text_resources
 from lexeval.text.snapshot import read_snapshot, snapshot_name
@@ -100,12 +99,6 @@ def test_frequency_lists_are_read_as_wordfreq_reads_them(language: str) -> None:
 
     assert wordlists.wordlist_languages() == frozenset(wordfreq.available_languages("best"))
     assert wordlists.frequency_dict(language) == wordfreq.get_frequency_dict(language, "best")
-
-
-def test_the_least_frequency_is_wordfreqs() -> None:
-    import wordfreq
-
-    assert wordfreq.zipf_to_freq(0.0) == _LEAST_FREQUENCY
 
 
 def test_a_new_process_scores_without_spacy_or_wordfreq() -> None:

@@ -49,15 +49,12 @@ from rapidfuzz.process import extractOne
 
 from lexeval.metrics.keyword_info import coverage_info
 from lexeval.metrics.substring import LONG_TEXT, SubstringIndex, find_all
-from lexeval.native import load
 from lexeval.text.base import KeywordAnalysis, TextProcessor, keyword_analysis, processor_language
 from lexeval.text.lenient import (
     NUMBER_WORDS_EN,
-    canonical_forms,
     canonical_index_parts,
     canonical_key_set,
     canonical_keys,
-    canonical_tables,
     fold_accents,
     hyphenate_dashes,
     merge_number_words,
@@ -70,7 +67,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MONTHS_EN",
-    "NATIVE_SCORE",
     "NEAR_MAX_OUTPUT_KEYWORDS",
     "NEAR_MIN",
     "LenientMatcher",
@@ -80,14 +76,6 @@ __all__ = [
     "conflict_kind",
     "lenient_score",
 ]
-
-_NATIVE = load("lenient")
-#: Whether :func:`lenient_score`'s loop and evidence are compiled (``lexeval.native.lenient``).
-NATIVE_SCORE = _NATIVE is not None
-#: ``LenientMatcher.weighted``'s compiled look-up (used where ``KeywordWeights.native_state``).
-_NATIVE_WEIGHTS = load("weights")
-#: ``lexeval.native.lenient.reference``: LenientMatcher.reference's compiled path, or None.
-_NATIVE_REFERENCE: Callable[..., Any] | None = None if _NATIVE is None else _NATIVE.reference
 
 _PARTS = re.compile(r"[-‐-―/ ]+")
 _THOUSANDS_IN_TEXT = re.compile(r"(?<![\d,])\d{1,3}(?:,\d{3})+(?!\d)")
@@ -100,6 +88,10 @@ _QUOTES = "\u2018\u2019\u201c\u201d\u2026"
 _ASCII_NON_WORD = bytes([i for i in range(128) if not (chr(i).isalnum() or chr(i) == "_")])
 _PREFIX_MIN = 5
 _PREFIX_SHARE = 0.8
+#: Up to this many keys, an output's rule 3 searches its keys joined in one string (cheaper
+#: than sorting them for a few queries); past it, the sorted keys (a search per query in
+#: O(log n): linear in long texts).
+_BLOB_MAX_KEYS = 1000
 _SUBSTRING_MIN = 4
 #: Least rapidfuzz Indel similarity of a near match (rule 5); it earns nothing at this value.
 NEAR_MIN = 0.5
@@ -222,14 +214,14 @@ class OutputKeys:
     key); the stopword-keeping keys and the prefix index are added only when a reference key is
     not found directly. On a long output substring queries go through :class:`SubstringIndex`,
     so their cost does not grow with it. (The matcher keeps an output as the plain tuple of
-    its text, keywords and keys, which the garbage collector stops tracking, and makes it an
-    :class:`OutputKeys` again with :func:`_thaw`.)"""
+    its text, keywords and keys, which the garbage collector stops tracking, and fills an
+    :class:`OutputKeys` from it again when it is scored.)"""
 
     __slots__ = (
         "_all_keys",
+        "_blob",
         "_english",
         "_every",
-        "_forms",
         "_found",
         "_indexes",
         "_keys",
@@ -256,13 +248,13 @@ class OutputKeys:
     _parts: frozenset[str] | dict[str, None]
     # built on first use
     _every: dict[str, None] | None  # the stopword-keeping keys
-    _forms: tuple[str, ...] | None  # _every_forms()
     _found: dict[str, bool] | None  # answers of has_word(), per reference key
     _near: dict[str, tuple[str, float] | None] | None  # answers of near()
     _plain_keys: tuple[str, ...] | None
     _text: tuple[str, str] | None  # _texts()
     _indexes: tuple[SubstringIndex, SubstringIndex] | None
     _sorted: tuple[str, ...] | None
+    _blob: str | None  # the keys of a short output, one per line (rule 3)
     _kinds: dict[str, tuple[str, ...]] | None
 
     def __init__(self, output: str, analysis: KeywordAnalysis, english: bool) -> None:
@@ -279,22 +271,19 @@ class OutputKeys:
         self._english = english
         self.canonical, self._keys, parts = canonical_index_parts(keywords, english)
         self._parts = _NO_PARTS if parts is None else parts
-        self._every = self._forms = self._found = self._near = self._plain_keys = None
-        self._text = self._indexes = self._sorted = self._kinds = None
+        self._every = self._found = self._near = self._plain_keys = None
+        self._text = self._indexes = self._sorted = self._kinds = self._blob = None
 
     def _texts(self) -> tuple[str, str]:
         """The folded text (accents off, dashes as hyphens, numbers without thousands
         separators) and its letters and digits alone (built once, for the substring rule)."""
         texts = self._text
-        if texts is None and NATIVE_SCORE and _NATIVE is not None:
-            texts = self._text = _NATIVE.texts(self.output)  # ASCII, no thousands: in C
         if texts is None:
             texts = self._fold_texts()
         return texts
 
     def _fold_texts(self) -> tuple[str, str]:
-        """:meth:`_texts` built in Python (stored): for an output that the compiled texts()
-        leaves to it (not ASCII, or with thousands separators)."""
+        """:meth:`_texts`, built (and stored)."""
         folded = hyphenate_dashes(fold_accents(self.output))
         numbers = folded
         if "," in folded and _COMMA_THOUSAND(folded):  # the pattern may match
@@ -322,15 +311,11 @@ class OutputKeys:
             found: dict[str, list[str]] = {}
             english = self._english
             # conflict_kind is None but for keys with a digit and (English) month names
-            candidates = None
-            if NATIVE_SCORE and _NATIVE is not None:
-                candidates = _NATIVE.kind_candidates(self.canonical, MONTHS_EN if english else None)
-            if candidates is None:
-                candidates = [
-                    key
-                    for key in dict.fromkeys(self.canonical)
-                    if (english and key in MONTHS_EN) or (not key.isalpha() and _has_digit(key))
-                ]
+            candidates = [
+                key
+                for key in dict.fromkeys(self.canonical)
+                if (english and key in MONTHS_EN) or (not key.isalpha() and _has_digit(key))
+            ]
             for key in candidates:
                 k = conflict_kind(key, english)
                 if k is not None:
@@ -348,31 +333,51 @@ class OutputKeys:
             keys = self._every = canonical_key_set(words, english, joined=True)
         return keys
 
-    def _every_forms(self) -> tuple[str, ...]:
-        """The canonical forms of every key, stopwords kept and number words merged, in order
-        (built once): the keys of :meth:`_extend`'s dict before their hyphen-less forms, which
-        the compiled rules scan instead of building that dict."""
-        forms = self._forms
-        if forms is None:  # (the keywords' canonical forms known: not looked up again)
-            forms = canonical_forms(self._all_keys, self._english, (self.keywords, self.canonical))
-            self._forms = forms
-        return forms
+    def _keys_text(self) -> str:
+        """A short output's keys (``_keys``, then the canonical forms of every key, stopwords
+        kept and number words merged, then all of them again without hyphens when one has
+        one), one per line between line breaks: what :meth:`_extend`'s dict holds, searched
+        as text ("\\nkey\\n"; a prefix: "\\nhead"), without a dict or a sort. Empty for a
+        long output (over ``_BLOB_MAX_KEYS`` keys: a search per query would be quadratic) or
+        a key with a line break: the dict and the sorted keys then (built once)."""
+        blob = self._blob
+        if blob is None:
+            blob = ""
+            if len(self._all_keys) + len(self._keys) <= _BLOB_MAX_KEYS:
+                english = self._english
+                forms = canonical_keys(merge_number_words(self._all_keys, english), english)
+                keys = [*self._keys, *forms]
+                joined = "\n".join(keys)
+                if joined.count("\n") == len(keys) - 1:  # (no key with a line break)
+                    if "-" in joined:
+                        joined = f"{joined}\n{joined.replace('-', '')}"
+                    blob = f"\n{joined}\n"
+            self._blob = blob
+        return blob
+
+    def _in_every(self, key: str, plain: str) -> bool:
+        """Whether ``key`` or its form without hyphens ``plain`` is one of the keys of
+        :meth:`_extend` or ``_keys``."""
+        blob = self._blob
+        if blob is None:
+            blob = self._keys_text()
+        if blob and "\n" not in key:
+            return f"\n{key}\n" in blob or (plain != key and f"\n{plain}\n" in blob)
+        every = self._extend()
+        return key in every or plain in every
 
     def _prefix_match(self, key: str) -> bool:
         """Rule 3: an output key without digits shares with ``key`` a prefix of at least
-        ``_PREFIX_MIN`` characters and ``_PREFIX_SHARE`` of the longer word (all keys sorted
-        once for these queries)."""
-        every = self._extend()
-        # a scan in C for a short output; a long one's keys sorted once (a scan per missing
-        # key would be quadratic)
-        if NATIVE_SCORE and _NATIVE is not None and len(self._keys) + len(every) <= 64:
-            found = _NATIVE.prefix_match(key, self._keys, every, _PREFIX_MIN, _PREFIX_SHARE)
-            if found is not None:
-                return bool(found)
+        ``_PREFIX_MIN`` characters and ``_PREFIX_SHARE`` of the longer word (a short output's
+        keys searched as text, a long one's sorted once for these queries)."""
+        head = key[:_PREFIX_MIN]
         ordered = self._sorted
         if ordered is None:
-            ordered = self._sorted = tuple(sorted([*self._keys, *every]))
-        head = key[:_PREFIX_MIN]
+            blob = self._keys_text()
+            if blob and "\n" not in head:
+                return self._blob_prefix_match(blob, key, head)
+            # a long output's keys sorted once (a scan per missing key would be quadratic)
+            ordered = self._sorted = tuple(sorted([*self._keys, *self._extend()]))
         for i in range(bisect_left(ordered, head), len(ordered)):
             other = ordered[i]
             if not other.startswith(head):
@@ -381,10 +386,22 @@ class OutputKeys:
                 return True  # "himalayas" / "himalaya", "eukarya" / "eukaryota"
         return False
 
+    @staticmethod
+    def _blob_prefix_match(blob: str, key: str, head: str) -> bool:
+        """Rule 3 over the keys of ``blob`` (one per line) that begin with ``head``."""
+        start = blob.find("\n" + head)
+        while start >= 0:
+            end = blob.index("\n", start + 1)
+            if _prefix_close(key, blob[start + 1 : end]):
+                return True
+            start = blob.find("\n" + head, end)
+        return False
+
     def _inside(self, key: str) -> bool:
         """The substring rule: ``key`` inside the output text or its letters and digits
         (a key with a digit only as a whole number)."""
-        text, joined = self._texts()
+        texts = self._text
+        text, joined = self._fold_texts() if texts is None else texts
         if len(text) < LONG_TEXT:
             if key.isalpha() or not _has_digit(key):
                 return key in text or key in joined
@@ -402,6 +419,19 @@ class OutputKeys:
         """Whether a (canonical) reference key is present in the output, as a word or as a
         part of a hyphenated word ("25" in "25th-largest")."""
         return self.has_word(key) or key in self._parts
+
+    def has_missing(self, key: str) -> bool:
+        """:meth:`has` of a (canonical) reference key that is not one of the output's
+        keywords (rules 1 to 3 past the first look-up)."""
+        answers = self._found
+        if answers is None:
+            answers = self._found = {}
+        found = answers.get(key)
+        if found is None:
+            plain = key.replace("-", "")
+            found = plain in self._keys or self._find_missing(key, plain)
+            answers[key] = found
+        return found or key in self._parts
 
     def has_word(self, key: str) -> bool:
         """Whether a (canonical) reference key is present in the output other than as a part
@@ -430,17 +460,12 @@ class OutputKeys:
             if len(canonical) > NEAR_MAX_OUTPUT_KEYWORDS:
                 plain = self._plain_keys = ()
             else:
-                found = None
-                if NATIVE_SCORE and _NATIVE is not None:
-                    found = _NATIVE.without_digits(canonical)
-                if found is None:
-                    found = tuple([k for k in canonical if k.isalpha() or not _has_digit(k)])
-                plain = self._plain_keys = found
-        best: tuple[str, float] | tuple[str, float, int] | tuple[()] | None = None
-        if NATIVE_SCORE and _NATIVE is not None:  # the same search in C: (), or a similarity
-            best = _NATIVE.near(key, plain, NEAR_MIN)  # at the cutoff's edge: None
-        if best is None:
-            best = extractOne(key, plain, scorer=Indel.normalized_similarity, score_cutoff=NEAR_MIN)
+                if _has_digit("".join(canonical)):
+                    plain = tuple([k for k in canonical if k.isalpha() or not _has_digit(k)])
+                else:  # no key has a digit (most texts): all of them
+                    plain = canonical
+                self._plain_keys = plain
+        best = extractOne(key, plain, scorer=Indel.normalized_similarity, score_cutoff=NEAR_MIN)
         found = None if not best else (self.keywords[self.canonical.index(best[0])], best[1])
         answers[key] = found
         return found
@@ -450,52 +475,18 @@ class OutputKeys:
         keys = self._keys
         if key in keys or plain in keys:
             return True
-        every = self._every  # the stopword-keeping keys, once they are added
-        if every is not None and (key in every or plain in every):
-            return True
+        return self._find_missing(key, plain)
+
+    def _find_missing(self, key: str, plain: str) -> bool:
+        """Rules 1 to 3 for a key that is not one of ``_keys``, nor its form without hyphens
+        ``plain``."""
         if len(key) >= _SUBSTRING_MIN and self._inside(key):
             return True  # glued words and citation marks: "Massachusetts1", "byJohann"
-        every = self._extend()  # stopwords kept: "four", "no"
-        if key in every or plain in every:
+        if self._in_every(key, plain):  # stopwords kept: "four", "no"
             return True
         if len(key) < _PREFIX_MIN or (not key.isalpha() and _has_digit(key)):
             return False
         return self._prefix_match(key)
-
-
-def _thaw(state: tuple[str, tuple[str, ...], tuple[str, ...], bool]) -> OutputKeys:
-    """The output that ``(output, keywords, keys, english)`` of an :class:`OutputKeys`
-    prepared (its canonical keys and parts made again; the other parts when used), without a
-    call of the class (its ``__init__``): in one compiled call (``lexeval.native.lenient``'s
-    ``output_keys``) when :data:`NATIVE_SCORE`, the code below being its reference. (A
-    function, not a classmethod: a call of a plain function with plain arguments runs in the
-    caller's loop of the interpreter.)"""
-    if NATIVE_SCORE and _NATIVE is not None:
-        made: OutputKeys | None = _NATIVE.output_keys(
-            OutputKeys, _OUTPUT_MEMBERS, state, _CANONICAL_TABLES[state[3]], _NO_PARTS
-        )
-        if made is not None:
-            return made
-    out: OutputKeys = _new_object(OutputKeys)
-    output, keywords, keys, english = state
-    out._fill(output, keywords, keys, english)
-    return out
-
-
-#: The slots of an :class:`OutputKeys` in the order the compiled ``_thaw`` sets them: the kept
-#: fields, the canonical index, then the parts built on first use (None).
-_OUTPUT_FIELDS = ("output", "keywords", "_all_keys", "_english", "canonical", "_keys", "_parts")
-_OUTPUT_MEMBERS = tuple(
-    [
-        vars(OutputKeys)[name]
-        for name in (
-            *_OUTPUT_FIELDS,
-            *[name for name in OutputKeys.__slots__ if name not in _OUTPUT_FIELDS],
-        )
-    ]
-)
-#: The memo of canonical keys and its tables, by ``english``.
-_CANONICAL_TABLES = (canonical_tables(False), canonical_tables(True))
 
 
 class ReferenceKeys(NamedTuple):
@@ -540,23 +531,9 @@ class LenientMatcher:
         # the caches hold the fields as plain tuples: the garbage collector stops tracking a
         # tuple of strings, numbers and such tuples (never a named tuple: a subclass instance)
         self._references: dict[str, tuple[Any, ...]] = {}
-        # what the compiled reference() reads (None: the Python code, the reference; also for
-        # a subclass, whose methods the compiled path would not call)
-        self._native: tuple[Any, ...] | None = None
-        if NATIVE_SCORE and _NATIVE_REFERENCE is not None and type(self) is LenientMatcher:
-            memo, tables = canonical_tables(self.english)
-            self._native = (
-                *_REFERENCE_CONSTANTS,
-                self._references,
-                _REFERENCE_CACHE_SIZE,
-                self._analyze,
-                self.english,
-                memo,
-                tables,
-            )
-        # the weighing function of each weights object, with its cache (a metric has one or
+        # per weights object, the weights of references by their keys (a metric has one or
         # two weights objects; a few kept)
-        self._weighted: dict[KeywordWeights, Callable[[ReferenceKeys], Weighted]] = {}
+        self._weighted: dict[KeywordWeights, dict[tuple[str, ...], tuple[Any, ...]]] = {}
         # outputs as plain tuples (text, keywords, keys, english), which the collector stops
         # tracking (an OutputKeys it would walk in every full collection, and more of them
         # make full collections come sooner); the last one prepared as (key, OutputKeys), with
@@ -603,21 +580,14 @@ class LenientMatcher:
 
     def reference(self, reference: str) -> ReferenceKeys:
         """The reference's keywords prepared for matching (cached per reference)."""
-        native = self._native
-        if native is not None and _NATIVE_REFERENCE is not None:  # compiled: known or common
-            found: ReferenceKeys | None = _NATIVE_REFERENCE(native, self, reference)
-            if found is not None:
-                return found
         cached = self._references.get(reference)
         if cached is not None:
             return _new_tuple(ReferenceKeys, cached)  # ReferenceKeys(*cached), without its frame
-        text = repair_mojibake(reference)
+        text = reference if reference.isascii() else repair_mojibake(reference)
         return self._prepare(reference, text, self._analyze(text))
 
     def _prepare(self, reference: str, text: str, analysis: KeywordAnalysis) -> ReferenceKeys:
-        """The reference prepared from its (repaired) text's analysis, and cached (the
-        reference of the compiled path, ``lexeval.native.lenient.reference``, which calls it
-        for the texts it leaves: number words, no keyword, types it does not know)."""
+        """The reference prepared from its (repaired) text's analysis, and cached."""
         english = self.english
         keys = tuple(self._keywords_of(text, analysis))
         canonical = canonical_keys(keys, english)
@@ -648,31 +618,19 @@ class LenientMatcher:
 
     def weighted(self, reference: ReferenceKeys, weights: KeywordWeights) -> Weighted:
         """The weights of a prepared reference's keywords and of their parts (cached)."""
-        weigh = self._weighted.get(weights)
-        if weigh is None:
-            weigh = self._weigher(weights)
-        return weigh(reference)
-
-    def _weigher(self, weights: KeywordWeights) -> Callable[[ReferenceKeys], Weighted]:
-        """:func:`_weighted` with a new cache for ``weights`` (compiled where
-        ``weights.native_state``: ``lexeval.native.weights.weighted``), kept."""
-        cache: dict[tuple[str, ...], tuple[Any, ...]] = {}
-        state = weights.native_state
-        weigh: Callable[[ReferenceKeys], Weighted]
-        if state and _NATIVE_WEIGHTS is not None:
-            weigh = partial(
-                _NATIVE_WEIGHTS.weighted,
-                cache,
-                _REFERENCE_CACHE_SIZE,
-                Weighted,
-                state,
-                weights.of_reference,
-            )
-        else:
-            weigh = partial(_weighted, cache, weights)
-        if len(self._weighted) >= _WEIGHTS_KEPT:
-            self._weighted.clear()
-        return self._weighted.setdefault(weights, weigh)
+        cache = self._weighted.get(weights)
+        if cache is None:
+            if len(self._weighted) >= _WEIGHTS_KEPT:
+                self._weighted.clear()
+            cache = self._weighted.setdefault(weights, {})
+        keys = reference.keys
+        cached = cache.get(keys)  # (by the keys: references with the same keys weigh the same)
+        if cached is None:
+            cached = weights.of_reference(keys, reference.numeric, reference.pieces)
+            if len(cache) >= _REFERENCE_CACHE_SIZE:
+                cache.clear()
+            cache[keys] = cached
+        return _new_tuple(Weighted, cached)  # Weighted(*cached)
 
     def output(self, output: str) -> OutputKeys:
         """The output prepared for matching (cached, bounded in count and characters)."""
@@ -690,15 +648,8 @@ class LenientMatcher:
                 self._out_chars = 0
             cache[output] = state
             self._out_chars += len(output)  # approximate under threads: only bounds the cache
-        # the same fields as OutputKeys(text, analysis, ...): _thaw's compiled call inline (no
-        # frame of its own), else _thaw
-        prepared: OutputKeys | None = None
-        if NATIVE_SCORE and _NATIVE is not None:
-            prepared = _NATIVE.output_keys(
-                OutputKeys, _OUTPUT_MEMBERS, state, _CANONICAL_TABLES[state[3]], _NO_PARTS
-            )
-        if prepared is None:
-            prepared = _thaw(state)
+        prepared: OutputKeys = _new_object(OutputKeys)
+        prepared._fill(*state)
         self._last = (output, prepared)  # published whole: threads see a key and its output
         return prepared
 
@@ -713,21 +664,6 @@ class LenientMatcher:
         return cached
 
 
-def _weighted(
-    cache: dict[tuple[str, ...], tuple[Any, ...]], weights: KeywordWeights, reference: ReferenceKeys
-) -> Weighted:
-    """The weights of ``reference`` (:meth:`KeywordWeights.of_reference`) through ``cache``, by
-    its keys (the reference of the compiled ``lexeval.native.weights.weighted``)."""
-    keys = reference.keys
-    cached = cache.get(keys)
-    if cached is None:
-        cached = weights.of_reference(keys, reference.numeric, reference.pieces)
-        if len(cache) >= _REFERENCE_CACHE_SIZE:
-            cache.clear()
-        cache[keys] = cached
-    return _new_tuple(Weighted, cached)  # Weighted(*cached)
-
-
 def lenient_score(
     ref: ReferenceKeys,
     weighted: Weighted,
@@ -737,9 +673,8 @@ def lenient_score(
 ) -> tuple[float, dict[str, Any]]:
     """The score of one output against one reference with ``profile``'s knobs (reference
     keys in ``echoed``, a question's keys, weigh ``profile.question_weight`` of their weight),
-    and its evidence. The loop over the reference keys and rules 1 to 3 are compiled when
-    :data:`NATIVE_SCORE`; parts, conflicts and near matches stay in :class:`_Missed`, which
-    both loops call."""
+    and its evidence (rules 1 to 3 by :meth:`OutputKeys.has_missing`; parts, conflicts and
+    near matches in :class:`_Missed`)."""
     keys, canonical = ref.keys, ref.canonical
     if not keys:
         return _empty_reference(out)
@@ -752,27 +687,9 @@ def lenient_score(
         total = sum(weights)
     else:
         echoed = _NOTHING_ECHOED
-    if NATIVE_SCORE and _NATIVE is not None:
-        found: tuple[float, dict[str, Any]] | None = _NATIVE.score(
-            _SCORE_TYPES, ref, weighted, weights, total, out, profile, echoed
-        )
-        if found is not None:
-            return found
-    return _score(ref, weighted.part_weights, weights, total, out, profile, echoed)
-
-
-def _score(
-    ref: ReferenceKeys,
-    part_weights: tuple[tuple[float, ...], ...],
-    weights: tuple[float, ...],
-    total: float,
-    out: OutputKeys,
-    profile: TaskProfile,
-    echoed: frozenset[str],
-) -> tuple[float, dict[str, Any]]:
-    """:func:`lenient_score`'s loop and evidence in Python (the reference of the compiled
-    one, ``lexeval.native.lenient.score``)."""
-    keys, canonical = ref.keys, ref.canonical
+    # a reference key among the output's keys is found by one look-up, the others go through
+    # the rules of _Missed
+    part_weights = weighted.part_weights
     hit: list[str] = []
     hit_keys: list[str] = []
     credit = 0.0
@@ -782,10 +699,10 @@ def _score(
     for k, ck, weight, parts, part_ws, kind in zip(  # noqa: B905  (strict= costs a tenth)
         keys, canonical, weights, ref.pieces, part_weights, ref.kinds
     ):
-        if ck not in out_keys and not out.has(ck):
+        if ck not in out_keys and not out.has_missing(ck):
             if missed is None:
                 missed = _Missed(out, canonical, profile)
-            found = missed(k, ck, weight, parts, part_ws, kind)
+            found = missed.credit(k, ck, weight, parts, part_ws, kind)
             if found is not None:
                 credit += found
             continue
@@ -862,7 +779,7 @@ class _Missed:
             known = self.known = frozenset(canonical) if len(canonical) > 8 else canonical
         return known
 
-    def __call__(
+    def credit(
         self,
         k: str,
         ck: str,
@@ -913,11 +830,6 @@ class _Missed:
         return None
 
 
-#: What the compiled loop checks and makes: the exact types of a prepared reference and its
-#: weights, the rules of missed keys, and the length of texts searched through an index.
-_SCORE_TYPES = (ReferenceKeys, Weighted, _Missed, LONG_TEXT)
-
-
 def _empty_reference(out: OutputKeys) -> tuple[float, dict[str, Any]]:
     """A reference without keywords: 1.0 when the output has none either, else 0.0."""
     info = coverage_info([], out.keywords, [], output_hits=0)
@@ -942,22 +854,3 @@ def _pieces(canonical: str, english: bool) -> tuple[str, ...]:
 
 def _drop_commas(match: re.Match[str]) -> str:
     return match.group().replace(",", "")
-
-
-#: What the compiled ``reference`` reads, before each matcher's own (``LenientMatcher._native``;
-#: the order of lenient.c's ``R_`` names).
-_REFERENCE_CONSTANTS = (
-    ReferenceKeys,
-    KeywordAnalysis,
-    LenientMatcher._prepare,
-    repair_mojibake,
-    _names_number,
-    _NUMBER_WORD_SET,
-    _NOT_NUMERIC,
-    _NO_PIECES,
-    _NO_KINDS,
-    _MONTH_KINDS,
-    _pieces,
-    conflict_kind,
-    fold_accents,
-)

@@ -31,11 +31,9 @@ from importlib.metadata import version as dist_version
 from typing import Any
 
 from lexeval.metrics.wordlists import frequency_dict, wordlist_languages
-from lexeval.native import load
 from lexeval.normalize import KEEP_WORDS
 
 __all__ = [
-    "NATIVE_WEIGHTS",
     "NEGATION_FACTOR",
     "NUMBER_FACTOR",
     "WEIGHT_FLOOR",
@@ -52,10 +50,6 @@ WEIGHT_FLOOR = 0.5
 NUMBER_FACTOR = 3.0
 #: A negation weighs at least this many times the heaviest other keyword of its reference.
 NEGATION_FACTOR = 2.0
-
-_NATIVE = load("weights")
-#: Whether :meth:`KeywordWeights.of_reference` is compiled (``lexeval.native.weights``).
-NATIVE_WEIGHTS = _NATIVE is not None
 
 _DIGIT = re.compile(r"\d")
 #: A number whose digit runs "." or "," join: one token for wordfreq's tokenizer ("9,436").
@@ -211,20 +205,6 @@ def _number_rules() -> tuple[
     return benford_freq, digit_freq, smash_numbers, year_freq, zipf_to_freq(0.0)
 
 
-#: wordfreq's least frequency, ``zipf_to_freq(0.0)`` (its formula; a test compares them)
-_LEAST_FREQUENCY = 10**0.0 / 1e9
-
-
-def _year_freq(text: str) -> float:
-    """wordfreq's ``year_freq`` (imported on first use)."""
-    return _number_rules()[3](text)
-
-
-def _benford_freq(text: str) -> float:
-    """wordfreq's ``benford_freq`` (imported on first use)."""
-    return _number_rules()[0](text)
-
-
 def _tokens_zipf(tokens: list[str], language: str) -> float:
     """``wordfreq.zipf_frequency`` of a key that wordfreq's tokenizer splits into ``tokens``
     (unchanged): its computation, step by step (the same floating-point operations;
@@ -271,8 +251,8 @@ class KeywordWeights:
 
     ``frequency=False`` gives every keyword 1.0 (negations still weigh more). ``negations``:
     the keys that count as negations (English: :data:`NEGATIONS_EN`; none for other languages
-    unless given). The configuration is read-only once made: the signature, the uniform flag
-    and the compiled path's state are derived from it once.
+    unless given). The configuration is read-only once made: the signature and the uniform
+    flag are derived from it once.
 
     >>> w = KeywordWeights("en", frequency=False)
     >>> w.frequency = True
@@ -287,7 +267,6 @@ class KeywordWeights:
         "_memo",
         "_negations",
         "_signature",
-        "_state",
         "_uniform",
     )
 
@@ -310,7 +289,6 @@ class KeywordWeights:
         self._frequency = frequency
         self._uniform: bool | None = None
         self._signature: str | None = None
-        self._state: tuple[Any, ...] | None = None
         self._memo = _weight_memo(language)
 
     @property
@@ -415,13 +393,14 @@ class KeywordWeights:
             out = list(map(self._memo.__getitem__, keys))
             if any(numeric):
                 out = [w * NUMBER_FACTOR if n else w for w, n in zip(out, numeric, strict=True)]
-        if self.negations and not self.negations.isdisjoint(keys):
+        negations = self._negations
+        if negations and not negations.isdisjoint(keys):
             heaviest = max(
-                (w for k, w in zip(keys, out, strict=True) if k not in self.negations),
+                (w for k, w in zip(keys, out, strict=True) if k not in negations),
                 default=0.0,
             )
             out = [
-                max(w, NEGATION_FACTOR * heaviest) if k in self.negations else w
+                max(w, NEGATION_FACTOR * heaviest) if k in negations else w
                 for k, w in zip(keys, out, strict=True)
             ]
         return out
@@ -434,8 +413,7 @@ class KeywordWeights:
     ) -> tuple[tuple[float, ...], float, tuple[tuple[float, ...], ...]]:
         """A prepared reference's weights: those of its ``keys`` (:meth:`weights`), their sum,
         and the weights of each key's parts (``pieces``, one tuple per key; ``pieces`` itself
-        when no key has parts). Compiled when :data:`NATIVE_WEIGHTS` (``lexeval.native.weights``,
-        for a language with a frequency list), with the same values.
+        when no key has parts).
 
         >>> w = KeywordWeights("en")
         >>> values, total, parts = w.of_reference(("off-road", "not"), (False, False),
@@ -443,61 +421,6 @@ class KeywordWeights:
         >>> values[1] == 2 * values[0] and total == sum(values), len(parts[0]), parts[1]
         (True, 2, ())
         """
-        state = self.native_state
-        if state and _NATIVE is not None:
-            found: tuple[tuple[float, ...], float, tuple[tuple[float, ...], ...]] | None = (
-                _NATIVE.weigh(keys, numeric, pieces, state)
-            )
-            if found is not None:
-                return found
-        return self._of_reference(keys, numeric, pieces)
-
-    @property
-    def native_state(self) -> tuple[Any, ...]:
-        """What ``lexeval.native.weights`` reads of these weights (its module doc); empty when
-        they are uniform or the extension is not in use (the Python code weighs then)."""
-        if not (NATIVE_WEIGHTS and _NATIVE is not None):
-            return ()
-        state = self._state
-        if state is None:
-            state = self._state = self._native_state()
-        return state
-
-    def _native_state(self) -> tuple[Any, ...]:
-        """What ``lexeval.native.weights`` reads (its module doc): this language's memos, their
-        size bound, its frequency list, the rules' constants; empty when the weights are
-        uniform. Made once per object (the bound is read then)."""
-        if self.uniform:
-            return ()
-        # wordfreq's number rules, imported when a number is first weighed
-        year_freq, benford_freq = _year_freq, _benford_freq
-        minimum = _LEAST_FREQUENCY
-        return (
-            self._memo,
-            _frequency_dict(self.language),
-            _ZIPF_OF_FREQUENCY,
-            _WEIGHT_CACHE_SIZE,
-            round,
-            self.language in _DIRECT_LOOKUP,
-            self.negations,
-            WEIGHT_FLOOR,
-            ZIPF_CEILING,
-            NUMBER_FACTOR,
-            NEGATION_FACTOR,
-            *(
-                (year_freq, benford_freq, minimum)
-                if self.language == "en"
-                else (None, None, minimum)
-            ),
-        )
-
-    def _of_reference(
-        self,
-        keys: tuple[str, ...],
-        numeric: tuple[bool, ...],
-        pieces: tuple[tuple[str, ...], ...],
-    ) -> tuple[tuple[float, ...], float, tuple[tuple[float, ...], ...]]:
-        """:meth:`of_reference` in Python (the reference of the compiled one)."""
         values = self.weights(keys, numeric=numeric)
         parts: tuple[tuple[float, ...], ...]
         if any(pieces):

@@ -18,22 +18,15 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from itertools import compress
-from typing import Any
-
-from lexeval.native import load
 
 __all__ = [
     "DASHES",
-    "NATIVE_LENIENT",
     "NUMBER_WORDS_EN",
     "UNITS_EN",
-    "canonical_forms",
-    "canonical_index",
     "canonical_index_parts",
     "canonical_key",
     "canonical_key_set",
     "canonical_keys",
-    "canonical_tables",
     "clear_caches",
     "fold_accents",
     "hyphenate_dashes",
@@ -41,12 +34,6 @@ __all__ = [
     "number_phrase",
     "repair_mojibake",
 ]
-
-_NATIVE = load("lenient")
-#: Whether the compiled paths of ``lexeval.native.lenient`` are in use: :func:`canonical_keys`
-#: and :func:`canonical_key_set` read the memo in C (which also computes a new plain ASCII
-#: word's or number's key), :func:`merge_number_words` scans the keys in C.
-NATIVE_LENIENT = _NATIVE is not None
 
 #: English number words and their digits (lenient matching: "four" == "4"). Ordinals are
 #: their number, as spaCy's lemma table has them ("sixth" == "6th" == "6").
@@ -218,10 +205,6 @@ def merge_number_words(keys: Sequence[str], english: bool) -> Sequence[str]:
     """
     if not english or len(keys) < 2:
         return keys
-    if NATIVE_LENIENT and _NATIVE is not None and type(keys) in (list, tuple):
-        merged: Sequence[str] | None = _NATIVE.merge_number_words(keys, _NUMBER_VALUES)
-        if merged is not None:
-            return merged
     if _NUMBER_VALUES.keys().isdisjoint(keys[:-1]):
         return keys
     out: list[str] = []
@@ -254,7 +237,11 @@ class _CanonicalMemo(dict[str, str]):
         self.english = english
 
     def __missing__(self, key: str) -> str:
-        found = _canonical(key, self.english)
+        if key.isascii() and key.isalpha():  # a plain word: only a number word or a unit changes
+            key_folded = key if key.islower() else key.lower()  # (casefold, for ASCII)
+            found = _PLAIN_CHANGES.get(key_folded, key_folded) if self.english else key_folded
+        else:
+            found = _canonical(key, self.english)
         if len(self) >= _CANONICAL_CACHE_SIZE:
             self.clear()
         self[key] = found  # one whole entry: threads that race here store equal values
@@ -262,13 +249,9 @@ class _CanonicalMemo(dict[str, str]):
 
 
 _CANONICAL = (_CanonicalMemo(False), _CanonicalMemo(True))  # [english]
-
-#: The tables of the compiled path, per ``english``: number words, units, the memo's size, the
-#: number words' values, fold_accents.
-_TABLES = (
-    (None, None, _CANONICAL_CACHE_SIZE, None, fold_accents),
-    (NUMBER_WORDS_EN, _WORD_UNITS, _CANONICAL_CACHE_SIZE, _NUMBER_VALUES, fold_accents),
-)
+#: The canonical form of an English plain word that is not itself: a number word's digits, else
+#: a unit's one spelling (what :func:`_canonical` gives a word of ASCII letters).
+_PLAIN_CHANGES: dict[str, str] = {**_WORD_UNITS, **NUMBER_WORDS_EN}
 
 
 def canonical_key(key: str, english: bool) -> str:
@@ -294,23 +277,7 @@ def canonical_keys(keys: Iterable[str], english: bool) -> tuple[str, ...]:
     >>> canonical_keys(["Four", "cats", "1,000"], english=True)
     ('4', 'cats', '1000')
     """
-    if NATIVE_LENIENT and _NATIVE is not None and type(keys) in (list, tuple):
-        found: tuple[str, ...] = _NATIVE.canonical_keys(
-            keys, _CANONICAL[english], _TABLES[english], 0
-        )
-        return found
     return tuple(map(_CANONICAL[english].__getitem__, keys))
-
-
-def canonical_tables(english: bool) -> tuple[dict[str, str], tuple[Any, ...]]:
-    """The memo of canonical keys and the tables that the compiled :func:`canonical_keys`
-    reads (``lexeval.native.lenient``), for compiled code that computes canonical keys itself.
-
-    >>> memo, tables = canonical_tables(english=True)
-    >>> canonical_keys(["Four"], english=True), memo["Four"], tables[0]["four"]
-    (('4',), '4', '4')
-    """
-    return _CANONICAL[english], _TABLES[english]
 
 
 def canonical_key_set(keys: Iterable[str], english: bool, joined: bool = False) -> dict[str, None]:
@@ -323,90 +290,35 @@ def canonical_key_set(keys: Iterable[str], english: bool, joined: bool = False) 
     >>> list(canonical_key_set(["10–12", "six-year"], english=True, joined=True))
     ['10-12', 'six-year', '1012', 'sixyear']
     """
-    if NATIVE_LENIENT and _NATIVE is not None and type(keys) in (list, tuple):
-        found: dict[str, None] = _NATIVE.canonical_keys(
-            keys, _CANONICAL[english], _TABLES[english], 2 if joined else 1
-        )
-        return found
     extra = dict.fromkeys(map(_CANONICAL[english].__getitem__, keys))
     if joined and "-" in "".join(extra):
         extra.update(dict.fromkeys([k.replace("-", "") for k in extra if "-" in k]))
     return extra
 
 
-def canonical_index(
-    keys: Sequence[str], english: bool
-) -> tuple[tuple[str, ...], dict[str, None], tuple[str, ...]]:
-    """:func:`canonical_keys` of ``keys``; the distinct ones, then the form without hyphens of
-    each with a hyphen, as the keys of a dict; the distinct ones with a hyphen.
-
-    >>> canonical_index(["10–12", "Four", "4"], english=True)
-    (('10-12', '4', '4'), {'10-12': None, '4': None, '1012': None}, ('10-12',))
-    """
-    if NATIVE_LENIENT and _NATIVE is not None and type(keys) in (list, tuple):
-        found: tuple[tuple[str, ...], dict[str, None], tuple[str, ...]] = _NATIVE.canonical_keys(
-            keys, _CANONICAL[english], _TABLES[english], 4
-        )
-        return found
-    canonical = canonical_keys(keys, english)
-    index = dict.fromkeys(canonical)
-    compounds: tuple[str, ...] = ()
-    if "-" in "".join(canonical):
-        compounds = tuple([k for k in index if "-" in k])
-        index.update(dict.fromkeys([k.replace("-", "") for k in compounds]))
-    return canonical, index, compounds
-
-
 def canonical_index_parts(
     keys: Sequence[str], english: bool
 ) -> tuple[tuple[str, ...], dict[str, None], dict[str, None] | None]:
-    """:func:`canonical_index`'s canonical keys and index, then the distinct canonical keys
-    of the non-empty parts of its keys with a hyphen (split at "-"), as the keys of a dict, or
-    None when none has a hyphen (an output's index for lenient matching, in one call).
+    """:func:`canonical_keys` of ``keys``; the distinct ones, then the form without hyphens of
+    each with a hyphen, as the keys of a dict; the distinct canonical keys of the non-empty
+    parts of those with a hyphen (split at "-"), as the keys of a dict, or None when none has
+    a hyphen (an output's index for lenient matching, in one call).
 
     >>> canonical_index_parts(["six-year", "Four"], english=True)
     (('six-year', '4'), {'six-year': None, '4': None, 'sixyear': None}, {'6': None, 'year': None})
+    >>> canonical_index_parts(["10–12", "Four", "4"], english=True)
+    (('10-12', '4', '4'), {'10-12': None, '4': None, '1012': None}, {'10': None, '12': None})
     >>> canonical_index_parts(["cats"], english=True)[2] is None
     True
     """
-    if NATIVE_LENIENT and _NATIVE is not None and type(keys) in (list, tuple):
-        found: tuple[tuple[str, ...], dict[str, None], dict[str, None] | None]
-        found = _NATIVE.index_parts(keys, _CANONICAL[english], _TABLES[english])
-        return found
-    canonical, index, compounds = canonical_index(keys, english)
-    if not compounds:
+    canonical = tuple(map(_CANONICAL[english].__getitem__, keys))
+    index = dict.fromkeys(canonical)
+    if "-" not in "".join(canonical):
         return canonical, index, None
+    compounds = [k for k in index if "-" in k]
+    index.update(dict.fromkeys([k.replace("-", "") for k in compounds]))
     parts = canonical_key_set([p for k in compounds for p in k.split("-") if p], english)
     return canonical, index, parts
-
-
-def canonical_forms(
-    keys: Sequence[str],
-    english: bool,
-    known: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
-) -> tuple[str, ...]:
-    """:func:`canonical_keys` of ``keys`` with English number words merged first
-    (:func:`merge_number_words`). ``known``: some of the keys, in their order, and their
-    :func:`canonical_keys` (the compiled code reads those instead of the memo; the result is
-    the same).
-
-    >>> canonical_forms(("born", "twenty", "four", "Feet"), english=True)
-    ('born', '24', 'foot')
-    >>> words = ("Born", "Feet")
-    >>> canonical_forms(("Born", "twenty", "four", "Feet"), True, (words, ("born", "foot")))
-    ('born', '24', 'foot')
-    """
-    if NATIVE_LENIENT and _NATIVE is not None and type(keys) is tuple:
-        found: tuple[str, ...] | None
-        if known is None:
-            found = _NATIVE.canonical_keys(keys, _CANONICAL[english], _TABLES[english], 3)
-        else:
-            found = _NATIVE.canonical_keys(
-                keys, _CANONICAL[english], _TABLES[english], 3, known[0], known[1]
-            )
-        if found is not None:
-            return found
-    return canonical_keys(merge_number_words(keys, english), english)
 
 
 def clear_caches() -> None:
