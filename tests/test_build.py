@@ -1,4 +1,4 @@
-"""The two builds: the compiled build (the C kernels, setup.py) is what runs after ``make native``
+"""The two builds: the compiled build (the C kernel, setup.py) is what runs after ``make native``
 (no silent fall-back to pure Python), ``LEXEVAL_PURE_PYTHON=1`` runs no compiled code, both give
 the same results bit for bit, and a missing compiled build is said once."""
 

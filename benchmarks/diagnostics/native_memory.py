@@ -1,9 +1,9 @@
 """The compiled paths leak nothing: resident memory over 100,000 calls of each entry point
 (ROUGE: ``RougeScorer.score``, ``score_many``, the module's ``tokens``, ``counts`` and ``stem``,
 and the error paths), after a warm-up that fills every bounded cache. RSS should stay flat (a
-few hundred kB of allocator noise); a leak of one object per call would add megabytes. New words fill the
-table of stems (2**18 entries, then cleared whole): four rounds that fill it once each (65,536
-calls of 4 new words), RSS after each, should not grow.
+few hundred kB of allocator noise); a leak of one object per call would add megabytes. New
+words fill the table of stems (2**18 entries, then cleared whole): four rounds that fill it
+once each (65,536 calls of 4 new words), RSS after each, should not grow.
 
 Run: PYTHONPATH=src nice .venv/bin/python benchmarks/diagnostics/native_memory.py
 [--calls 100000] [--only NAME]

@@ -23,7 +23,7 @@ __all__ = ["NATIVE_MODULES", "PURE_PYTHON", "build", "note_build"]
 #: True when ``LEXEVAL_PURE_PYTHON`` (read once, at import) asks for no compiled code.
 PURE_PYTHON: bool = os.environ.get("LEXEVAL_PURE_PYTHON", "").strip() not in ("", "0")
 
-#: The C kernels (``src/lexeval/native/*.c``) that setup.py builds, by name.
+#: The C kernels (``src/lexeval/native/*.c``) that setup.py builds, by name: ``rouge`` alone.
 NATIVE_MODULES: frozenset[str] = frozenset(["rouge"])
 
 _logger = logging.getLogger("lexeval")
@@ -58,7 +58,7 @@ def note_build() -> None:
     _noted = True
     if not PURE_PYTHON and not _compiled_present():
         _logger.warning(
-            "lexeval: the compiled build is missing, running pure Python (the same results, "
-            "about 2-3x slower); install lexeval's wheel, or build it where a C compiler is "
+            "lexeval: the compiled build is missing, running pure Python (the same results; "
+            "ROUGE about 3x slower); install lexeval's wheel, or build it where a C compiler is "
             "available. Set LEXEVAL_PURE_PYTHON=1 to choose pure Python and silence this."
         )
