@@ -86,8 +86,7 @@ test: lint typecheck native test-integrations browser
 # The metric and parity tests again with LEXEVAL_PURE_PYTHON=1: the Python code alone, the
 # same results (tests/test_build.py also compares the two builds' results pair by pair).
 PURE_TESTS := tests/test_build.py tests/test_porter.py tests/test_compat_rouge.py \
-	tests/metrics/test_keyword_reference.py tests/metrics/test_keyword.py \
-	tests/metrics/test_rouge.py tests/metrics/test_rouge_scorer.py
+	tests/metrics/test_keyword.py tests/metrics/test_rouge.py tests/metrics/test_rouge_scorer.py
 test-pure: $(NATIVE_STAMP)
 	LEXEVAL_PURE_PYTHON=1 $(BIN)/python -m pytest -rs -n 2 --dist loadfile -p no:cacheprovider \
 		$(PURE_TESTS)
