@@ -360,46 +360,14 @@ def _edge_kind(profile: list[tuple[Any, Any, Any]], char: str) -> str:
     return kind if alone else "other"
 
 
-def _word_guard(profile: list[tuple[Any, Any, Any]], lookbehind: bool) -> tuple[int, bool]:
-    """What the alternatives that can begin (end) with an ASCII letter or digit need, to match
-    at the start (end) of a string that begins (ends) with a word (:class:`EdgeSplit`):
-    ``(n, digit)``: each is either a literal with a character no word holds ("US$", "'s": it
-    cannot match when the word is at least ``n`` long) or, when ``digit``, a match after an
-    ASCII digit (``(?<=[0-9])km``: it cannot match when the word holds none); ``(-1, ...)``
-    when some alternative is neither."""
-    alnum = [c for c in map(chr, range(128)) if c.isalnum()]
-    longest, digit = 0, False
-    for test, items, _ in profile:
-        if test is not None and not any(test(c) for c in alnum):
-            continue
-        names = [str(op) for op, _ in items]
-        if test is not None and set(names) == {"LITERAL"}:
-            chars = [chr(arg) for _, arg in items]
-            if _unjoined("".join(chars)):
-                longest = max(longest, len(chars))
-                continue
-        if (
-            lookbehind
-            and test is not None
-            and names[0] == "ASSERT"
-            and items[0][1][0] == -1
-            and [(str(op), arg) for op, arg in items[0][1][1]] == [("IN", [_DIGIT_RANGE])]
-        ):
-            digit = True
-            continue
-        return -1, False
-    return longest, digit
-
-
 def _unjoined(text: str) -> bool:
     """Whether ``text`` holds a character that is no word character and joins no words
     (``_SEPARATORS``): no technical term and no word holds it."""
     return any(not (c == "_" or c.isalnum() or c in _SEPARATORS) for c in text)
 
 
-#: What joins the words of a technical term (``TECH_TOKEN_RE``), and ``[0-9]`` as parsed.
+#: What joins the words of a technical term (``TECH_TOKEN_RE``).
 _SEPARATORS = "-./@"
-_DIGIT_RANGE = (_regex_parser().RANGE, (48, 57))
 
 
 @dataclass(frozen=True)
