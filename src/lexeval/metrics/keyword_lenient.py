@@ -741,9 +741,9 @@ def lenient_score(
 
 
 class _Missed:
-    """The rules for the reference keys of one scoring call that are not among the output's
-    keys (rules 1 to 3 by :meth:`OutputKeys.has`, parts, conflicts, near matches), with their
-    evidence and the weight the conflicts take off."""
+    """The rules for the reference keys of one scoring call that rules 1 to 3 do not find
+    (:meth:`OutputKeys.has_missing`): parts, conflicts and near matches (:meth:`credit`), with
+    their evidence and the weight the conflicts take off."""
 
     __slots__ = (
         "against",
