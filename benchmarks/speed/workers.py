@@ -11,9 +11,10 @@ loaded), then times one call on its slice (a pool starts inside the call). The k
 in each round (serial, pool, baseline; the first kind of a round alternates too), so that the
 machine's load falls on all of them alike; ``--rounds K`` repeats the round and prints the
 median ratio. Each line gives the wall time, the CPU seconds of every busy process (psutil),
-and the load average before and after: on a shared machine the wall-clock ratio says little
-without them. After its timed call, a pool process scores its slice again in one process
-(untimed): the results must be identical (a digest of every result).
+the CPU seconds of the caller's own collections (``gc.callbacks``), and the load average
+before and after: on a shared machine the wall-clock ratio says little without them. After
+its timed call, a pool process scores its slice again in one process (untimed): the results
+must be identical (a digest of every result).
 
 ratio = serial wall / pool wall (the target: >= 1.7x with ``workers=2`` on an idle 2-core
 machine). The estimate for idle cores from CPU time: serial CPU over the larger of the busiest
@@ -27,6 +28,7 @@ Run: .venv/bin/python benchmarks/speed/workers.py [--pairs 20000] [--workers 2]
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import importlib.util
 import json
@@ -135,12 +137,22 @@ def one_run(kind: str, piece: int, args: argparse.Namespace) -> None:
                 metric, inputs, outputs, workers=workers, start_method=args.start_method
             )
 
+    collecting = [0.0, 0.0]  # the caller's collections: CPU seconds, start of the current one
+
+    def clock(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            collecting[1] = time.process_time()
+        else:
+            collecting[0] += time.process_time() - collecting[1]
+
     load_before = os.getloadavg()[0]
+    gc.callbacks.append(clock)  # a benchmark may watch its own collector
     sampler = CpuSampler()
     start = time.perf_counter()
     results = call()
     seconds = time.perf_counter() - start
     caller, others = sampler.finish()
+    gc.callbacks.remove(clock)
     load_after = os.getloadavg()[0]
     found = digest(results)
     # the same slice in this process (untimed): the pool's results must be identical
@@ -149,6 +161,7 @@ def one_run(kind: str, piece: int, args: argparse.Namespace) -> None:
         "seconds": seconds,
         "cpu": [caller, *others],
         "caller": caller,
+        "collector": collecting[0],
         "others": others,
         "identical": same,
         "load": [load_before, load_after],
@@ -204,7 +217,7 @@ def main() -> None:
             for kind in order:
                 report = in_new_process(kind, next(pieces[metric]), args)
                 seen.setdefault((metric, kind), []).append(report)
-                shown = f"{report['caller']:.2f}"
+                shown = f"{report['caller']:.2f} (collector {report['collector']:.2f})"
                 if report["others"]:
                     shown += " + workers " + " + ".join(f"{c:.2f}" for c in report["others"])
                 print(
