@@ -139,8 +139,8 @@ def start_method(method: str | None = None) -> str:
 def chunk_bounds(n: int, processes: int, min_chunk: int = MIN_CHUNK) -> list[tuple[int, int]]:
     """``(start, stop)`` of the chunks of ``n`` items for ``processes`` workers, in the order
     they are handed out: about :data:`CHUNKS_PER_WORKER` per worker of ``min_chunk`` to
-    :data:`MAX_CHUNK` items each, then smaller ones (a quarter of what is left per worker, at
-    least half of ``min_chunk``), so that the workers finish together and the last
+    :data:`MAX_CHUNK` items each, then smaller ones (what is left over twice the number of
+    workers, at least half of ``min_chunk``), so that the workers finish together and the last
     results, which this process unpickles after every worker is done, are few.
 
     >>> chunk_bounds(1000, 2)
