@@ -161,7 +161,7 @@ def chunk_bounds(n: int, processes: int, min_chunk: int = MIN_CHUNK) -> list[tup
     return bounds
 
 
-#: The last chunks hold a 1/_TAIL share of what is left per worker.
+#: The last chunks hold 1/_TAIL of a worker's share of what is left.
 _TAIL = 2
 
 
