@@ -10,10 +10,11 @@ in a new process, which loads the metric and scores ``--warm-up`` pairs (spaCy a
 loaded), then times one call on its slice (a pool starts inside the call). The kinds alternate
 in each round (serial, pool, baseline; the first kind of a round alternates too), so that the
 machine's load falls on all of them alike; ``--rounds K`` repeats the round and prints the
-median ratio. Each line gives the wall time, the CPU seconds of every busy process (psutil),
-and the load average before and after: on a shared machine the wall-clock ratio says little
-without them. After its timed call, a pool process scores its slice again in one process
-(untimed): the results must be identical (a digest of every result).
+median ratio. Each line gives the wall time, the CPU seconds of every busy process (below),
+the CPU seconds of the caller's own collections (``gc.callbacks``), and the load average
+before and after: on a shared machine the wall-clock ratio says little without them. After
+its timed call, a pool process scores its slice again in one process (untimed): the results
+must be identical (a digest of every result).
 
 ratio = serial wall / pool wall (the target: >= 1.7x with ``workers=2`` on an idle 2-core
 machine). The estimate for idle cores from CPU time: serial CPU over the larger of the busiest
@@ -27,11 +28,13 @@ Run: .venv/bin/python benchmarks/speed/workers.py [--pairs 20000] [--workers 2]
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import importlib.util
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -48,16 +51,22 @@ SEED = 45
 
 
 class CpuSampler:
-    """CPU seconds (user + system) of this process and of every descendant, sampled every
-    0.1 s while a call runs (the pool's workers end with the call, so they are read while
-    they live; a worker's last 0.1 s may be missed)."""
+    """CPU seconds (user + system) of this process and of every descendant while a call runs.
+    The descendants (the pool's workers, which end with the call) are sampled every 0.1 s
+    while they live, and their total is then taken exactly from what the kernel reports for
+    the children this process waited for (``RUSAGE_CHILDREN``: the pool waits for its
+    workers), shared out in proportion to the samples (a worker's last 0.1 s would be missed
+    otherwise). The sampling thread's own CPU (it reads ``/proc``) is left out of this
+    process's figure."""
 
     def __init__(self) -> None:
         import psutil  # installed with dask[distributed]
 
         self.me = psutil.Process()
         self.seen: dict[int, float] = {}
+        self.own = 0.0
         self.start = self._read(self.me)
+        self.children = self._children()
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -66,6 +75,11 @@ class CpuSampler:
     def _read(proc: Any) -> float:
         times = proc.cpu_times()
         return float(times.user + times.system)
+
+    @staticmethod
+    def _children() -> float:
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return used.ru_utime + used.ru_stime
 
     def _run(self) -> None:
         import psutil
@@ -76,13 +90,18 @@ class CpuSampler:
                     self.seen[proc.pid] = self._read(proc)
                 except psutil.Error:
                     continue
+        self.own = time.thread_time()
 
     def finish(self) -> tuple[float, list[float]]:
         """The caller's CPU seconds, and each busy descendant's (largest first)."""
         self.stop.set()
         self.thread.join()
-        caller = self._read(self.me) - self.start
-        return caller, sorted((c for c in self.seen.values() if c > 0.05), reverse=True)
+        caller = self._read(self.me) - self.start - self.own
+        sampled = sum(self.seen.values())
+        exact = self._children() - self.children
+        scale = exact / sampled if sampled > 0 and exact > 0 else 1.0
+        shares = (c * scale for c in self.seen.values())
+        return caller, sorted((c for c in shares if c > 0.05), reverse=True)
 
 
 def digest(results: list[Any]) -> str:
@@ -135,12 +154,22 @@ def one_run(kind: str, piece: int, args: argparse.Namespace) -> None:
                 metric, inputs, outputs, workers=workers, start_method=args.start_method
             )
 
+    collecting = [0.0, 0.0]  # the caller's collections: CPU seconds, start of the current one
+
+    def clock(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            collecting[1] = time.process_time()
+        else:
+            collecting[0] += time.process_time() - collecting[1]
+
     load_before = os.getloadavg()[0]
+    gc.callbacks.append(clock)  # a benchmark may watch its own collector
     sampler = CpuSampler()
     start = time.perf_counter()
     results = call()
     seconds = time.perf_counter() - start
     caller, others = sampler.finish()
+    gc.callbacks.remove(clock)
     load_after = os.getloadavg()[0]
     found = digest(results)
     # the same slice in this process (untimed): the pool's results must be identical
@@ -149,6 +178,7 @@ def one_run(kind: str, piece: int, args: argparse.Namespace) -> None:
         "seconds": seconds,
         "cpu": [caller, *others],
         "caller": caller,
+        "collector": collecting[0],
         "others": others,
         "identical": same,
         "load": [load_before, load_after],
@@ -204,7 +234,7 @@ def main() -> None:
             for kind in order:
                 report = in_new_process(kind, next(pieces[metric]), args)
                 seen.setdefault((metric, kind), []).append(report)
-                shown = f"{report['caller']:.2f}"
+                shown = f"{report['caller']:.2f} (collector {report['collector']:.2f})"
                 if report["others"]:
                     shown += " + workers " + " + ".join(f"{c:.2f}" for c in report["others"])
                 print(

@@ -86,6 +86,11 @@ def test_chunks_cover_every_item_once_in_order() -> None:
         bounds = chunk_bounds(n, processes)
         assert [i for start, stop in bounds for i in range(start, stop)] == list(range(n))
         assert all(stop - start <= 5000 for start, stop in bounds)
+        sizes = [stop - start for start, stop in bounds]
+        # the workers finish together: the chunks shrink towards the end (the last one takes
+        # the few items a chunk of half MIN_CHUNK would leave)
+        assert sizes[:-1] == sorted(sizes[:-1], reverse=True)
+        assert n < 4 * MIN_CHUNK or sizes[-2] <= MIN_CHUNK // 2 < sizes[0]
     items = list(range(3 * MIN_CHUNK * 4))
     seen = map_chunks(_pids, [items], 3)
     assert [item for item, _ in seen] == items

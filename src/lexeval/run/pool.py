@@ -137,16 +137,32 @@ def start_method(method: str | None = None) -> str:
 
 
 def chunk_bounds(n: int, processes: int, min_chunk: int = MIN_CHUNK) -> list[tuple[int, int]]:
-    """``(start, stop)`` of the chunks of ``n`` items for ``processes`` workers: about
-    :data:`CHUNKS_PER_WORKER` per worker, each of ``min_chunk`` to :data:`MAX_CHUNK` items.
+    """``(start, stop)`` of the chunks of ``n`` items for ``processes`` workers, in the order
+    they are handed out: about :data:`CHUNKS_PER_WORKER` per worker of ``min_chunk`` to
+    :data:`MAX_CHUNK` items each, then smaller ones (what is left over twice the number of
+    workers, at least half of ``min_chunk``), so that the workers finish together and the last
+    results, which this process unpickles after every worker is done, are few.
 
     >>> chunk_bounds(1000, 2)
-    [(0, 250), (250, 500), (500, 750), (750, 1000)]
-    >>> len(chunk_bounds(100_000, 2)), chunk_bounds(100_000, 2)[0]
-    (20, (0, 5000))
+    [(0, 250), (250, 437), (437, 577), (577, 702), (702, 827), (827, 1000)]
+    >>> [stop - start for start, stop in chunk_bounds(20_000, 2)][-12:]
+    [1250, 937, 703, 527, 395, 297, 222, 167, 125, 125, 125, 127]
     """
     size = max(min_chunk, min(MAX_CHUNK, -(-n // (CHUNKS_PER_WORKER * processes))))
-    return [(start, min(n, start + size)) for start in range(0, n, size)]
+    floor = max(1, min_chunk // 2)
+    bounds = []
+    start = 0
+    while start < n:
+        step = min(size, max(floor, (n - start) // (_TAIL * processes)))
+        if n - start - step < floor:  # no chunk of a few items at the end
+            step = n - start
+        bounds.append((start, min(n, start + step)))
+        start += step
+    return bounds
+
+
+#: The last chunks hold 1/_TAIL of a worker's share of what is left.
+_TAIL = 2
 
 
 def check_main_guard(method: str) -> None:
@@ -365,6 +381,7 @@ def map_chunks(
     pool: dict[Connection, BaseProcess] = {}
     work = (task, pack)
     finished = False
+    stopped: set[Connection] = set()
     try:
         for _ in range(min(processes, len(bounds))):
             mine, theirs = context.Pipe()
@@ -380,11 +397,11 @@ def map_chunks(
         if chosen != "fork":  # once they all start: a worker reads it when it follows the caller
             for conn in pool:
                 _send(conn, work)
-        results = _collect(pool, columns, bounds, unpack, on_chunk)
+        results = _collect(pool, columns, bounds, unpack, on_chunk, stopped)
         finished = True
         return results
     finally:
-        _stop(pool, finished)
+        _stop(pool, finished, stopped)
 
 
 def _forkserver_directory() -> str | None:
@@ -412,9 +429,11 @@ def _collect(
     bounds: list[tuple[int, int]],
     unpack: Callable[[Any], list[Any]],
     on_chunk: Callable[[int], None] | None,
+    stopped: set[Connection],
 ) -> list[Any]:
     """Hand the chunks to the workers of ``pool``, one at a time each, and gather the
-    results in input order."""
+    results in input order. A worker with no chunk left is told to stop at once (added to
+    ``stopped``): it ends while this process unpickles the last results."""
     waiting = iter(enumerate(bounds))
     busy: dict[Connection, int] = {}
     chunks: list[list[Any]] = [[] for _ in bounds]
@@ -424,12 +443,14 @@ def _collect(
             _send(conn, [list(column[start:stop]) for column in columns])
             busy[conn] = i
             return
+        stopped.add(conn)
+        with suppress(OSError):
+            conn.send(None)
 
     for conn in pool:
         give(conn)
-    ends = {pool[conn].sentinel for conn in pool}
     while busy:
-        for ready in wait([*busy, *ends]):
+        for ready in wait([*busy, *(pool[conn].sentinel for conn in busy)]):
             if not isinstance(ready, Connection):
                 raise _died()
             try:
@@ -464,14 +485,12 @@ def _died() -> WorkerError:
     )
 
 
-def _stop(pool: dict[Connection, BaseProcess], finished: bool) -> None:
-    """End every worker of ``pool``: told to stop when the call finished, else (an error, an
-    interrupt) killed at once; waited for either way, and the pipes closed."""
+def _stop(pool: dict[Connection, BaseProcess], finished: bool, stopped: set[Connection]) -> None:
+    """End every worker of ``pool``: when the call finished, each was told to stop (those in
+    ``stopped``); else (an error, an interrupt) each is killed at once. Waited for either way,
+    and the pipes closed."""
     for conn, worker in pool.items():
-        if finished:
-            with suppress(OSError):
-                conn.send(None)
-        elif worker.pid is not None:
+        if not (finished and conn in stopped) and worker.pid is not None:
             with suppress(OSError):
                 worker.kill()
     for conn, worker in pool.items():
