@@ -88,10 +88,6 @@ _QUOTES = "\u2018\u2019\u201c\u201d\u2026"
 _ASCII_NON_WORD = bytes([i for i in range(128) if not (chr(i).isalnum() or chr(i) == "_")])
 _PREFIX_MIN = 5
 _PREFIX_SHARE = 0.8
-#: Up to this many keys, an output's rule 3 searches its keys joined in one string (cheaper
-#: than sorting them for a few queries); past it, the sorted keys (a search per query in
-#: O(log n): linear in long texts).
-_BLOB_MAX_KEYS = 1000
 _SUBSTRING_MIN = 4
 #: Least rapidfuzz Indel similarity of a near match (rule 5); it earns nothing at this value.
 NEAR_MIN = 0.5
@@ -219,7 +215,6 @@ class OutputKeys:
 
     __slots__ = (
         "_all_keys",
-        "_blob",
         "_english",
         "_every",
         "_found",
@@ -254,7 +249,6 @@ class OutputKeys:
     _text: tuple[str, str] | None  # _texts()
     _indexes: tuple[SubstringIndex, SubstringIndex] | None
     _sorted: tuple[str, ...] | None
-    _blob: str | None  # the keys of a short output, one per line (rule 3)
     _kinds: dict[str, tuple[str, ...]] | None
 
     def __init__(self, output: str, analysis: KeywordAnalysis, english: bool) -> None:
@@ -272,7 +266,7 @@ class OutputKeys:
         self.canonical, self._keys, parts = canonical_index_parts(keywords, english)
         self._parts = _NO_PARTS if parts is None else parts
         self._every = self._found = self._near = self._plain_keys = None
-        self._text = self._indexes = self._sorted = self._kinds = self._blob = None
+        self._text = self._indexes = self._sorted = self._kinds = None
 
     def _texts(self) -> tuple[str, str]:
         """The folded text (accents off, dashes as hyphens, numbers without thousands
@@ -333,68 +327,26 @@ class OutputKeys:
             keys = self._every = canonical_key_set(words, english, joined=True)
         return keys
 
-    def _keys_text(self) -> str:
-        """A short output's keys (``_keys``, then the canonical forms of every key, stopwords
-        kept and number words merged, then all of them again without hyphens when one has
-        one), one per line between line breaks: what :meth:`_extend`'s dict holds, searched
-        as text ("\\nkey\\n"; a prefix: "\\nhead"), without a dict or a sort. Empty for a
-        long output (over ``_BLOB_MAX_KEYS`` keys: a search per query would be quadratic) or
-        a key with a line break: the dict and the sorted keys then (built once)."""
-        blob = self._blob
-        if blob is None:
-            blob = ""
-            if len(self._all_keys) + len(self._keys) <= _BLOB_MAX_KEYS:
-                english = self._english
-                forms = canonical_keys(merge_number_words(self._all_keys, english), english)
-                keys = [*self._keys, *forms]
-                joined = "\n".join(keys)
-                if joined.count("\n") == len(keys) - 1:  # (no key with a line break)
-                    if "-" in joined:
-                        joined = f"{joined}\n{joined.replace('-', '')}"
-                    blob = f"\n{joined}\n"
-            self._blob = blob
-        return blob
-
     def _in_every(self, key: str, plain: str) -> bool:
         """Whether ``key`` or its form without hyphens ``plain`` is one of the keys of
-        :meth:`_extend` or ``_keys``."""
-        blob = self._blob
-        if blob is None:
-            blob = self._keys_text()
-        if blob and "\n" not in key:
-            return f"\n{key}\n" in blob or (plain != key and f"\n{plain}\n" in blob)
+        :meth:`_extend`."""
         every = self._extend()
         return key in every or plain in every
 
     def _prefix_match(self, key: str) -> bool:
         """Rule 3: an output key without digits shares with ``key`` a prefix of at least
-        ``_PREFIX_MIN`` characters and ``_PREFIX_SHARE`` of the longer word (a short output's
-        keys searched as text, a long one's sorted once for these queries)."""
-        head = key[:_PREFIX_MIN]
+        ``_PREFIX_MIN`` characters and ``_PREFIX_SHARE`` of the longer word (the keys sorted
+        once for these queries: a scan per missing key would be quadratic)."""
         ordered = self._sorted
         if ordered is None:
-            blob = self._keys_text()
-            if blob and "\n" not in head:
-                return self._blob_prefix_match(blob, key, head)
-            # a long output's keys sorted once (a scan per missing key would be quadratic)
             ordered = self._sorted = tuple(sorted([*self._keys, *self._extend()]))
+        head = key[:_PREFIX_MIN]
         for i in range(bisect_left(ordered, head), len(ordered)):
             other = ordered[i]
             if not other.startswith(head):
                 return False
             if _prefix_close(key, other):
                 return True  # "himalayas" / "himalaya", "eukarya" / "eukaryota"
-        return False
-
-    @staticmethod
-    def _blob_prefix_match(blob: str, key: str, head: str) -> bool:
-        """Rule 3 over the keys of ``blob`` (one per line) that begin with ``head``."""
-        start = blob.find("\n" + head)
-        while start >= 0:
-            end = blob.index("\n", start + 1)
-            if _prefix_close(key, blob[start + 1 : end]):
-                return True
-            start = blob.find("\n" + head, end)
         return False
 
     def _inside(self, key: str) -> bool:
