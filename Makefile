@@ -46,7 +46,7 @@ install: $(STAMP)
 # its source, once on a fresh clone and again when one of them changes.
 # Without a C compiler the build falls back to pure Python; tests/test_build.py fails then
 # (make test), so CI cannot fall back silently.
-COMPILED_SRC := $(wildcard src/lexeval/native/*.c src/lexeval/native/*.h)
+COMPILED_SRC := $(wildcard src/lexeval/native/*.c)
 NATIVE_STAMP := $(VENV)/.native
 $(NATIVE_STAMP): $(STAMP) $(COMPILED_SRC) setup.py
 	$(BIN)/python setup.py -q build_ext --inplace

@@ -45,7 +45,6 @@ def _ext_modules() -> list[Extension]:
         Extension(
             f"lexeval.native.{source.stem}",
             [source.as_posix()],
-            depends=[header.as_posix() for header in sorted(NATIVE.glob("*.h"))],
             optional=True,
         )
         for source in sorted(NATIVE.glob("*.c"))
