@@ -144,13 +144,18 @@ def test_eight_writers_saving_many_runs_at_once(tmp_path: Path) -> None:
 
 
 PAUSING = """
-import sqlite3, sys, time
+import faulthandler, signal, sqlite3, sys, time
+faulthandler.register(signal.SIGUSR1, all_threads=True)  # where it is, should it hang
 
 class Pausing(sqlite3.Connection):
     def execute(self, sql, *args):
         if sql == "COMMIT" and self.in_transaction and getattr(self, "inserted", False):
             print("inside the transaction", flush=True)
-            time.sleep(600)
+            # short sleeps: a signal that lands after Python's last check and before the
+            # sleep's system call is only acted on when that call returns (time.sleep does
+            # not look before sleeping), so one long sleep could hold SIGTERM for minutes
+            for _ in range(6000):
+                time.sleep(0.1)
         if sql.startswith("INSERT INTO runs"):
             self.inserted = True
         return super().execute(sql, *args)
@@ -207,7 +212,19 @@ def test_a_process_killed_inside_its_save_leaves_no_half_run(tmp_path: Path, how
         with RunStore.open(store) as reader:
             assert [r.label for r in reader.list()] == ["before"]
         process.send_signal(getattr(signal, how))
-        _, errors = process.communicate(timeout=30)
+        try:
+            _, errors = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            status = "".join(  # its state, threads and signals: pending, blocked, ignored
+                line
+                for line in Path(f"/proc/{process.pid}/status").read_text("utf-8").splitlines(True)
+                if line.startswith(("State", "Threads", "Sig", "ShdPnd"))
+            )
+            process.send_signal(signal.SIGUSR1)  # its threads' stacks on stderr
+            time.sleep(1)
+            process.kill()
+            _, errors = process.communicate()
+            pytest.fail(f"still running 30 s after {how}:\n{status}\n{errors}")
         if how == "SIGTERM":  # caught: the transaction is rolled back, one line, exit 143
             assert process.returncode == 143 and errors.endswith("terminated by SIGTERM\n")
         else:
