@@ -9,8 +9,10 @@ small (about 20 in all).
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -286,3 +288,41 @@ def test_cli_passes_the_question_and_writes_strict_json_for_a_parse_error(
     result = json.loads(line, parse_constant=no_constants)
     assert result["score"] is None and result["passed"] is None
     assert "cut at max_tokens" in result["info"]["parse_error"]
+
+
+SERVE = [sys.executable, "-m", "lexeval", "judge", "serve"]
+
+
+def _terminal_sigint() -> None:
+    """SIGINT as in a terminal, even where pytest runs as a background job (which ignores it,
+    and children inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
+def test_cli_serve_runs_until_interrupted_and_then_stops_at_once(how: str, tmp_path: Path) -> None:
+    """``lexeval judge serve`` in the foreground: one JSON line with its URL, and a SIGINT or
+    SIGTERM ends it (exit 0) within seconds, however soon after start-up it comes."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
+    log = tmp_path / "stderr.txt"  # llama.cpp's log: a file, never a pipe that could fill
+    with log.open("w", encoding="utf-8") as errors:
+        proc = subprocess.Popen(
+            [*SERVE, "--model", str(MODEL), "--port", "0", "--parallel", "1", "--verbosity", "0"],
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+            env=env,
+            preexec_fn=_terminal_sigint,
+        )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("{"), log.read_text(encoding="utf-8")[-2000:]
+        assert json.loads(line)["url"].startswith("http://127.0.0.1:"), line
+        proc.send_signal(getattr(signal, how))
+        assert proc.wait(timeout=30) == 0, log.read_text(encoding="utf-8")[-2000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

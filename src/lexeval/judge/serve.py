@@ -122,7 +122,11 @@ def serve(
         if watch_stdin:
             sys.stdin.read()  # returns when the parent closes the pipe or exits
         else:
-            threading.Event().wait()
+            # wake now and then: a signal that lands just before a wait without a timeout
+            # would only be handled when the wait ends (never)
+            forever = threading.Event()
+            while not forever.wait(1.0):
+                pass
     except KeyboardInterrupt:
         pass
     finally:
