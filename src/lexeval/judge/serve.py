@@ -10,6 +10,7 @@ input closes, so the server never outlives the process that started it).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -116,9 +117,9 @@ def serve(
 ) -> None:
     """Start the server, print ``{"url": ".../v1"}`` and serve until stopped."""
     server = start_server(model_path, settings)
-    url = str(server.listening_address).rstrip("/") + "/v1"
-    print(json.dumps({"url": url, "model": Path(model_path).name}), flush=True)
-    try:
+    try:  # from here on any stop (a signal as soon as the line is out, too) ends as below
+        url = str(server.listening_address).rstrip("/") + "/v1"
+        print(json.dumps({"url": url, "model": Path(model_path).name}), flush=True)
         if watch_stdin:
             sys.stdin.read()  # returns when the parent closes the pipe or exits
         else:
@@ -132,7 +133,8 @@ def serve(
     finally:
         # The server's destructor waits for requests in flight and can hang on them: leave
         # without it (the operating system closes the socket).
-        sys.stdout.flush()
+        with contextlib.suppress(OSError):  # a reader of the URL line that went away
+            sys.stdout.flush()
         os._exit(0)
 
 
