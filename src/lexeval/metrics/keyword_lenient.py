@@ -246,7 +246,7 @@ class OutputKeys:
     _found: dict[str, bool] | None  # answers of has_word(), per reference key
     _near: dict[str, tuple[str, float] | None] | None  # answers of near()
     _plain_keys: tuple[str, ...] | None
-    _text: tuple[str, str] | None  # _texts()
+    _text: tuple[str, str] | None  # _fold_texts()
     _indexes: tuple[SubstringIndex, SubstringIndex] | None
     _sorted: tuple[str, ...] | None
     _kinds: dict[str, tuple[str, ...]] | None
@@ -268,16 +268,10 @@ class OutputKeys:
         self._every = self._found = self._near = self._plain_keys = None
         self._text = self._indexes = self._sorted = self._kinds = None
 
-    def _texts(self) -> tuple[str, str]:
-        """The folded text (accents off, dashes as hyphens, numbers without thousands
-        separators) and its letters and digits alone (built once, for the substring rule)."""
-        texts = self._text
-        if texts is None:
-            texts = self._fold_texts()
-        return texts
-
     def _fold_texts(self) -> tuple[str, str]:
-        """:meth:`_texts`, built (and stored)."""
+        """The folded text (accents off, dashes as hyphens, numbers without thousands
+        separators) and its letters and digits alone, for the substring rule (built once:
+        stored in ``_text``)."""
         folded = hyphenate_dashes(fold_accents(self.output))
         numbers = folded
         if "," in folded and _COMMA_THOUSAND(folded):  # the pattern may match
@@ -375,27 +369,23 @@ class OutputKeys:
     def has_missing(self, key: str) -> bool:
         """:meth:`has` of a (canonical) reference key that is not one of the output's
         keywords (rules 1 to 3 past the first look-up)."""
+        return self._has_other(key) or key in self._parts
+
+    def has_word(self, key: str) -> bool:
+        """Whether a (canonical) reference key is present in the output other than as a part
+        of a hyphenated word."""
+        return key in self._keys or self._has_other(key)
+
+    def _has_other(self, key: str) -> bool:
+        """:meth:`has_word` of a key that is not one of the output's keywords (remembered per
+        key): its form without hyphens is, or rules 1 to 3 find it."""
         answers = self._found
         if answers is None:
             answers = self._found = {}
         found = answers.get(key)
         if found is None:
             plain = key.replace("-", "")
-            found = plain in self._keys or self._find_missing(key, plain)
-            answers[key] = found
-        return found or key in self._parts
-
-    def has_word(self, key: str) -> bool:
-        """Whether a (canonical) reference key is present in the output other than as a part
-        of a hyphenated word."""
-        if key in self._keys:
-            return True
-        answers = self._found
-        if answers is None:
-            answers = self._found = {}
-        found = answers.get(key)
-        if found is None:
-            found = answers[key] = self._find(key)
+            found = answers[key] = plain in self._keys or self._find_missing(key, plain)
         return found
 
     def near(self, key: str) -> tuple[str, float] | None:
@@ -421,13 +411,6 @@ class OutputKeys:
         found = None if not best else (self.keywords[self.canonical.index(best[0])], best[1])
         answers[key] = found
         return found
-
-    def _find(self, key: str) -> bool:
-        plain = key.replace("-", "")
-        keys = self._keys
-        if key in keys or plain in keys:
-            return True
-        return self._find_missing(key, plain)
 
     def _find_missing(self, key: str, plain: str) -> bool:
         """Rules 1 to 3 for a key that is not one of ``_keys``, nor its form without hyphens

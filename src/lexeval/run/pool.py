@@ -381,7 +381,6 @@ def map_chunks(
     pool: dict[Connection, BaseProcess] = {}
     work = (task, pack)
     finished = False
-    stopped: set[Connection] = set()
     try:
         for _ in range(min(processes, len(bounds))):
             mine, theirs = context.Pipe()
@@ -397,11 +396,11 @@ def map_chunks(
         if chosen != "fork":  # once they all start: a worker reads it when it follows the caller
             for conn in pool:
                 _send(conn, work)
-        results = _collect(pool, columns, bounds, unpack, on_chunk, stopped)
+        results = _collect(pool, columns, bounds, unpack, on_chunk)
         finished = True
         return results
     finally:
-        _stop(pool, finished, stopped)
+        _stop(pool, finished)
 
 
 def _forkserver_directory() -> str | None:
@@ -429,11 +428,11 @@ def _collect(
     bounds: list[tuple[int, int]],
     unpack: Callable[[Any], list[Any]],
     on_chunk: Callable[[int], None] | None,
-    stopped: set[Connection],
 ) -> list[Any]:
     """Hand the chunks to the workers of ``pool``, one at a time each, and gather the
-    results in input order. A worker with no chunk left is told to stop at once (added to
-    ``stopped``): it ends while this process unpickles the last results."""
+    results in input order. A worker with no chunk left is told to stop at once: it ends
+    while this process unpickles the last results (so when this returns, every worker was
+    told)."""
     waiting = iter(enumerate(bounds))
     busy: dict[Connection, int] = {}
     chunks: list[list[Any]] = [[] for _ in bounds]
@@ -443,7 +442,6 @@ def _collect(
             _send(conn, [list(column[start:stop]) for column in columns])
             busy[conn] = i
             return
-        stopped.add(conn)
         with suppress(OSError):
             conn.send(None)
 
@@ -485,12 +483,12 @@ def _died() -> WorkerError:
     )
 
 
-def _stop(pool: dict[Connection, BaseProcess], finished: bool, stopped: set[Connection]) -> None:
-    """End every worker of ``pool``: when the call finished, each was told to stop (those in
-    ``stopped``); else (an error, an interrupt) each is killed at once. Waited for either way,
-    and the pipes closed."""
-    for conn, worker in pool.items():
-        if not (finished and conn in stopped) and worker.pid is not None:
+def _stop(pool: dict[Connection, BaseProcess], finished: bool) -> None:
+    """End every worker of ``pool``: when the call finished, each was told to stop already
+    (:func:`_collect`); else (an error, an interrupt) each is killed at once. Waited for
+    either way, and the pipes closed."""
+    for worker in pool.values():
+        if not finished and worker.pid is not None:
             with suppress(OSError):
                 worker.kill()
     for conn, worker in pool.items():

@@ -237,11 +237,7 @@ class _CanonicalMemo(dict[str, str]):
         self.english = english
 
     def __missing__(self, key: str) -> str:
-        if key.isascii() and key.isalpha():  # a plain word: only a number word or a unit changes
-            key_folded = key if key.islower() else key.lower()  # (casefold, for ASCII)
-            found = _PLAIN_CHANGES.get(key_folded, key_folded) if self.english else key_folded
-        else:
-            found = _canonical(key, self.english)
+        found = _canonical(key, self.english)
         if len(self) >= _CANONICAL_CACHE_SIZE:
             self.clear()
         self[key] = found  # one whole entry: threads that race here store equal values
@@ -249,9 +245,6 @@ class _CanonicalMemo(dict[str, str]):
 
 
 _CANONICAL = (_CanonicalMemo(False), _CanonicalMemo(True))  # [english]
-#: The canonical form of an English plain word that is not itself: a number word's digits, else
-#: a unit's one spelling (what :func:`_canonical` gives a word of ASCII letters).
-_PLAIN_CHANGES: dict[str, str] = {**_WORD_UNITS, **NUMBER_WORDS_EN}
 
 
 def canonical_key(key: str, english: bool) -> str:

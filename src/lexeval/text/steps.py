@@ -565,11 +565,8 @@ class Lemmatizer:
         lemma for it)."""
         # a word in lower case after its first letter is never technical: asked without a call
         # (a word in lower case, the commonest, without a copy)
-        if (
-            not (token.islower() and token.isalpha())
-            and not (token.isalpha() and token[1:].islower())
-            and is_technical(token)
-        ):
+        plain_word = token.isalpha() and (token.islower() or token[1:].islower())
+        if not plain_word and is_technical(token):
             if _ACRONYM_PLURAL_RE.fullmatch(token):
                 return folded[:-1]  # APIs -> api
             head, dash, last = folded.rpartition("-")
