@@ -290,13 +290,16 @@ def test_cli_passes_the_question_and_writes_strict_json_for_a_parse_error(
     assert "cut at max_tokens" in result["info"]["parse_error"]
 
 
-SERVE = [sys.executable, "-m", "lexeval", "judge", "serve"]
-
-
-def _terminal_sigint() -> None:
-    """SIGINT as in a terminal, even where pytest runs as a background job (which ignores it,
-    and children inherit that)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+#: The command line, with SIGINT raising KeyboardInterrupt as in a terminal even where pytest
+#: runs as a background job (which ignores SIGINT, and children inherit that).
+SERVE = [
+    sys.executable,
+    "-c",
+    "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "from lexeval.cli import main; sys.exit(main(sys.argv[1:]))",
+    "judge",
+    "serve",
+]
 
 
 @pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
@@ -313,7 +316,6 @@ def test_cli_serve_runs_until_interrupted_and_then_stops_at_once(how: str, tmp_p
             stderr=errors,
             text=True,
             env=env,
-            preexec_fn=_terminal_sigint,
         )
     try:
         assert proc.stdout is not None
