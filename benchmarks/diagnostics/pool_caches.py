@@ -1,10 +1,12 @@
 """What splitting a call over processes costs in the metric's caches: the same 20,000 unseen
 pairs (EVOUNA + SummEval, shuffled as in ``benchmarks/speed/workers.py``) scored by keyword
 coverage in one forked process, then by two forked processes taking alternate chunks (the
-pool's chunks, ``lexeval.run.pool.chunk_bounds``), one after the other and then at the same
-time. Each child freezes and disables its own collector (as a pool worker does) and reports
-its CPU seconds and how many entries the metric's large caches (the dicts of more than 3,000
-entries in the warmed parent) gained: a word the two processes both meet is analysed twice.
+pool's chunks, ``lexeval.run.pool.chunk_bounds``) of the pairs in input order (the pool before
+2026-11-29 11:00) and in the pool's order (``lexeval.run.pool.shared_text_order``: pairs that
+share a text next to each other), one after the other and then at the same time. Each child
+freezes and disables its own collector (as a pool worker does) and reports its CPU seconds and
+how many entries the metric's large caches (the dicts of more than 3,000 entries in the warmed
+parent) gained: a word the two processes both meet is analysed twice.
 
 Run: .venv/bin/python benchmarks/diagnostics/pool_caches.py [--metric keyword_coverage]
 """
@@ -25,7 +27,7 @@ from _shared import load_average
 from workers import all_pairs
 
 from lexeval import get_metric
-from lexeval.run.pool import chunk_bounds
+from lexeval.run.pool import chunk_bounds, shared_text_order
 
 WARM, PAIRS = 2000, 20_000
 
@@ -41,28 +43,32 @@ def main() -> None:
     caches = [o for o in gc.get_objects() if isinstance(o, dict) and len(o) > 3000]
     before = sum(len(c) for c in caches)
     mine = pairs[WARM : WARM + PAIRS]
+    order = shared_text_order([[p[0] for p in mine], [p[1] for p in mine]])
+    grouped = mine if order is None else [mine[i] for i in order]
     bounds = chunk_bounds(len(mine), 2)
 
-    def child(chunks: list[int], out: int) -> None:
+    def child(chunks: list[int], out: int, items: list[tuple[str, str]]) -> None:
         gc.freeze()
         gc.disable()
         start = time.process_time()
         for i in chunks:
-            part = mine[bounds[i][0] : bounds[i][1]]
+            part = items[bounds[i][0] : bounds[i][1]]
             metric.measure_many([p[0] for p in part], [p[1] for p in part])
         cpu = time.process_time() - start
         grown = sum(len(c) for c in caches) - before
         os.write(out, f"{cpu:.3f} {grown}\n".encode())
         os._exit(0)
 
-    def run(groups: list[list[int]], together: bool) -> list[tuple[float, int]]:
+    def run(
+        groups: list[list[int]], together: bool, items: list[tuple[str, str]] = mine
+    ) -> list[tuple[float, int]]:
         read, write = os.pipe()
         pids = []
         for group in groups:
             pid = os.fork()
             if pid == 0:
                 os.close(read)
-                child(group, write)
+                child(group, write, items)
             pids.append(pid)
             if not together:
                 os.waitpid(pid, 0)
@@ -81,6 +87,8 @@ def main() -> None:
             ("one process", run([every], False)),
             ("two, one after the other", run(halves, False)),
             ("two at the same time", run(halves, True)),
+            ("two grouped, one by one", run(halves, False, grouped)),
+            ("two grouped, same time", run(halves, True, grouped)),
         ]
         for name, found in kinds:
             cpu = " + ".join(f"{c:.2f}" for c, _ in found)

@@ -12,10 +12,18 @@ from functools import partial
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lexeval.metrics import KeywordCoverageMetric, RougeMetric, TokenF1Metric
 from lexeval.run import MIN_CHUNK, WorkerError, available_cores, max_workers, measure_many
-from lexeval.run.pool import chunk_bounds, map_chunks, resolve_workers, start_method
+from lexeval.run.pool import (
+    chunk_bounds,
+    map_chunks,
+    resolve_workers,
+    shared_text_order,
+    start_method,
+)
 
 TEXT = (
     "the cat sat on a mat while neural networks learn faster than dogs running across "
@@ -293,3 +301,61 @@ def test_packed_results_come_back_equal_and_of_the_same_types() -> None:
             type(r.signature) for r in results if isinstance(r, MetricResult)
         ]
     assert type(keyword[0].signature) is not str  # a Signature: the type that must survive
+
+
+def _components(columns: list[list[Any]]) -> list[set[int]]:
+    """The groups of items linked by a text, found the slow way (for the test below)."""
+    n = len(columns[0])
+    texts = [c for c in columns if all(type(v) is str for v in c)]
+    linked = {i: {j for c in texts for j in range(n) if c[j] == c[i]} for i in range(n)}
+    groups: list[set[int]] = []
+    for i in range(n):
+        if any(i in g for g in groups):
+            continue
+        group, todo = set(), [i]
+        while todo:
+            j = todo.pop()
+            if j not in group:
+                group.add(j)
+                todo.extend(linked[j] - group)
+        groups.append(group)
+    return groups
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from("abcdef"), st.sampled_from("uvwxyz")), max_size=40),
+    st.booleans(),
+)
+@settings(max_examples=300, deadline=None)
+def test_shared_text_order_puts_each_group_together_in_input_order(
+    pairs: list[tuple[str, str]], with_lists: bool
+) -> None:
+    columns: list[list[Any]] = [[a for a, _ in pairs], [b for _, b in pairs], [None] * len(pairs)]
+    if with_lists and pairs:
+        columns[0][0] = [columns[0][0]]  # a column with a list of references is not linked
+    order = shared_text_order(columns)
+    groups = _components(columns) if pairs else []
+    if all(len(g) == 1 for g in groups):
+        assert order is None
+        return
+    assert order is not None
+    expected = [i for g in sorted(groups, key=min) for i in sorted(g)]
+    assert order == expected
+
+
+def test_the_pool_scores_items_that_share_a_text_in_one_worker() -> None:
+    # 40 groups of 25 items, interleaved: item i has the text of group i % 40
+    n = 1000
+    texts = [f"text {i % 40}" for i in range(n)]
+    found = map_chunks(_pids_of_texts, [texts, list(range(n))], 2, min_chunk=100)
+    assert [item for _, item, _ in found] == list(range(n)), "results in input order"
+    where: dict[str, set[int]] = {}
+    for text, _, pid in found:
+        where.setdefault(text, set()).add(pid)
+    assert len({pid for pids in where.values() for pid in pids}) == 2, "both workers scored"
+    split = [text for text, pids in where.items() if len(pids) > 1]
+    assert len(split) <= len(chunk_bounds(n, 2, 100)), "a group is split only at a chunk's end"
+
+
+def _pids_of_texts(texts: list[str], items: list[int]) -> list[tuple[str, int, int]]:
+    return [(text, item, os.getpid()) for text, item in zip(texts, items, strict=True)]

@@ -37,9 +37,11 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from functools import partial
+from itertools import compress
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from multiprocessing.reduction import ForkingPickler
+from operator import ne
 from typing import Any, NoReturn
 
 __all__ = [
@@ -52,6 +54,7 @@ __all__ = [
     "map_chunks",
     "max_workers",
     "resolve_workers",
+    "shared_text_order",
     "start_method",
 ]
 
@@ -163,6 +166,52 @@ def chunk_bounds(n: int, processes: int, min_chunk: int = MIN_CHUNK) -> list[tup
 
 #: The last chunks hold 1/_TAIL of a worker's share of what is left.
 _TAIL = 2
+
+
+def shared_text_order(columns: Sequence[Sequence[Any]]) -> list[int] | None:
+    """The order in which :func:`map_chunks` hands out the items: items linked by a text (a
+    value that occurs twice in a column of ``str``, directly or through other items) next to
+    each other, groups in the order of their first item, items in input order within a group;
+    None when no column of ``str`` repeats a value (the input order as it is).
+
+    Each worker fills its own caches: a text that items in two workers' chunks share is
+    analysed twice, a text within one chunk once (several outputs of one reference, one
+    output against several references, answers to one question).
+
+    >>> shared_text_order([["a", "b", "a", "c"], ["x", "y", "z", "y"], [None] * 4])
+    [0, 2, 1, 3]
+    >>> shared_text_order([["a", "b"], ["x", "y"]]) is None
+    True
+    """
+    n = len(columns[0]) if columns else 0
+    parent: list[int] | None = None  # union-find over items: parent[i] <= i, a root its first
+    for column in columns:
+        if set(map(type, column)) != {str}:
+            continue  # not a column of texts (lists of references, questions left out)
+        first = dict(zip(reversed(column), range(n - 1, -1, -1), strict=True))
+        if len(first) == n:
+            continue
+        if parent is None:
+            parent = list(range(n))
+        firsts = list(map(first.__getitem__, column))
+        for i in compress(range(n), map(ne, firsts, range(n))):
+            a, b = i, firsts[i]
+            while parent[a] != a:  # the roots, halving the paths on the way
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            while parent[b] != b:
+                parent[b] = parent[parent[b]]
+                b = parent[b]
+            if a < b:
+                parent[b] = a
+            elif b < a:
+                parent[a] = b
+    if parent is None:
+        return None
+    roots = parent
+    for i in range(n):  # in increasing order: parent[i] <= i is final by then
+        roots[i] = roots[parent[i]]
+    return sorted(range(n), key=roots.__getitem__)
 
 
 def check_main_guard(method: str) -> None:
@@ -351,11 +400,12 @@ def map_chunks(
     ``workers`` processes (:func:`resolve_workers`), concatenated in input order: the same
     list as ``task(*columns)``. ``task`` must be picklable (a module-level function, a
     ``functools.partial`` of one, a bound method of a picklable object) and return one result
-    per item. ``on_chunk(size)`` runs in this process after each chunk; ``method`` chooses
-    the start method (:func:`start_method`). A worker sends ``pack(results)`` (picklable,
-    like ``task``) and this process keeps ``unpack(packed)``: a chunk's results travel in
-    whatever form costs least (:mod:`lexeval.run.packing`). With one worker, or fewer than
-    two chunks of ``min_chunk`` items, ``task`` runs here.
+    per item, whatever the items' order (the chunks group items that share a text:
+    :func:`shared_text_order`). ``on_chunk(size)`` runs in this process after each chunk;
+    ``method`` chooses the start method (:func:`start_method`). A worker sends
+    ``pack(results)`` (picklable, like ``task``) and this process keeps ``unpack(packed)``: a
+    chunk's results travel in whatever form costs least (:mod:`lexeval.run.packing`). With one
+    worker, or fewer than two chunks of ``min_chunk`` items, ``task`` runs here.
 
     The pool starts for this call and stops before it returns; its processes ignore SIGINT
     and die with this one.
@@ -375,6 +425,9 @@ def map_chunks(
             on_chunk(n)
         return whole
     check_main_guard(chosen)
+    order = shared_text_order(columns)
+    if order is not None:
+        columns = [[column[i] for i in order] for column in columns]
     bounds = chunk_bounds(n, processes, min_chunk)
     context = multiprocessing.get_context(chosen)
     leftover = _forkserver_directory() if chosen == "forkserver" else None
@@ -398,9 +451,14 @@ def map_chunks(
                 _send(conn, work)
         results = _collect(pool, columns, bounds, unpack, on_chunk)
         finished = True
-        return results
     finally:
         _stop(pool, finished)
+    if order is None:
+        return results
+    in_input_order: list[Any] = [None] * n
+    for position, i in enumerate(order):
+        in_input_order[i] = results[position]
+    return in_input_order
 
 
 def _forkserver_directory() -> str | None:
