@@ -191,9 +191,10 @@ def shared_text_order(columns: Sequence[Sequence[Any]]) -> list[int] | None:
         first = dict(zip(reversed(column), range(n - 1, -1, -1), strict=True))
         if len(first) == n:
             continue
-        if parent is None:
-            parent = list(range(n))
         firsts = list(map(first.__getitem__, column))
+        if parent is None:  # the first column that links items: each to its text's first
+            parent = firsts
+            continue
         for i in compress(range(n), map(ne, firsts, range(n))):
             a, b = i, firsts[i]
             while parent[a] != a:  # the roots, halving the paths on the way
@@ -426,8 +427,6 @@ def map_chunks(
         return whole
     check_main_guard(chosen)
     order = shared_text_order(columns)
-    if order is not None:
-        columns = [[column[i] for i in order] for column in columns]
     bounds = chunk_bounds(n, processes, min_chunk)
     context = multiprocessing.get_context(chosen)
     leftover = _forkserver_directory() if chosen == "forkserver" else None
@@ -449,15 +448,15 @@ def map_chunks(
         if chosen != "fork":  # once they all start: a worker reads it when it follows the caller
             for conn in pool:
                 _send(conn, work)
-        results = _collect(pool, columns, bounds, unpack, on_chunk)
+        results = _collect(pool, columns, order, bounds, unpack, on_chunk)
         finished = True
     finally:
         _stop(pool, finished)
     if order is None:
         return results
     in_input_order: list[Any] = [None] * n
-    for position, i in enumerate(order):
-        in_input_order[i] = results[position]
+    for i, result in zip(order, results, strict=True):
+        in_input_order[i] = result
     return in_input_order
 
 
@@ -483,12 +482,14 @@ _CREATED_DIRECTORIES: set[str] = set()
 def _collect(
     pool: dict[Connection, BaseProcess],
     columns: Sequence[Sequence[Any]],
+    order: list[int] | None,
     bounds: list[tuple[int, int]],
     unpack: Callable[[Any], list[Any]],
     on_chunk: Callable[[int], None] | None,
 ) -> list[Any]:
-    """Hand the chunks to the workers of ``pool``, one at a time each, and gather the
-    results in input order. A worker with no chunk left is told to stop at once: it ends
+    """Hand the chunks of the items in ``order`` (None: input order; ``bounds`` are positions
+    in it) to the workers of ``pool``, one at a time each, and gather the results in that
+    order. A worker with no chunk left is told to stop at once: it ends
     while this process unpickles the last results (so when this returns, every worker was
     told)."""
     waiting = iter(enumerate(bounds))
@@ -497,7 +498,11 @@ def _collect(
 
     def give(conn: Connection) -> None:
         for i, (start, stop) in waiting:
-            _send(conn, [list(column[start:stop]) for column in columns])
+            if order is None:
+                _send(conn, [list(column[start:stop]) for column in columns])
+            else:
+                mine = order[start:stop]
+                _send(conn, [list(map(column.__getitem__, mine)) for column in columns])
             busy[conn] = i
             return
         with suppress(OSError):
