@@ -1,11 +1,12 @@
 """Scoring on several processes: the one place that owns ``workers``, chunking and processes.
 
-:func:`map_chunks` cuts equal-length columns into chunks, hands them one at a time to each of
-``workers`` processes started for this call only (one pipe each: no queue, no thread and no
-named semaphore in the caller), and returns the results in input order, identical to one
-call in this process. Every worker dies with the caller (``PR_SET_PDEATHSIG`` on Linux; under
-``forkserver`` and elsewhere a thread that watches the caller), ignores ``SIGINT`` (the
-caller decides what an interrupt means), and is gone when the call returns or raises.
+:func:`map_chunks` cuts equal-length columns into chunks (items that share a text in one
+chunk: :func:`shared_text_order`), hands them one at a time to each of ``workers`` processes
+started for this call only (one pipe each: no queue, no thread and no named semaphore in the
+caller), and returns the results in input order, identical to one call in this process.
+Every worker dies with the caller (``PR_SET_PDEATHSIG`` on Linux; under ``forkserver`` and
+elsewhere a thread that watches the caller), ignores ``SIGINT`` (the caller decides what an
+interrupt means), and is gone when the call returns or raises.
 Nothing of the caller changes: not its garbage collector, not its signal handlers; no file is
 written (under ``forkserver``, the standard library's fork server and its socket directory stay
 until the caller exits, as they do for any forkserver pool). A worker tunes its own collector
