@@ -175,7 +175,10 @@ def test_same_results_under_threads_with_caches_cleared() -> None:
     for cache_size in (100_000, 50):
         processor = StepProcessor(PRESETS["default"], cache_size=cache_size)
         assert analyses_while_clearing(processor, texts) == want
-        assert len(processor._cache) <= cache_size
+        # bounded: each of the four threads may add one entry past a full cache at once (a
+        # cache checked once per text grew to 114 of 50 in CI)
+        assert len(processor._cache) <= cache_size + 4
+        assert len(processor._token_memo) <= cache_size + 4
 
 
 def _compounds() -> Compounds:

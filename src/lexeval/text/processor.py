@@ -109,9 +109,10 @@ class Explanation:
 
 class StepProcessor:
     """lexeval's normalization for one configuration; resources are looked up on first use,
-    caches are bounded by ``cache_size`` entries each (cleared when full). Safe to share
-    between threads: caches are read with ``get`` and written whole entries at a time, and
-    every call into spaCy holds its language's lock."""
+    caches are bounded by ``cache_size`` entries each (cleared when full; threads writing at
+    the same moment may each add one entry past it). Safe to share between threads: caches are
+    read with ``get`` and written whole entries at a time, and every call into spaCy holds its
+    language's lock."""
 
     def __init__(
         self,
@@ -461,6 +462,8 @@ class StepProcessor:
                 entry = self._chunk(pieces)
             found[chunk] = entry
             if keep:
+                if len(cache) >= size:  # other threads filled it meanwhile
+                    self._clear_chunks()
                 cache[chunk] = entry
         return found
 
