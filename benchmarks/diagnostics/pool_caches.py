@@ -6,7 +6,8 @@ pool's chunks, ``lexeval.run.pool.chunk_bounds``) of the pairs in input order (t
 share a text next to each other), one after the other and then at the same time. Each child
 freezes and disables its own collector (as a pool worker does) and reports its CPU seconds and
 how many entries the metric's large caches (the dicts of more than 3,000 entries in the warmed
-parent) gained: a word the two processes both meet is analysed twice.
+parent) gained: a word the two processes both meet is analysed twice. Also printed: the CPU
+time of the pool's ordering of these pairs.
 
 Run: .venv/bin/python benchmarks/diagnostics/pool_caches.py [--metric keyword_coverage]
 """
@@ -43,7 +44,10 @@ def main() -> None:
     caches = [o for o in gc.get_objects() if isinstance(o, dict) and len(o) > 3000]
     before = sum(len(c) for c in caches)
     mine = pairs[WARM : WARM + PAIRS]
-    order = shared_text_order([[p[0] for p in mine], [p[1] for p in mine]])
+    columns = [[p[0] for p in mine], [p[1] for p in mine], [None] * len(mine)]
+    ordering = time.process_time()
+    order = shared_text_order(columns)  # as the pool's caller does (questions: None)
+    ordering = time.process_time() - ordering
     grouped = mine if order is None else [mine[i] for i in order]
     bounds = chunk_bounds(len(mine), 2)
 
@@ -82,6 +86,7 @@ def main() -> None:
     every = list(range(len(bounds)))
     halves = [every[0::2], every[1::2]]
     print(f"{args.metric}, {PAIRS:,} unseen pairs, {len(bounds)} chunks; {load_average()}")
+    print(f"  the pool's order (shared_text_order): {ordering * 1e3:.1f} ms CPU")
     for _ in range(2):
         kinds: list[tuple[str, Any]] = [
             ("one process", run([every], False)),

@@ -447,7 +447,7 @@ class StepProcessor:
             missing = list(dict.fromkeys(missing))
         cache = self._cache
         size = self.cache_size
-        if len(cache) + len(missing) > size:
+        if len(cache) + len(missing) > size:  # room for this text's chunks together
             self._clear_chunks()
         keep = len(missing) <= size  # a single text larger than the cache: no caching
         split = self._tokenizer.split_chunks(missing)
